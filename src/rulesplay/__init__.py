@@ -1,0 +1,16 @@
+"""rulesplay: card games as plain-text rulesets, validated, played, simulated and compared.
+
+The engine API::
+
+    game = rulesplay.load("rulesets/bargain_hunter.rules", options={"rounds": 2})
+    state = game.new_state(num_players=4, seed=7)
+    while not state.is_terminal():
+        state.apply(state.legal_actions()[0])
+    state.scores(), state.winners()
+"""
+
+from .engine.game import Action, Game, load, loads
+from .engine.state import State
+from .errors import RulesError
+
+__all__ = ["Action", "Game", "RulesError", "State", "load", "loads"]

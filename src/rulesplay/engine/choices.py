@@ -1,0 +1,140 @@
+"""Decisions: the ``chooses`` statement and the :class:`Action` objects players pick from.
+
+An action id is stable and independent of list order: ``NAME:VALUE`` where NAME is the
+choice's name in the ruleset and VALUE the card id (``red-7#2``), enum or option value,
+number, ``yes``/``no`` or ``skip`` (e.g. ``declare_trump:yes``, ``play:offer#1``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from .. import ir
+from ..errors import RulesRuntimeError
+from .expr import Fn
+
+if TYPE_CHECKING:
+    from .game import Program
+    from .state import State
+
+
+class Action:
+    """One legal action: a stable ``id``, a readable ``label`` and the chosen ``value``.
+
+    ``value`` is the card id (int) for card choices, the enum/option value (str), the number
+    (int), ``True``/``False``, or None for skip/pass. ``choice`` is the decision's name.
+    """
+
+    __slots__ = ("id", "label", "value", "choice", "card")
+
+    def __init__(self, id: str, label: str, value: Any, choice: str, card: bool) -> None:
+        self.id, self.label, self.value, self.choice, self.card = id, label, value, choice, card
+
+    @property
+    def payload(self) -> dict[str, Any]:
+        """The structured action: ``{"choice": NAME, "value": VALUE}``."""
+        return {"choice": self.choice, "value": self.value}
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Action) and other.id == self.id
+
+    def __hash__(self) -> int:
+        return hash(self.id)
+
+    def __repr__(self) -> str:
+        return f"Action({self.id!r}, {self.label!r})"
+
+
+class Decision:
+    """Something that can be pending: it lists legal actions and resolves the chosen one."""
+
+    name: str = ""
+    index: int = 0
+
+    def legal(self, s: State) -> list[Action]:
+        raise NotImplementedError
+
+    def resolve(self, s: State, action: Action) -> None:
+        raise NotImplementedError
+
+    def prompt(self, s: State) -> str:
+        return ""
+
+
+class ActionCache:
+    """Creates each (value -> Action) once per decision, so listing legal actions is cheap."""
+
+    def __init__(self, prog: Program, choice: str, card: bool) -> None:
+        self.prog, self.choice, self.card = prog, choice, card
+        self.cache: dict[Any, Action] = {}
+        self.skip_label = prog.word("skip")
+
+    def get(self, value: Any) -> Action:
+        a = self.cache.get(value)
+        if a is None:
+            a = self.cache[value] = self._make(value)
+        return a
+
+    def _make(self, value: Any) -> Action:
+        prog = self.prog
+        if value is None:
+            return Action(f"{self.choice}:skip", self.skip_label, None, self.choice, False)
+        if self.card:
+            return Action(f"{self.choice}:{prog.card_ids[value]}", prog.card_labels[value],
+                          value, self.choice, True)
+        return Action(f"{self.choice}:{prog.value_id(value)}", prog.value_label(value), value,
+                      self.choice, False)
+
+
+class ChooseNode(Decision):
+    """``PLAYER chooses NAME from DOMAIN [where COND]`` (``may choose``: skipping allowed)."""
+
+    def __init__(self, prog: Program, index: int, c: ir.Choose) -> None:
+        comp, lay = prog.compiler, prog.layout
+        self.index, self.name, self.span = index, c.name, c.span
+        self.player = comp.expr(c.player)
+        self.domain = comp.coll(c.domain)
+        self.where: Fn | None = comp.expr(c.where) if c.where is not None else None
+        self.slot = lay.local(c.name)
+        self.optional = c.optional
+        card = comp.type_of(c.domain) in ("zone", "list:card")
+        self.actions = ActionCache(prog, c.name, card)
+        if c.skip_label is not None:
+            self.actions.skip_label = prog.template(c.skip_label)(None)
+        self.prompt_text: Callable[[State], str] = prog.template(c.prompt, default=c.name)
+
+    def effect(self, s: State) -> None:
+        """Reaching the statement makes the decision pending for its player."""
+        p = self.player(s, None)
+        if p is None:
+            raise RulesRuntimeError(f"no player to make the choice '{self.name}'", self.span)
+        s.pending = (p, self.index)
+        if not self.legal(s):
+            raise RulesRuntimeError(
+                f"no legal choice for '{self.name}': the domain is empty and the choice "
+                "cannot be skipped (write 'may choose' or guard it with 'if')", self.span)
+
+    def legal(self, s: State) -> list[Action]:
+        values = self.domain(s, None)
+        where, slot, get = self.where, self.slot, self.actions.get
+        if where is None:
+            out = [get(v) for v in values]
+        else:
+            loc = s.loc
+            saved = loc[slot]
+            out = []
+            for v in values:
+                loc[slot] = v
+                if where(s, None):
+                    out.append(get(v))
+            loc[slot] = saved
+        if self.optional:
+            out.append(get(None))
+        return out
+
+    def resolve(self, s: State, action: Action) -> None:
+        s.loc[self.slot] = action.value
+
+    def prompt(self, s: State) -> str:
+        return self.prompt_text(s)

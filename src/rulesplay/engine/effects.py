@@ -1,0 +1,299 @@
+"""Statements: effects that run at once (move, shuffle, deal, set) and the nodes that open
+frames on the interpreter's stack (blocks, if, repeat, for each player, choose, phase).
+
+Every node has ``step(state, frame)``; a frame is a small list whose first item is the node's
+index in the program, so the whole position in the phase graph is plain data.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from .. import ir
+from ..errors import RulesRuntimeError, Span
+from .expr import Fn
+
+if TYPE_CHECKING:
+    from .game import Program
+    from .state import State
+
+Effect = Callable[["State"], None]
+
+
+def move_cards(s: State, cards: Any, to: int, top: bool = True) -> None:
+    """Move one card (an int) or several (in order) to zone ``to``; resets card variables.
+
+    Args:
+        s: the state.
+        cards: a card id, or an iterable of card ids (copied first, so moving a whole zone
+            out of itself is safe).
+        to: destination zone id.
+        top: put the cards on top (end of the list) or at the bottom (start), keeping order.
+    """
+    if cards is None:
+        return
+    batch = [cards] if isinstance(cards, int) else list(cards)
+    if not batch:
+        return
+    zones, where, cv, events = s.zones, s.where, s.cv, s.events
+    for c in batch:
+        src = where[c]
+        zones[src].remove(c)
+        where[c] = to
+        for table in cv:
+            table[c] = None
+        if events is not None:
+            events.append(s.program.move_event(c, src, to))
+    if top:
+        zones[to].extend(batch)
+    else:
+        zones[to][:0] = batch
+
+
+class Node:
+    """A compound statement: runs as a frame on the stack."""
+
+    span: Span = Span()
+
+    def start(self, s: State) -> list[Any]:
+        """A new frame for this node (evaluates what must be fixed on entry)."""
+        raise NotImplementedError
+
+    def step(self, s: State, f: list[Any]) -> None:
+        """Advance by one unit of work: run effects, push a child frame, or pop."""
+        raise NotImplementedError
+
+
+class Block(Node):
+    """A statement list. Simple statements run inline; compound ones push their frame."""
+
+    def __init__(self, index: int, stmts: list[tuple[Effect | None, Node | None, Span]]) -> None:
+        self.index = index
+        self.stmts = stmts
+
+    def start(self, s: State) -> list[Any]:
+        return [self.index, 0]
+
+    def step(self, s: State, f: list[Any]) -> None:
+        stmts, pc = self.stmts, f[1]
+        while pc < len(stmts):
+            effect, node, span = stmts[pc]
+            pc += 1
+            s.span = span
+            if effect is not None:
+                effect(s)
+                if s.pending is not None or s.terminal:
+                    f[1] = pc
+                    return
+            else:
+                f[1] = pc
+                s.stack.append(node.start(s))  # type: ignore[union-attr]
+                return
+        s.stack.pop()
+
+
+class IfNode(Node):
+    def __init__(self, index: int, tests: list[Fn], bodies: list[Block | None]) -> None:
+        self.index, self.tests, self.bodies = index, tests, bodies
+
+    def start(self, s: State) -> list[Any]:
+        for test, body in zip(self.tests, self.bodies, strict=False):
+            if test(s, None):
+                return [self.index, body]
+        return [self.index, self.bodies[-1] if len(self.bodies) > len(self.tests) else None]
+
+    def step(self, s: State, f: list[Any]) -> None:
+        body = f[1]
+        s.stack.pop()
+        if body is not None:
+            s.stack.append(body.start(s))
+
+
+class RepeatNode(Node):
+    """``repeat N times [as i]`` or ``repeat while COND``."""
+
+    def __init__(self, index: int, count: Fn | None, test: Fn | None, slot: int | None,
+                 body: Block) -> None:
+        self.index, self.count, self.test, self.slot, self.body = index, count, test, slot, body
+
+    def start(self, s: State) -> list[Any]:
+        total = self.count(s, None) if self.count is not None else -1
+        return [self.index, 0, total]
+
+    def step(self, s: State, f: list[Any]) -> None:
+        if self.count is not None:
+            if f[1] >= f[2]:
+                s.stack.pop()
+                return
+        elif not self.test(s, None):  # type: ignore[misc]
+            s.stack.pop()
+            return
+        f[1] += 1
+        if self.slot is not None:
+            s.loc[self.slot] = f[1]
+        s.stack.append(self.body.start(s))
+
+
+class ForEachNode(Node):
+    """``for each player p from SEAT``: every seat once, clockwise or counterclockwise."""
+
+    def __init__(self, index: int, start: Fn | None, slot: int, clockwise: bool, n: int,
+                 body: Block) -> None:
+        self.index, self.first, self.slot, self.body = index, start, slot, body
+        self.dir, self.n = (1 if clockwise else -1), n
+
+    def start(self, s: State) -> list[Any]:
+        first = self.first(s, None) if self.first is not None else 0
+        if first is None:
+            raise RulesRuntimeError("'for each player' starts from none (no seat)", self.span)
+        return [self.index, first, 0]
+
+    def step(self, s: State, f: list[Any]) -> None:
+        if f[2] >= self.n:
+            s.stack.pop()
+            return
+        s.loc[self.slot] = (f[1] + self.dir * f[2]) % self.n
+        f[2] += 1
+        s.stack.append(self.body.start(s))
+
+
+class PhaseNode(Node):
+    """A phase: runs its body, then takes the first transition whose guard holds."""
+
+    def __init__(self, index: int, decl: ir.PhaseDecl, body: Block) -> None:
+        self.index, self.decl, self.body = index, decl, body
+        self.name = decl.name
+        self.span = decl.span
+        self.transitions: list[tuple[Fn | None, int | None]] = []  # (guard, phase node|end)
+        self.label: Callable[[State], str] | None = None
+
+    def start(self, s: State) -> list[Any]:
+        return [self.index, 0]
+
+    def step(self, s: State, f: list[Any]) -> None:
+        if f[1] == 0:
+            f[1] = 1
+            s.phase = self.index
+            if s.events is not None:
+                label = self.label(s) if self.label else self.name
+                s.events.append({"type": "phase", "phase": self.name, "label": label})
+            s.stack.append(self.body.start(s))
+            return
+        for guard, target in self.transitions:
+            if guard is None or guard(s, None):
+                s.stack.pop()
+                if target is None:
+                    s.finish()
+                else:
+                    s.stack.append(s.program.nodes[target].start(s))
+                return
+        raise RulesRuntimeError(f"no 'next' of phase '{self.name}' applies", self.span)
+
+
+def compile_assign(prog: Program, a: ir.Assign) -> Effect:
+    """``x = v``, ``x += v``, ``points[p] += v``, ``card.var = v``."""
+    comp, lay = prog.compiler, prog.layout
+    value = comp.expr(a.value)
+    op = a.op
+    t = a.target
+
+    def combine(old: Any, new: Any) -> Any:
+        if op == "=":
+            return new
+        if old is None:
+            raise RulesRuntimeError(f"'{op}' on a variable that is none", a.span)
+        return old + new if op == "+=" else old - new
+
+    if isinstance(t, ir.Name):
+        slot = lay.gslot[t.id]
+        if op == "=":
+            def set_global(s: State) -> None:
+                s.g[slot] = value(s, None)
+            return set_global
+
+        def update_global(s: State) -> None:
+            s.g[slot] = combine(s.g[slot], value(s, None))
+        return update_global
+    if isinstance(t, ir.Index):
+        assert isinstance(t.obj, ir.Name)
+        pslot, seat = lay.pslot[t.obj.id], comp.expr(t.key)
+
+        def set_player(s: State) -> None:
+            table = s.pv[pslot]
+            p = seat(s, None)
+            table[p] = combine(table[p], value(s, None))
+        return set_player
+    assert isinstance(t, ir.Attr)
+    cslot, card = lay.cslot[t.name], comp.expr(t.obj)
+
+    def set_card(s: State) -> None:
+        c = card(s, None)
+        if c is None:
+            raise RulesRuntimeError(f"cannot set '{t.name}' of none (no card)", a.span)
+        table = s.cv[cslot]
+        table[c] = combine(table[c], value(s, None))
+    return set_card
+
+
+def compile_move(prog: Program, m: ir.Move) -> Effect:
+    comp = prog.compiler
+    cards = comp.coll(m.cards) if comp.type_of(m.cards) == "zone" else comp.expr(m.cards)
+    to, top = comp.expr(m.to), m.end == "top"
+    return lambda s: move_cards(s, cards(s, None), to(s, None), top)
+
+
+def compile_shuffle(prog: Program, sh: ir.Shuffle) -> Effect:
+    zone = prog.compiler.expr(sh.zone)
+
+    def shuffle(s: State) -> None:
+        z = zone(s, None)
+        s.rng.shuffle(s.zones[z])
+        if s.events is not None:
+            s.events.append({"type": "shuffle", "zone": s.program.zone_ref(z)})
+    return shuffle
+
+
+def compile_deal(prog: Program, d: ir.Deal) -> Effect:
+    """Deal one card at a time in seat order from ``start``; ``up to`` keeps hands equal."""
+    comp, lay = prog.compiler, prog.layout
+    count, source = comp.expr(d.count), comp.expr(d.source)
+    start = comp.expr(d.start) if d.start is not None else (lambda s, it: 0)
+    base, n = lay.zone_id[d.to], lay.n
+
+    def deal(s: State) -> None:
+        src, want = source(s, None), count(s, None)
+        have = len(s.zones[src])
+        each = min(want, have // n) if d.up_to else want
+        if each * n > have:
+            raise RulesRuntimeError(
+                f"cannot deal {want} cards to each of {n} players: "
+                f"{lay.zone_name[src]} holds {have}", d.span)
+        first = start(s, None)
+        for _ in range(each):
+            for k in range(n):
+                move_cards(s, s.zones[src][-1], base + (first + k) % n)
+    return deal
+
+
+def compile_say(prog: Program, say: ir.Say) -> Effect:
+    text = prog.template(say.text)
+
+    def emit(s: State) -> None:
+        if s.events is not None:
+            s.events.append({"type": "say", "text": text(s)})
+    return emit
+
+
+def compile_let(prog: Program, let: ir.Let) -> Effect:
+    value, slot = prog.compiler.expr(let.value), prog.layout.local(let.name)
+
+    def bind(s: State) -> None:
+        s.loc[slot] = value(s, None)
+    return bind
+
+
+def end_game(s: State) -> None:
+    """``end game``: the game is over at once; scores are read from the score expression."""
+    s.stack.clear()
+    s.finish()

@@ -1,0 +1,373 @@
+"""``State``: one game in progress, as plain data (lists, ints, small tuples).
+
+It holds card locations, variables, the interpreter's frame stack (its position in the phase
+graph), the pending decision and the random generator, so ``clone()`` is a cheap copy and a
+saved game resumes exactly where it stopped.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import TYPE_CHECKING, Any
+
+from ..errors import IllegalActionError, RulesError, RulesRuntimeError, Span
+
+if TYPE_CHECKING:
+    from .choices import Action
+    from .game import Game, Program
+
+STEP_LIMIT = 200_000  # interpreter steps allowed between two decisions
+SAVE_VERSION = 1
+
+
+class State:
+    """A game in progress. Create with :meth:`rulesplay.Game.new_state`."""
+
+    __slots__ = ("program", "zones", "where", "g", "pv", "cv", "loc", "stack", "by", "rng",
+                 "pending", "terminal", "phase", "events", "span", "_legal", "decisions",
+                 "seed", "history")
+
+    program: Program
+    zones: list[list[int]]
+    where: list[int]
+    g: list[Any]
+    pv: list[list[Any]]
+    cv: list[list[Any]]
+    loc: list[Any]
+    stack: list[list[Any]]
+    by: list[int | None]
+    rng: random.Random
+    pending: tuple[int, int] | None
+    terminal: bool
+    phase: int | None
+    events: list[dict[str, Any]] | None
+    span: Span | None
+    _legal: list[Action] | None
+    decisions: int
+    seed: int
+    history: list[tuple[int, str]]
+
+    @classmethod
+    def new(cls, program: Program, seed: int, record_events: bool = False) -> State:
+        """A new game: every card in the first zone, variables at their defaults, run to the
+        first decision."""
+        s = cls.__new__(cls)
+        lay = program.layout
+        s.program = program
+        s.zones = [[] for _ in range(program.num_zones)]
+        s.zones[0] = list(range(program.num_cards))
+        s.where = [0] * program.num_cards
+        s.rng = random.Random(seed)
+        s.seed = seed
+        s.loc = [None] * program.num_locals
+        s.g = [None] * len(lay.gslot)
+        s.pv = [[None] * lay.n for _ in lay.pslot]
+        s.cv = [[None] * program.num_cards for _ in lay.cslot]
+        s.by = [None] * program.num_cards
+        s.pending, s.terminal, s.phase, s.span = None, False, None, None
+        s.events = [] if record_events else None
+        s._legal = None
+        s.decisions = 0
+        s.history = []
+        for slot, default in program.gvars:
+            s.g[slot] = default(s, None)
+        for slot, default in program.pvars:
+            for seat in range(lay.n):
+                s.pv[slot][seat] = default(s, None)
+        s.stack = [program.nodes[program.start_phase].start(s)]
+        s._run()
+        return s
+
+    # ------------------------------------------------------------ the engine API
+    @property
+    def num_players(self) -> int:
+        return self.program.layout.n
+
+    def current_player(self) -> int:
+        """The seat whose decision it is; -1 when the game is over."""
+        return -1 if self.pending is None else self.pending[0]
+
+    def is_terminal(self) -> bool:
+        return self.terminal
+
+    def legal_actions(self) -> list[Action]:
+        """The actions the current player may take (empty when the game is over)."""
+        if self._legal is None:
+            if self.pending is None:
+                return []
+            self._legal = self.program.nodes[self.pending[1]].legal(self)
+        return self._legal
+
+    def prompt(self) -> str:
+        """What the pending decision asks, in the ruleset's words (e.g. "declare red trump")."""
+        if self.pending is None:
+            return ""
+        return self.program.nodes[self.pending[1]].prompt(self)  # type: ignore[no-any-return]
+
+    def decision_name(self) -> str:
+        """The name of the pending decision in the ruleset (``play``, ``declare_trump``...)."""
+        return "" if self.pending is None else self.program.nodes[self.pending[1]].name
+
+    def apply(self, action: Action | str) -> None:
+        """Take ``action`` (an :class:`Action` or its id) for the current player and run the
+        game to the next decision.
+
+        Raises:
+            IllegalActionError: the game is over or the action is not legal now; the message
+                lists the legal action ids.
+            RulesRuntimeError: the ruleset failed while running (names the phase).
+        """
+        legal = self.legal_actions()
+        chosen = None
+        if isinstance(action, str):
+            for a in legal:
+                if a.id == action:
+                    chosen = a
+                    break
+        else:
+            for a in legal:
+                if a is action or a.id == action.id:
+                    chosen = a
+                    break
+        if chosen is None:
+            name = action if isinstance(action, str) else action.id
+            if self.terminal:
+                raise IllegalActionError(f"the game is over; '{name}' cannot be played")
+            ids = ", ".join(a.id for a in legal[:30]) + (" ..." if len(legal) > 30 else "")
+            raise IllegalActionError(f"'{name}' is not a legal action for seat "
+                                     f"{self.pending[0] if self.pending else '?'} now; "
+                                     f"legal: {ids}")
+        player, index = self.pending  # type: ignore[misc]
+        node = self.program.nodes[index]
+        if self.events is not None:
+            self.events.append({
+                "type": "decision", "player": player, "phase": self.program.phase_name(self),
+                "decision": node.name, "prompt": node.prompt(self), "action": chosen.id,
+                "label": chosen.label})
+        self.history.append((player, chosen.id))
+        self.pending = None
+        self._legal = None
+        self.decisions += 1
+        node.resolve(self, chosen)
+        self._run()
+
+    def _run(self) -> None:
+        """Interpret until a decision is pending or the game is over."""
+        nodes, stack = self.program.nodes, self.stack
+        steps = 0
+        try:
+            while self.pending is None and not self.terminal:
+                if not stack:
+                    raise RulesRuntimeError("the phase graph ran out of frames", Span())
+                f = stack[-1]
+                nodes[f[0]].step(self, f)
+                steps += 1
+                if steps > STEP_LIMIT:
+                    raise RulesRuntimeError(
+                        f"step limit reached: {STEP_LIMIT} steps without a decision in phase "
+                        f"'{self.program.phase_name(self)}' (a loop that never ends?)",
+                        self.span or Span())
+        except RulesError as exc:
+            if exc.span == Span() and self.span is not None:
+                exc.span = self.span
+                exc.diagnostics[0].span = self.span
+            raise
+        except (TypeError, ValueError, IndexError, KeyError, ZeroDivisionError) as exc:
+            raise RulesRuntimeError(
+                f"in phase '{self.program.phase_name(self)}': the rule here failed ({exc})",
+                self.span or Span()) from None
+
+    def finish(self) -> None:
+        """Mark the game over (called by ``next end`` and ``end game``)."""
+        self.terminal = True
+        self.pending = None
+        if self.events is not None:
+            self.events.append({"type": "end", "scores": self.scores(),
+                                "winners": self.winners()})
+
+    # ------------------------------------------------------------ results
+    def scores(self) -> list[int]:
+        """Each seat's score by the ruleset's ``score:`` expression (points)."""
+        slot, score, _ = self.program.score_fns
+        saved = self.loc[slot]
+        out = []
+        for seat in range(self.num_players):
+            self.loc[slot] = seat
+            out.append(score(self, None))
+        self.loc[slot] = saved
+        return out
+
+    def rank_keys(self) -> list[tuple[int, ...]]:
+        """Each seat's (score, tiebreak...) tuple; the highest wins."""
+        slot, score, ties = self.program.score_fns
+        saved = self.loc[slot]
+        out = []
+        for seat in range(self.num_players):
+            self.loc[slot] = seat
+            out.append((score(self, None), *(t(self, None) for t in ties)))
+        self.loc[slot] = saved
+        return out
+
+    def winners(self) -> list[int]:
+        """The seats with the best (score, tiebreaks) tuple; several when still tied."""
+        keys = self.rank_keys()
+        best = max(keys)
+        return [seat for seat, k in enumerate(keys) if k == best]
+
+    # ------------------------------------------------------------ scenarios
+    def zone_cards(self, zone: str, owner: int | None = None) -> list[str]:
+        """The card ids in a zone, bottom to top (``owner`` for a per-player zone)."""
+        return [self.program.card_ids[c] for c in self.zones[self._zone(zone, owner)]]
+
+    def arrange(self, zone: str, owner: int | None, cards: list[str],
+                spill: str | None = None) -> None:
+        """Set a zone's contents for a scenario: exactly ``cards`` (ids), bottom to top.
+
+        Listed cards are taken from wherever they are; cards that were in the zone and are
+        not listed go to the top of ``spill`` (default: the first zone declared). Every card
+        stays in exactly one zone. Legal actions are recomputed.
+
+        Raises:
+            RulesError: an unknown zone or card id.
+        """
+        prog = self.program
+        target = self._zone(zone, owner)
+        spill_zone = self._zone(spill, None) if spill else 0
+        index = {cid: i for i, cid in enumerate(prog.card_ids)}
+        wanted = []
+        for cid in cards:
+            if cid not in index:
+                raise RulesError(f"unknown card id '{cid}'")
+            wanted.append(index[cid])
+        for c in list(self.zones[target]):
+            if c not in wanted:
+                self._relocate(c, spill_zone)
+        for c in wanted:
+            self._relocate(c, target)
+        self._legal = None
+
+    def _relocate(self, c: int, z: int) -> None:
+        self.zones[self.where[c]].remove(c)
+        self.zones[z].append(c)
+        self.where[c] = z
+
+    def _zone(self, zone: str, owner: int | None) -> int:
+        lay = self.program.layout
+        if zone not in lay.zone_id:
+            raise RulesError(f"unknown zone '{zone}'")
+        base = lay.zone_id[zone]
+        per_player = lay.zone_owner[base] is not None
+        if per_player and (owner is None or not 0 <= owner < lay.n):
+            raise RulesError(f"zone '{zone}' is one per player: give a seat 0..{lay.n - 1}")
+        return base + (owner or 0) if per_player else base
+
+    def var(self, name: str, seat: int | None = None) -> Any:
+        """The value of a global, trick or player variable (``seat`` for player ones)."""
+        lay = self.program.layout
+        if name in lay.gslot:
+            return self.g[lay.gslot[name]]
+        if name in lay.pslot and seat is not None:
+            return self.pv[lay.pslot[name]][seat]
+        raise RulesError(f"unknown variable '{name}'")
+
+    # ------------------------------------------------------------ copies
+    def clone(self) -> State:
+        """An independent copy (the event log is not copied)."""
+        s = State.__new__(State)
+        s.program = self.program
+        s.zones = [z[:] for z in self.zones]
+        s.where = self.where[:]
+        s.g = self.g[:]
+        s.pv = [p[:] for p in self.pv]
+        s.cv = [c[:] for c in self.cv]
+        s.loc = self.loc[:]
+        s.stack = [f[:] for f in self.stack]
+        s.by = self.by[:]
+        s.rng = random.Random()
+        s.rng.setstate(self.rng.getstate())
+        s.pending, s.terminal, s.phase, s.span = self.pending, self.terminal, self.phase, \
+            self.span
+        s.events = None
+        s._legal = self._legal
+        s.decisions = self.decisions
+        s.seed = self.seed
+        s.history = self.history[:]
+        return s
+
+    def to_json(self) -> str:
+        """The whole state as JSON text (ruleset path, options and player count included)."""
+        game = self.program.game
+        rng = self.rng.getstate()
+        data = {
+            "version": SAVE_VERSION, "ruleset": game.path, "options": game.option_values,
+            "lang": game.lang, "players": self.num_players, "seed": self.seed,
+            "zones": self.zones, "g": self.g, "pv": self.pv, "cv": self.cv, "loc": self.loc,
+            "stack": [[f[0], *(_frame_value(v) for v in f[1:])] for f in self.stack],
+            "by": self.by, "rng": [rng[0], list(rng[1]), rng[2]],
+            "pending": list(self.pending) if self.pending else None,
+            "terminal": self.terminal, "phase": self.phase, "decisions": self.decisions,
+            "history": self.history,
+        }
+        return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+
+    @staticmethod
+    def from_json(data: str | dict[str, Any], game: Game | None = None) -> State:
+        """Rebuild a saved state.
+
+        Args:
+            data: text or dict from :meth:`to_json`.
+            game: the game it belongs to; when None, the ruleset path and options recorded in
+                the save are loaded.
+
+        Raises:
+            RulesError: the save is not a rulesplay save, or does not fit the ruleset.
+        """
+        from .game import load
+
+        try:
+            d = json.loads(data) if isinstance(data, str) else data
+            if not isinstance(d, dict) or d.get("version") != SAVE_VERSION:
+                raise RulesError("this is not a rulesplay save (or from another version)")
+            if game is None:
+                if not d.get("ruleset"):
+                    raise RulesError("the save does not name its ruleset file")
+                game = load(d["ruleset"], d.get("options") or {}, d.get("lang"))
+            prog = game.program(int(d["players"]))
+            s = State.__new__(State)
+            s.program = prog
+            s.zones = [list(z) for z in d["zones"]]
+            if len(s.zones) != prog.num_zones or sum(map(len, s.zones)) != prog.num_cards:
+                raise RulesError("the save does not fit this ruleset (zones or cards differ)")
+            s.where = [0] * prog.num_cards
+            for z, cards in enumerate(s.zones):
+                for c in cards:
+                    s.where[c] = z
+            s.g, s.pv, s.cv, s.loc = d["g"], d["pv"], d["cv"], d["loc"]
+            s.stack = [[f[0], *(_frame_restore(prog, v) for v in f[1:])] for f in d["stack"]]
+            s.by = d["by"]
+            rng = d["rng"]
+            s.rng = random.Random()
+            s.rng.setstate((rng[0], tuple(rng[1]), rng[2]))
+            s.pending = tuple(d["pending"]) if d["pending"] else None  # type: ignore[assignment]
+            s.terminal, s.phase = d["terminal"], d["phase"]
+            s.decisions, s.seed = d["decisions"], d["seed"]
+            s.history = [tuple(h) for h in d.get("history", [])]  # type: ignore[misc]
+            s.events, s._legal, s.span = None, None, None
+            return s
+        except RulesError:
+            raise
+        except (KeyError, TypeError, ValueError, IndexError, json.JSONDecodeError) as exc:
+            raise RulesError(f"the save is damaged or not a rulesplay save ({exc})") from None
+
+
+def _frame_value(v: Any) -> Any:
+    # If-frames hold the chosen body block; save its node index.
+    index = getattr(v, "index", None)
+    return {"node": index} if index is not None else v
+
+
+def _frame_restore(prog: Program, v: Any) -> Any:
+    if isinstance(v, dict) and "node" in v:
+        return prog.nodes[v["node"]]
+    return v

@@ -1,0 +1,161 @@
+"""Tricks as a first-class construct: standard (each seat plays once, in turn) and climbing
+(seats keep playing higher or pass and drop out, until one is left).
+
+Frame layout: ``[node, stage, leader, plays, current seat, passed-seat bitmask]``.
+Stages: 0 start, 1 next play, 2 after a play, 3 decide the winner, 4 done.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from .. import ir
+from ..errors import RulesRuntimeError
+from .choices import Action, ActionCache, Decision
+from .effects import Block, Node, move_cards
+
+if TYPE_CHECKING:
+    from .game import Program
+    from .state import State
+
+
+class TrickNode(Node, Decision):
+    """A trick (see :class:`rulesplay.ir.Trick` for the rule it implements)."""
+
+    def __init__(self, prog: Program, index: int, t: ir.Trick, after_play: Block | None,
+                 after_trick: Block | None) -> None:
+        comp, lay = prog.compiler, prog.layout
+        self.index, self.span, self.name = index, t.span, "play"
+        self.n = lay.n
+        self.zone, self.leader = comp.expr(t.zone), comp.expr(t.leader)
+        self.source = comp.coll(t.source)
+        self.where = comp.expr(t.where) if t.where is not None else None
+        self.key = comp.expr(t.key)
+        self.climbing = t.climbing
+        self.player_slot = lay.local("player")
+        self.card_slot = lay.local(t.card_var)
+        self.winner_slot = lay.local("winner")
+        self.after_play, self.after_trick = after_play, after_trick
+        self.trick_vars = [(lay.gslot[v.name], prog.var_default(v)) for v in prog.ruleset.vars
+                           if v.scope == "trick"]
+        self.actions = ActionCache(prog, "play", True)
+        self.pass_action = Action("pass", prog.template(t.pass_label, default="pass")(None),
+                                  None, "pass", False)
+        self.prompt_text = prog.template(t.prompt, default="play")
+
+    def start(self, s: State) -> list[Any]:
+        for slot, default in self.trick_vars:
+            s.g[slot] = default(s, None)
+        leader = self.leader(s, None)
+        if leader is None:
+            raise RulesRuntimeError("the trick has no leader (none)", self.span)
+        return [self.index, 1, leader, 0, leader, 0]
+
+    # ------------------------------------------------------------ stepping
+    def step(self, s: State, f: list[Any]) -> None:
+        stage = f[1]
+        if stage == 1:
+            self._next_play(s, f)
+        elif stage == 2:
+            f[1] = 1
+            if self.climbing:
+                f[4] = self._next_active(f, f[4])
+        elif stage == 3:
+            self._finish(s, f)
+        else:
+            s.stack.pop()
+
+    def _next_active(self, f: list[Any], seat: int) -> int:
+        for k in range(1, self.n + 1):
+            nxt = (seat + k) % self.n
+            if not f[5] >> nxt & 1:
+                return nxt
+        return seat
+
+    def _next_play(self, s: State, f: list[Any]) -> None:
+        n = self.n
+        if not self.climbing:
+            if f[3] >= n:
+                f[1] = 3
+                return
+            f[4] = (f[2] + f[3]) % n
+        else:
+            active = n - bin(f[5]).count("1")
+            if active == 0 or (active == 1 and f[3] > 0):
+                f[1] = 3
+                return
+        seat = f[4]
+        s.loc[self.player_slot] = seat
+        if self.climbing and not self._playable(s):
+            # A seat with no playable card passes (it has no choice to make).
+            self._pass(s, f, seat, forced=True)
+            return
+        s.pending = (seat, self.index)
+        if not self.climbing and not self.legal(s):
+            raise RulesRuntimeError(f"seat {seat} has no legal card to play in this trick",
+                                    self.span)
+
+    def _playable(self, s: State) -> bool:
+        return any(a.card for a in self._cards(s))
+
+    def _pass(self, s: State, f: list[Any], seat: int, forced: bool) -> None:
+        f[5] |= 1 << seat
+        if s.events is not None:
+            s.events.append({"type": "pass", "player": seat, "forced": forced,
+                             "phase": s.program.phase_name(s)})
+        f[4] = self._next_active(f, seat)
+        f[1] = 1
+
+    def _finish(self, s: State, f: list[Any]) -> None:
+        zone = s.zones[self.zone(s, None)]
+        f[1] = 4
+        if not zone:
+            return
+        key = self.key
+        best = max(zone, key=lambda c: key(s, c))
+        winner = s.by[best]
+        s.loc[self.winner_slot] = winner
+        if s.events is not None:
+            s.events.append({"type": "trick", "winner": winner, "card": s.program.card_ids[best],
+                             "cards": [s.program.card_ids[c] for c in zone]})
+        if self.after_trick is not None:
+            s.stack.append(self.after_trick.start(s))
+
+    # ------------------------------------------------------------ decision
+    def _cards(self, s: State) -> list[Action]:
+        where, slot, get = self.where, self.card_slot, self.actions.get
+        cards = self.source(s, None)
+        if where is None:
+            return [get(c) for c in cards]
+        loc = s.loc
+        out = []
+        for c in cards:
+            loc[slot] = c
+            if where(s, None):
+                out.append(get(c))
+        return out
+
+    def legal(self, s: State) -> list[Action]:
+        out = self._cards(s)
+        f = s.stack[-1]
+        if self.climbing and f[3] > 0:
+            out.append(self.pass_action)
+        return out
+
+    def resolve(self, s: State, action: Action) -> None:
+        f = s.stack[-1]
+        seat = f[4]
+        if action.value is None:
+            self._pass(s, f, seat, forced=False)
+            return
+        card = action.value
+        move_cards(s, card, self.zone(s, None))
+        s.by[card] = seat
+        s.loc[self.card_slot] = card
+        f[3] += 1
+        f[1] = 2
+        if self.after_play is not None:
+            s.stack.append(self.after_play.start(s))
+
+    def prompt(self, s: State) -> str:
+        return self.prompt_text(s)

@@ -1,0 +1,139 @@
+"""Errors and diagnostics shared by every stage of rulesplay.
+
+Every user-facing failure is a :class:`RulesError` carrying a :class:`Span`, so a syntax error,
+a validation error and a runtime fault all print the same way::
+
+    rulesets/x.rules:12:5: error: undefined name 'colr' (did you mean 'colour'?)
+        if card.colr == lead:
+                ^
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from pydantic import BaseModel, ConfigDict
+
+
+class Span(BaseModel):
+    """A source position: file path, 1-based line and column, and the end of the node.
+
+    Attributes:
+        file: path of the ruleset the node came from (as given to the loader).
+        line: 1-based line of the node's first character.
+        col: 1-based column of the node's first character.
+        end_line: 1-based line of the node's last character.
+        end_col: 1-based column just past the node's last character.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    file: str = "<input>"
+    line: int = 0
+    col: int = 0
+    end_line: int = 0
+    end_col: int = 0
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.col}"
+
+
+NO_SPAN = Span()
+
+
+@dataclass
+class Diagnostic:
+    """One message about a place in a ruleset.
+
+    Args:
+        message: what is wrong, in the ruleset's terms.
+        span: where it is.
+        severity: "error" or "warning".
+        source: the text of the file the span points into, used to print the line and caret.
+    """
+
+    message: str
+    span: Span = NO_SPAN
+    severity: str = "error"
+    source: str | None = None
+
+    def render(self) -> str:
+        """Return ``path:line:col: severity: message`` plus the source line and a caret."""
+        head = f"{self.span}: {self.severity}: {self.message}"
+        line_text = _source_line(self.source, self.span.line)
+        if line_text is None:
+            return head
+        width = 1
+        if self.span.end_line == self.span.line and self.span.end_col > self.span.col:
+            width = self.span.end_col - self.span.col
+        caret = " " * (max(self.span.col, 1) - 1) + "^" + "~" * (min(width, 60) - 1)
+        return f"{head}\n    {line_text}\n    {caret}"
+
+
+def _source_line(source: str | None, line: int) -> str | None:
+    if source is None or line < 1:
+        return None
+    lines = source.splitlines()
+    if line > len(lines):
+        return None
+    return lines[line - 1].replace("\t", " ")
+
+
+@dataclass
+class RulesError(Exception):
+    """Base of every user-facing error: a message and the span it is about.
+
+    Several diagnostics may travel together (``diagnostics``) so a validator can report all
+    the errors it found at once; ``str()`` renders all of them.
+    """
+
+    message: str
+    span: Span = NO_SPAN
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if not self.diagnostics:
+            self.diagnostics = [Diagnostic(self.message, self.span)]
+        super().__init__(self.message)
+
+    def attach_source(self, sources: dict[str, str]) -> RulesError:
+        """Give each diagnostic the text of its file so it can print the line and a caret."""
+        for diag in self.diagnostics:
+            if diag.source is None:
+                diag.source = sources.get(diag.span.file)
+        return self
+
+    def render(self) -> str:
+        """All diagnostics, one block each, ``path:line:col: error: ...`` first."""
+        return "\n".join(d.render() for d in self.diagnostics)
+
+    def __str__(self) -> str:
+        return self.render()
+
+
+class RulesSyntaxError(RulesError):
+    """The text is not in the language (raised by the parser)."""
+
+
+class RulesValidationError(RulesError):
+    """The ruleset parses but breaks a static rule (undefined name, type, unreachable phase)."""
+
+
+class RulesRuntimeError(RulesError):
+    """A ruleset failed while running: step limit, impossible move; names the phase and rule."""
+
+
+class IllegalActionError(RulesError):
+    """An action was applied that is not among the current legal actions."""
+
+
+class OptionError(RulesError):
+    """An option name or value given from the CLI or a variant is not allowed."""
+
+
+def did_you_mean(name: str, candidates: Iterable[str]) -> str:
+    """Return `` (did you mean 'x'?)`` for the closest candidate to ``name``, or ``""``."""
+    close = difflib.get_close_matches(name, sorted(set(candidates)), n=1, cutoff=0.6)
+    return f" (did you mean '{close[0]}'?)" if close else ""

@@ -1,0 +1,415 @@
+"""The ruleset as data: frozen pydantic models of the phase graph, every node with its span.
+
+``Ruleset`` is what the parser produces, the validator checks and the engine compiles. It is
+JSON round-trippable (``rulesplay compile FILE --json``; ``Ruleset.model_validate_json``).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from .errors import NO_SPAN, Span
+
+
+class Node(BaseModel):
+    """Base of every IR node: immutable, with the source span it came from."""
+
+    model_config = ConfigDict(frozen=True)
+    span: Span = NO_SPAN
+
+
+class Labels(Node):
+    """Display texts of a named thing: ``text`` in English, ``other`` by language code.
+
+    A text may hold ``{expr}`` placeholders that are evaluated when shown.
+    """
+
+    text: str | None = None
+    other: dict[str, str] = Field(default_factory=dict)
+
+    def get(self, lang: str | None, fallback: str) -> str:
+        """The text for ``lang`` (e.g. "ja"), else the English text, else ``fallback``."""
+        if lang and lang in self.other:
+            return self.other[lang]
+        return self.text if self.text is not None else fallback
+
+
+# ---------------------------------------------------------------- expressions
+
+
+class Num(Node):
+    node: Literal["num"] = "num"
+    value: int
+
+
+class Str(Node):
+    node: Literal["str"] = "str"
+    value: str
+
+
+class Bool(Node):
+    node: Literal["bool"] = "bool"
+    value: bool
+
+
+class NoneLit(Node):
+    node: Literal["none"] = "none"
+
+
+class Name(Node):
+    """A name: variable, option, enum value, zone, kind, local, ``it``, ``players`` ..."""
+
+    node: Literal["name"] = "name"
+    id: str
+
+
+class Attr(Node):
+    """``obj.name``: a card attribute or card variable."""
+
+    node: Literal["attr"] = "attr"
+    obj: Expr
+    name: str
+
+
+class Index(Node):
+    """``obj[key]``: a per-player zone or variable of a seat, or a lookup in a table."""
+
+    node: Literal["index"] = "index"
+    obj: Expr
+    key: Expr
+
+
+class Call(Node):
+    """A builtin function call such as ``count(hand[p])`` or ``sum(zone, it.value)``."""
+
+    node: Literal["call"] = "call"
+    func: str
+    args: list[Expr]
+
+
+class BinOp(Node):
+    """Arithmetic, comparison, boolean and membership operators."""
+
+    node: Literal["binop"] = "binop"
+    op: str
+    left: Expr
+    right: Expr
+
+
+class UnOp(Node):
+    node: Literal["unop"] = "unop"
+    op: str  # "-" or "not"
+    operand: Expr
+
+
+class Cond(Node):
+    """``then if test else other``."""
+
+    node: Literal["cond"] = "cond"
+    test: Expr
+    then: Expr
+    other: Expr
+
+
+class TupleExpr(Node):
+    node: Literal["tuple"] = "tuple"
+    items: list[Expr]
+
+
+class ListExpr(Node):
+    node: Literal["list"] = "list"
+    items: list[Expr]
+
+
+class DictExpr(Node):
+    """``{3: 6, 4: 4}``: a literal table, usually indexed by ``players``."""
+
+    node: Literal["dict"] = "dict"
+    keys: list[Expr]
+    values: list[Expr]
+
+
+class RangeExpr(Node):
+    """``lo..hi``, inclusive at both ends."""
+
+    node: Literal["range"] = "range"
+    lo: Expr
+    hi: Expr
+
+
+class Filter(Node):
+    """``coll where cond``: the elements of ``coll`` for which ``cond`` holds, ``it`` bound."""
+
+    node: Literal["filter"] = "filter"
+    coll: Expr
+    cond: Expr
+
+
+class IsKind(Node):
+    """``card is kind`` (or ``is not``)."""
+
+    node: Literal["is"] = "is"
+    obj: Expr
+    kind: str
+    negate: bool = False
+
+
+class Seat(Node):
+    """Seat arithmetic: ``left of p`` (clockwise next) or ``right of p``."""
+
+    node: Literal["seat"] = "seat"
+    side: Literal["left", "right"]
+    of: Expr
+
+
+Expr = Annotated[
+    Num | Str | Bool | NoneLit | Name | Attr | Index | Call | BinOp | UnOp | Cond | TupleExpr | ListExpr | DictExpr | RangeExpr | Filter | IsKind | Seat,
+    Field(discriminator="node"),
+]
+
+
+# ---------------------------------------------------------------- statements
+
+
+class Assign(Node):
+    """``target = value`` or ``target += value``; target is a name, ``x[seat]`` or ``card.var``."""
+
+    node: Literal["assign"] = "assign"
+    target: Expr
+    op: Literal["=", "+=", "-="] = "="
+    value: Expr
+
+
+class Let(Node):
+    """``let name = value``: a local name for the rest of the enclosing block."""
+
+    node: Literal["let"] = "let"
+    name: str
+    value: Expr
+
+
+class Move(Node):
+    """``move CARDS to ZONE [top|bottom]``: one card, a filtered list, or a whole zone."""
+
+    node: Literal["move"] = "move"
+    cards: Expr
+    to: Expr
+    end: Literal["top", "bottom"] = "top"
+
+
+class Shuffle(Node):
+    node: Literal["shuffle"] = "shuffle"
+    zone: Expr
+
+
+class Deal(Node):
+    """``deal [up to] N from SRC to ZONE [starting with SEAT]``: one card at a time, in seat
+    order; ``up to`` deals as many as possible so that every hand gets the same number."""
+
+    node: Literal["deal"] = "deal"
+    count: Expr
+    up_to: bool = False
+    source: Expr
+    to: str
+    start: Expr | None = None
+
+
+class If(Node):
+    node: Literal["if"] = "if"
+    tests: list[Expr]
+    bodies: list[list[Stmt]]
+    orelse: list[Stmt] = Field(default_factory=list)
+
+
+class Repeat(Node):
+    """``repeat N times [as i]`` (count given) or ``repeat while COND`` (test given)."""
+
+    node: Literal["repeat"] = "repeat"
+    count: Expr | None = None
+    test: Expr | None = None
+    var: str | None = None
+    body: list[Stmt]
+
+
+class ForEachPlayer(Node):
+    """``for each player p [from SEAT] [counterclockwise]``: every seat once, in turn order."""
+
+    node: Literal["foreach"] = "foreach"
+    var: str
+    start: Expr | None = None
+    clockwise: bool = True
+    body: list[Stmt]
+
+
+class Choose(Node):
+    """A decision: ``PLAYER chooses NAME from DOMAIN [where COND] [or skip] "prompt"``.
+
+    ``domain`` is a zone or card list (a card choice), or values (an enum name, a range, a list,
+    ``bool``). With ``optional`` the player may skip, which sets ``name`` to none.
+    """
+
+    node: Literal["choose"] = "choose"
+    player: Expr
+    name: str
+    domain: Expr
+    where: Expr | None = None
+    optional: bool = False
+    skip_label: Labels | None = None
+    prompt: Labels = Field(default_factory=Labels)
+
+
+class Trick(Node):
+    """A trick: players play cards from ``source`` into ``zone`` starting with ``leader``.
+
+    Standard tricks: every seat plays once, in turn order. Climbing tricks: seats keep playing
+    in turn, each either playing (``where``) or passing and dropping out for the trick, until
+    one active seat is left; a seat with no playable card passes; the leader may not pass on
+    the first play. ``after_play`` runs after each play with ``player`` and ``card_var`` bound;
+    the winner is the player of the card with the highest ``key`` (``it`` bound per card), and
+    ``after_trick`` runs with ``winner`` bound.
+    """
+
+    node: Literal["trick"] = "trick"
+    zone: Expr
+    leader: Expr
+    climbing: bool = False
+    card_var: str = "card"
+    source: Expr
+    where: Expr | None = None
+    prompt: Labels = Field(default_factory=Labels)
+    pass_label: Labels = Field(default_factory=Labels)
+    after_play: list[Stmt] = Field(default_factory=list)
+    key: Expr
+    after_trick: list[Stmt] = Field(default_factory=list)
+
+
+class EndGame(Node):
+    node: Literal["end"] = "end"
+
+
+class Say(Node):
+    """``say "text {expr}"``: a line for the game's account (an event, no effect on play)."""
+
+    node: Literal["say"] = "say"
+    text: Labels
+
+
+Stmt = Annotated[
+    Assign | Let | Move | Shuffle | Deal | If | Repeat | ForEachPlayer | Choose | Trick | EndGame | Say,
+    Field(discriminator="node"),
+]
+
+
+# ---------------------------------------------------------------- declarations
+
+
+class OptionDecl(Node):
+    """``option NAME: TYPE = DEFAULT "doc"``; TYPE is ``int in lo..hi``, ``bool`` or ``a | b``."""
+
+    name: str
+    type: Literal["int", "bool", "choice"]
+    lo: int | None = None
+    hi: int | None = None
+    choices: list[str] = Field(default_factory=list)
+    default: Expr
+    doc: str = ""
+
+
+class EnumValue(Node):
+    name: str
+    labels: Labels = Field(default_factory=Labels)
+
+
+class EnumDecl(Node):
+    name: str
+    values: list[EnumValue]
+    labels: Labels = Field(default_factory=Labels)
+
+
+class AttrDecl(Node):
+    """A card attribute: ``name: DOMAIN`` with DOMAIN an enum name or ``lo..hi``."""
+
+    name: str
+    enum: str | None = None
+    lo: int | None = None
+    hi: int | None = None
+
+
+class CardRow(Node):
+    """One row of a card table: attribute values and how many copies."""
+
+    values: dict[str, Any]
+    copies: int = 1
+
+
+class KindDecl(Node):
+    """A kind of card: attributes, copies, and either every combination or listed rows."""
+
+    name: str
+    attrs: list[AttrDecl] = Field(default_factory=list)
+    copies: Expr = Field(default_factory=lambda: Num(value=1))
+    rows: list[CardRow] | None = None
+    labels: Labels = Field(default_factory=Labels)
+    card_label: Labels = Field(default_factory=Labels)
+    short: str | None = None
+
+
+class ZoneDecl(Node):
+    """A zone: shared or one per player; visibility public | owner | hidden | top."""
+
+    name: str
+    per_player: bool
+    visibility: Literal["public", "owner", "hidden", "top"] = "public"
+    labels: Labels = Field(default_factory=Labels)
+
+
+class VarDecl(Node):
+    """A variable: scope global | player | trick | card; type int | bool | player | ENUM."""
+
+    name: str
+    scope: Literal["global", "player", "trick", "card"] = "global"
+    type: str
+    default: Expr = Field(default_factory=NoneLit)
+    labels: Labels = Field(default_factory=Labels)
+
+
+class Transition(Node):
+    """``next PHASE [if COND]``; PHASE ``end`` ends the game."""
+
+    target: str
+    guard: Expr | None = None
+
+
+class PhaseDecl(Node):
+    name: str
+    labels: Labels = Field(default_factory=Labels)
+    body: list[Stmt]
+    transitions: list[Transition] = Field(default_factory=list)
+
+
+class Ruleset(Node):
+    """A whole ruleset: metadata, options, enums, cards, zones, variables, phases, scoring."""
+
+    title: Labels = Field(default_factory=Labels)
+    min_players: int = 2
+    max_players: int = 2
+    author: str = ""
+    about: str = ""
+    options: list[OptionDecl] = Field(default_factory=list)
+    enums: list[EnumDecl] = Field(default_factory=list)
+    kinds: list[KindDecl] = Field(default_factory=list)
+    zones: list[ZoneDecl] = Field(default_factory=list)
+    vars: list[VarDecl] = Field(default_factory=list)
+    terms: dict[str, Labels] = Field(default_factory=dict)
+    phases: list[PhaseDecl] = Field(default_factory=list)
+    start: str | None = None
+    score: Expr | None = None
+    tiebreaks: list[Expr] = Field(default_factory=list)
+    extends: str | None = None
+
+
+for _model in list(globals().values()):
+    if isinstance(_model, type) and issubclass(_model, Node) and _model is not Node:
+        _model.model_rebuild()

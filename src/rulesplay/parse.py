@@ -1,0 +1,626 @@
+"""Text to IR: the Lark parser (built once) and a transformer that keeps every node's span.
+
+Syntax errors become :class:`RulesSyntaxError` with ``file:line:col`` and what was expected.
+"""
+
+from __future__ import annotations
+
+import ast
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from lark import Lark, Token, Transformer, Tree, v_args
+from lark.exceptions import (
+    UnexpectedCharacters,
+    UnexpectedEOF,
+    UnexpectedInput,
+    UnexpectedToken,
+    VisitError,
+)
+from lark.indenter import DedentError, Indenter
+
+from . import ir
+from .errors import Diagnostic, RulesSyntaxError, Span
+
+
+class _RulesIndenter(Indenter):
+    """Python-style blocks, plus continuation lines: a line indented deeper than the one before
+    it continues that line unless the line before ended with ':' (which opens a block)."""
+
+    NL_type = "_NL"
+    OPEN_PAREN_types = ["LPAR", "LSQB", "LBRACE"]
+    CLOSE_PAREN_types = ["RPAR", "RSQB", "RBRACE"]
+    INDENT_type = "_INDENT"
+    DEDENT_type = "_DEDENT"
+    tab_len = 8
+
+    def _process(self, stream: Any) -> Any:
+        prev = None
+        for token in stream:
+            if token.type == self.NL_type:
+                indent_str = token.rsplit("\n", 1)[1]
+                indent = indent_str.count(" ") + indent_str.count("\t") * self.tab_len
+                continuation = (prev is not None and prev.type != "COLON"
+                                and indent > self.indent_level[-1])
+                if self.paren_level == 0 and not continuation:
+                    yield from self.handle_NL(token)
+            else:
+                yield token
+                if token.type in self.OPEN_PAREN_types:
+                    self.paren_level += 1
+                elif token.type in self.CLOSE_PAREN_types:
+                    self.paren_level = max(self.paren_level - 1, 0)
+            prev = token
+        while len(self.indent_level) > 1:
+            self.indent_level.pop()
+            yield Token(self.DEDENT_type, "")
+
+
+@cache
+def parser() -> Lark:
+    """The LALR parser for the language, built once per process."""
+    text = resources.files("rulesplay").joinpath("grammar.lark").read_text(encoding="utf-8")
+    return Lark(
+        text,
+        parser="lalr",
+        postlex=_RulesIndenter(),
+        propagate_positions=True,
+        maybe_placeholders=True,
+        start=["start", "expr_only"],
+    )
+
+
+# Names of terminals as a ruleset author knows them, for "expected ..." messages.
+_TERMINAL_NAMES = {
+    "_NL": "end of line", "_INDENT": "an indented block", "_DEDENT": "end of block",
+    "NAME": "a name", "INT": "a number", "STRING": "a quoted string", "COLON": "':'",
+    "LPAR": "'('", "RPAR": "')'", "LSQB": "'['", "RSQB": "']'", "LBRACE": "'{'",
+    "RBRACE": "'}'", "COMMA": "','", "EQUAL": "'='", "DOT": "'.'", "ASSIGN_OP": "'='",
+    "COMP_OP": "a comparison", "ADD_OP": "'+' or '-'", "MUL_OP": "'*', '/' or '%'",
+    "LANG": "a language label like @ja", "MAY_CHOOSE": "'chooses'", "$END": "end of file",
+    "MINUS": "'-'", "VBAR": "'|'", "BOOL": "yes/no",
+}
+
+
+def _describe(terminals: set[str]) -> str:
+    names = []
+    for t in sorted(terminals):
+        if t in _TERMINAL_NAMES:
+            names.append(_TERMINAL_NAMES[t])
+        elif t.isupper() and not t.startswith("_") and t.isalpha():
+            names.append(f"'{t.lower()}'")
+        else:
+            names.append(t.lower())
+    names = sorted(set(names))
+    if len(names) > 8:
+        names = names[:8] + ["..."]
+    return ", ".join(names)
+
+
+def parse_text(text: str, file: str = "<input>") -> ir.Ruleset:
+    """Parse ruleset text into a :class:`ir.Ruleset`.
+
+    Args:
+        text: the whole ruleset source.
+        file: the path used in spans and diagnostics.
+
+    Raises:
+        RulesSyntaxError: the text is not in the language; the diagnostic names what was
+            expected at the failing position.
+    """
+    if "\x00" in text:
+        raise _syntax("the file is binary, not a ruleset (it contains NUL bytes)", file, 1, 1,
+                      text)
+    if not text.endswith("\n"):
+        text += "\n"
+    try:
+        tree = parser().parse(text, start="start")
+    except UnexpectedInput as exc:
+        raise _syntax_error(exc, text, file) from None
+    except DedentError as exc:
+        line = _dedent_line(text, str(exc))
+        raise _syntax("this line's indentation matches no enclosing block", file, line, 1,
+                      text) from None
+    try:
+        return _ToIR(file).transform(tree)
+    except VisitError as exc:
+        if isinstance(exc.orig_exc, RulesSyntaxError):
+            raise exc.orig_exc.attach_source({file: text}) from None
+        raise
+
+
+def _dedent_line(text: str, message: str) -> int:
+    """Find the first line whose indentation closes no open block (Lark does not say)."""
+    stack = [0]
+    prev_colon = False
+    for number, raw in enumerate(text.splitlines(), 1):
+        body = raw.split("#", 1)[0].rstrip()
+        if not body.strip():
+            continue
+        indent = len(raw) - len(raw.lstrip(" \t"))
+        if indent > stack[-1]:
+            if prev_colon:
+                stack.append(indent)
+        else:
+            while indent < stack[-1]:
+                stack.pop()
+            if indent != stack[-1]:
+                return number
+        prev_colon = body.endswith(":")
+    return 1
+
+
+def _syntax(message: str, file: str, line: int, col: int, text: str) -> RulesSyntaxError:
+    span = Span(file=file, line=line, col=col, end_line=line, end_col=col + 1)
+    return RulesSyntaxError(message, span, [Diagnostic(message, span, source=text)])
+
+
+def _syntax_error(exc: UnexpectedInput, text: str, file: str) -> RulesSyntaxError:
+    line, col = getattr(exc, "line", 1) or 1, getattr(exc, "column", 1) or 1
+    if isinstance(exc, UnexpectedCharacters):
+        char = text[exc.pos_in_stream] if exc.pos_in_stream < len(text) else "?"
+        msg = f"unexpected character {char!r}"
+    elif isinstance(exc, UnexpectedEOF):
+        line = text.count("\n")
+        col = 1
+        msg = f"unexpected end of file; expected {_describe(set(exc.expected))}"
+    elif isinstance(exc, UnexpectedToken):
+        tok = exc.token
+        if tok.type == "$END":
+            line, col = max(text.count("\n"), 1), 1
+            found = "end of file"
+        elif tok.type == "_NL":
+            found = "end of line"
+            line, col = tok.line, tok.column
+        elif tok.type in ("_INDENT", "_DEDENT"):
+            found = "a change of indentation"
+            line, col = (tok.line or line), (tok.column or 1)
+        else:
+            found = repr(str(tok))
+        expected = set(exc.accepts or exc.expected)
+        msg = f"unexpected {found}; expected {_describe(expected)}"
+    else:
+        msg = "syntax error"
+    if isinstance(line, int) and line < 1:
+        line = 1
+    return _syntax(msg, file, line, col, text)
+
+
+def _unquote(token: Token) -> str:
+    try:
+        return str(ast.literal_eval(str(token)))
+    except (ValueError, SyntaxError):
+        return str(token)[1:-1]
+
+
+@v_args(meta=True)
+class _ToIR(Transformer):
+    """Parse tree to IR nodes; each node gets the span of its tree node."""
+
+    def __init__(self, file: str) -> None:
+        super().__init__()
+        self.file = file
+
+    def _span(self, meta: Any) -> Span:
+        if getattr(meta, "empty", True):
+            return Span(file=self.file)
+        return Span(file=self.file, line=meta.line, col=meta.column,
+                    end_line=meta.end_line, end_col=meta.end_column)
+
+    def _tok_span(self, tok: Token) -> Span:
+        return Span(file=self.file, line=tok.line or 0, col=tok.column or 0,
+                    end_line=tok.end_line or 0, end_col=tok.end_column or 0)
+
+    def _error(self, message: str, span: Span) -> RulesSyntaxError:
+        return RulesSyntaxError(message, span)
+
+    # ------------------------------------------------------------ top level
+    def start(self, meta: Any, items: list[Any]) -> ir.Ruleset:
+        fields: dict[str, Any] = {
+            "options": [], "enums": [], "kinds": [], "zones": [], "vars": [], "phases": [],
+            "tiebreaks": [], "terms": {},
+        }
+        for kind, value in items:
+            if kind in ("options", "enums", "kinds", "zones", "vars", "phases", "tiebreaks"):
+                fields[kind].append(value)
+            elif kind == "players":
+                fields["min_players"], fields["max_players"] = value
+            elif kind == "term":
+                fields["terms"][value[0]] = value[1]
+            else:
+                fields[kind] = value
+        return ir.Ruleset(span=Span(file=self.file, line=1, col=1), **fields)
+
+    def game_decl(self, meta: Any, items: list[Any]) -> tuple[str, Any]:
+        title, labels = items
+        return "title", ir.Labels(span=self._span(meta), text=_unquote(title),
+                                  other=labels.other)
+
+    def players_decl(self, meta: Any, items: list[Any]) -> tuple[str, Any]:
+        return "players", (int(items[0]), int(items[1]))
+
+    def author_decl(self, meta: Any, items: list[Any]) -> tuple[str, Any]:
+        return "author", _unquote(items[0])
+
+    def about_decl(self, meta: Any, items: list[Any]) -> tuple[str, Any]:
+        return "about", _unquote(items[0])
+
+    def extends_decl(self, meta: Any, items: list[Any]) -> tuple[str, Any]:
+        return "extends", _unquote(items[0])
+
+    def start_decl(self, meta: Any, items: list[Any]) -> tuple[str, Any]:
+        return "start", str(items[0])
+
+    def score_decl(self, meta: Any, items: list[Any]) -> tuple[str, Any]:
+        return "score", items[0]
+
+    def tiebreak_decl(self, meta: Any, items: list[Any]) -> tuple[str, Any]:
+        return "tiebreaks", items[0]
+
+    def term_decl(self, meta: Any, items: list[Any]) -> tuple[str, Any]:
+        return "term", (str(items[0]), items[1])
+
+    def doc(self, meta: Any, items: list[Any]) -> str:
+        return " ".join(_unquote(t) for t in items if t is not None)
+
+    def option_decl(self, meta: Any, items: list[Any]) -> tuple[str, Any]:
+        name, (typ, extra), default, doc = items
+        kw: dict[str, Any] = {}
+        if typ == "int":
+            kw["lo"], kw["hi"] = extra
+        elif typ == "choice":
+            kw["choices"] = extra
+        return "options", ir.OptionDecl(span=self._tok_span(name), name=str(name), type=typ,
+                                        default=default, doc=doc, **kw)
+
+    def int_type(self, meta: Any, items: list[Any]) -> tuple[str, Any]:
+        return "int", (items[0], items[1])
+
+    def bool_type(self, meta: Any, items: list[Any]) -> tuple[str, Any]:
+        return "bool", None
+
+    def choice_type(self, meta: Any, items: list[Any]) -> tuple[str, Any]:
+        return "choice", [str(t) for t in items]
+
+    def pos_int(self, meta: Any, items: list[Any]) -> int:
+        return int(items[0])
+
+    def neg_int(self, meta: Any, items: list[Any]) -> int:
+        return -int(items[0])
+
+    def enum_decl(self, meta: Any, items: list[Any]) -> tuple[str, Any]:
+        name, labels, *groups = items
+        values = [v for group in groups for v in group]
+        return "enums", ir.EnumDecl(span=self._tok_span(name), name=str(name), values=values,
+                                    labels=labels)
+
+    def enum_values(self, meta: Any, items: list[Any]) -> list[ir.EnumValue]:
+        return list(items)
+
+    def enum_value(self, meta: Any, items: list[Any]) -> ir.EnumValue:
+        return ir.EnumValue(span=self._tok_span(items[0]), name=str(items[0]), labels=items[1])
+
+    def kind_decl(self, meta: Any, items: list[Any]) -> tuple[str, Any]:
+        name, labels, *parts = items
+        kw: dict[str, Any] = {"attrs": []}
+        for key, value in parts:
+            if key == "attr":
+                kw["attrs"].append(value)
+            else:
+                kw[key] = value
+        return "kinds", ir.KindDecl(span=self._tok_span(name), name=str(name), labels=labels,
+                                    **kw)
+
+    def attr_enum(self, meta: Any, items: list[Any]) -> tuple[str, Any]:
+        return "attr", ir.AttrDecl(span=self._tok_span(items[0]), name=str(items[0]),
+                                   enum=str(items[1]))
+
+    def attr_range(self, meta: Any, items: list[Any]) -> tuple[str, Any]:
+        return "attr", ir.AttrDecl(span=self._tok_span(items[0]), name=str(items[0]),
+                                   lo=items[1], hi=items[2])
+
+    def copies_item(self, meta: Any, items: list[Any]) -> tuple[str, Any]:
+        return "copies", items[0]
+
+    def card_label_item(self, meta: Any, items: list[Any]) -> tuple[str, Any]:
+        return "card_label", items[0]
+
+    def short_item(self, meta: Any, items: list[Any]) -> tuple[str, Any]:
+        return "short", _unquote(items[0])
+
+    def zone_decl(self, meta: Any, items: list[Any]) -> tuple[str, Any]:
+        name, labels, *flags = items
+        per_player, visibility = None, "public"
+        for flag, span in flags:
+            if flag in ("shared", "per player"):
+                per_player = flag == "per player"
+            elif flag in ("public", "owner", "hidden", "top"):
+                visibility = flag
+            elif flag not in ("stack", "ordered"):
+                raise self._error(
+                    f"unknown zone property '{flag}'; allowed: shared, per player, public, "
+                    "owner, hidden, top", span)
+        if per_player is None:
+            raise self._error("a zone must say 'shared' or 'per player'", self._tok_span(name))
+        return "zones", ir.ZoneDecl(span=self._tok_span(name), name=str(name),
+                                    per_player=per_player, visibility=visibility, labels=labels)
+
+    def zone_flag(self, meta: Any, items: list[Any]) -> tuple[str, Span]:
+        return " ".join(str(t) for t in items), self._span(meta)
+
+    def var_decl(self, meta: Any, items: list[Any]) -> tuple[str, Any]:
+        scope, name, labels, typ, default = items
+        return "vars", ir.VarDecl(
+            span=self._tok_span(name), name=str(name), labels=labels, type=str(typ),
+            scope=str(scope) if scope is not None else "global",
+            default=default if default is not None else ir.NoneLit(span=self._tok_span(name)))
+
+    def phase_decl(self, meta: Any, items: list[Any]) -> tuple[str, Any]:
+        name, labels, *rest = items
+        body = [s for s in rest if not isinstance(s, ir.Transition)]
+        transitions = [s for s in rest if isinstance(s, ir.Transition)]
+        return "phases", ir.PhaseDecl(span=self._tok_span(name), name=str(name), labels=labels,
+                                      body=body, transitions=transitions)
+
+    def transition(self, meta: Any, items: list[Any]) -> ir.Transition:
+        return ir.Transition(span=self._span(meta), target=str(items[0]), guard=items[1])
+
+    def labels(self, meta: Any, items: list[Any]) -> ir.Labels:
+        text = None
+        other: dict[str, str] = {}
+        for item in items:
+            if isinstance(item, tuple):
+                other[item[0]] = item[1]
+            elif item is not None:
+                text = _unquote(item)
+        return ir.Labels(span=self._span(meta), text=text, other=other)
+
+    def lang_label(self, meta: Any, items: list[Any]) -> tuple[str, str]:
+        return str(items[0])[1:], _unquote(items[1])
+
+    # ------------------------------------------------------------ statements
+    def block(self, meta: Any, items: list[Any]) -> list[Any]:
+        return list(items)
+
+    def assign(self, meta: Any, items: list[Any]) -> ir.Assign:
+        target, op, value = items
+        if not isinstance(target, ir.Name | ir.Attr | ir.Index):
+            raise self._error("only a variable, 'x[seat]' or 'card.var' can be assigned",
+                              target.span)
+        return ir.Assign(span=self._span(meta), target=target, op=str(op), value=value)
+
+    def let_stmt(self, meta: Any, items: list[Any]) -> ir.Let:
+        return ir.Let(span=self._span(meta), name=str(items[0]), value=items[1])
+
+    def move_stmt(self, meta: Any, items: list[Any]) -> ir.Move:
+        cards, end, to = items
+        where = "top" if end is None else str(end).split()[0]
+        return ir.Move(span=self._span(meta), cards=cards, to=to, end=where)
+
+    def shuffle_stmt(self, meta: Any, items: list[Any]) -> ir.Shuffle:
+        return ir.Shuffle(span=self._span(meta), zone=items[0])
+
+    def deal_stmt(self, meta: Any, items: list[Any]) -> ir.Deal:
+        up_to, count, source, to, start = items
+        return ir.Deal(span=self._span(meta), count=count, up_to=up_to is not None,
+                       source=source, to=str(to), start=start)
+
+    def choose_stmt(self, meta: Any, items: list[Any]) -> ir.Choose:
+        player, verb, name, domain, where, prompt, skip = items
+        optional = str(verb).startswith("may")
+        if skip is not None and not optional:
+            raise self._error("'skip' needs 'may choose' (a choice that can be skipped)",
+                              skip.span)
+        return ir.Choose(span=self._span(meta), player=player, name=str(name), domain=domain,
+                         where=where, optional=optional, skip_label=skip, prompt=prompt)
+
+    def skip(self, meta: Any, items: list[Any]) -> ir.Labels:
+        return items[0]
+
+    def end_stmt(self, meta: Any, items: list[Any]) -> ir.EndGame:
+        return ir.EndGame(span=self._span(meta))
+
+    def say_stmt(self, meta: Any, items: list[Any]) -> ir.Say:
+        return ir.Say(span=self._span(meta), text=items[0])
+
+    def if_stmt(self, meta: Any, items: list[Any]) -> ir.If:
+        tests, bodies, orelse = [items[0]], [items[1]], []
+        for clause in items[2:]:
+            if clause is None:
+                continue
+            if clause[0] == "elif":
+                tests.append(clause[1])
+                bodies.append(clause[2])
+            else:
+                orelse = clause[1]
+        return ir.If(span=self._span(meta), tests=tests, bodies=bodies, orelse=orelse)
+
+    def elif_clause(self, meta: Any, items: list[Any]) -> tuple[str, Any, Any]:
+        return "elif", items[0], items[1]
+
+    def else_clause(self, meta: Any, items: list[Any]) -> tuple[str, Any]:
+        return "else", items[0]
+
+    def repeat_times(self, meta: Any, items: list[Any]) -> ir.Repeat:
+        count, var, body = items
+        return ir.Repeat(span=self._span(meta), count=count,
+                         var=str(var) if var is not None else None, body=body)
+
+    def repeat_while(self, meta: Any, items: list[Any]) -> ir.Repeat:
+        return ir.Repeat(span=self._span(meta), test=items[0], body=items[1])
+
+    def repeat_until(self, meta: Any, items: list[Any]) -> ir.Repeat:
+        test = ir.UnOp(span=items[0].span, op="not", operand=items[0])
+        return ir.Repeat(span=self._span(meta), test=test, body=items[1])
+
+    def foreach_stmt(self, meta: Any, items: list[Any]) -> ir.ForEachPlayer:
+        var, start, direction, body = items
+        return ir.ForEachPlayer(span=self._span(meta), var=str(var), start=start,
+                                clockwise=str(direction or "clockwise") == "clockwise",
+                                body=body)
+
+    def trick_stmt(self, meta: Any, items: list[Any]) -> ir.Trick:
+        climbing, zone, leader, play, *clauses = items
+        kw: dict[str, Any] = dict(play)
+        for key, value in clauses:
+            if key in kw:
+                raise self._error(f"a trick has only one '{key.replace('_', ' ')}' clause",
+                                  self._span(meta))
+            kw[key] = value
+        if "key" not in kw:
+            raise self._error("a trick needs 'won by highest KEY'", self._span(meta))
+        return ir.Trick(span=self._span(meta), zone=zone, leader=leader,
+                        climbing=climbing is not None, **kw)
+
+    def trick_play(self, meta: Any, items: list[Any]) -> dict[str, Any]:
+        name, source, where, prompt = items
+        return {"card_var": str(name), "source": source, "where": where, "prompt": prompt}
+
+    def pass_clause(self, meta: Any, items: list[Any]) -> tuple[str, Any]:
+        return "pass_label", items[0]
+
+    def after_play(self, meta: Any, items: list[Any]) -> tuple[str, Any]:
+        return "after_play", items[0]
+
+    def won_by(self, meta: Any, items: list[Any]) -> tuple[str, Any]:
+        return "key", items[0]
+
+    def after_trick(self, meta: Any, items: list[Any]) -> tuple[str, Any]:
+        return "after_trick", items[0]
+
+    # ------------------------------------------------------------ expressions
+    def filter(self, meta: Any, items: list[Any]) -> ir.Filter:
+        return ir.Filter(span=self._span(meta), coll=items[0], cond=items[1])
+
+    def cond(self, meta: Any, items: list[Any]) -> ir.Cond:
+        return ir.Cond(span=self._span(meta), then=items[0], test=items[1], other=items[2])
+
+    def or_expr(self, meta: Any, items: list[Any]) -> Any:
+        return self._chain("or", meta, items)
+
+    def and_expr(self, meta: Any, items: list[Any]) -> Any:
+        return self._chain("and", meta, items)
+
+    def _chain(self, op: str, meta: Any, items: list[Any]) -> Any:
+        result = items[0]
+        for item in items[1:]:
+            result = ir.BinOp(span=self._span(meta), op=op, left=result, right=item)
+        return result
+
+    def not_(self, meta: Any, items: list[Any]) -> ir.UnOp:
+        return ir.UnOp(span=self._span(meta), op="not", operand=items[0])
+
+    def compare(self, meta: Any, items: list[Any]) -> ir.BinOp:
+        return ir.BinOp(span=self._span(meta), op=str(items[1]), left=items[0], right=items[2])
+
+    def is_(self, meta: Any, items: list[Any]) -> ir.IsKind:
+        return ir.IsKind(span=self._span(meta), obj=items[0], kind=str(items[1]))
+
+    def is_not(self, meta: Any, items: list[Any]) -> ir.IsKind:
+        return ir.IsKind(span=self._span(meta), obj=items[0], kind=str(items[2]), negate=True)
+
+    def in_(self, meta: Any, items: list[Any]) -> ir.BinOp:
+        return ir.BinOp(span=self._span(meta), op="in", left=items[0], right=items[1])
+
+    def not_in(self, meta: Any, items: list[Any]) -> ir.BinOp:
+        return ir.BinOp(span=self._span(meta), op="not in", left=items[0], right=items[2])
+
+    def range(self, meta: Any, items: list[Any]) -> ir.RangeExpr:
+        return ir.RangeExpr(span=self._span(meta), lo=items[0], hi=items[1])
+
+    def arith(self, meta: Any, items: list[Any]) -> ir.BinOp:
+        return ir.BinOp(span=self._span(meta), op=str(items[1]), left=items[0], right=items[2])
+
+    def neg(self, meta: Any, items: list[Any]) -> ir.UnOp:
+        return ir.UnOp(span=self._span(meta), op="-", operand=items[0])
+
+    def seat(self, meta: Any, items: list[Any]) -> ir.Seat:
+        return ir.Seat(span=self._span(meta), side=str(items[0]), of=items[1])
+
+    def attr(self, meta: Any, items: list[Any]) -> ir.Attr:
+        return ir.Attr(span=self._span(meta), obj=items[0], name=str(items[1]))
+
+    def index(self, meta: Any, items: list[Any]) -> ir.Index:
+        return ir.Index(span=self._span(meta), obj=items[0], key=items[1])
+
+    def call(self, meta: Any, items: list[Any]) -> ir.Call:
+        args = [a for a in items[1:] if a is not None]
+        return ir.Call(span=self._span(meta), func=str(items[0]), args=args)
+
+    def num(self, meta: Any, items: list[Any]) -> ir.Num:
+        return ir.Num(span=self._span(meta), value=int(items[0]))
+
+    def string(self, meta: Any, items: list[Any]) -> ir.Str:
+        return ir.Str(span=self._span(meta), value=_unquote(items[0]))
+
+    def boolean(self, meta: Any, items: list[Any]) -> ir.Bool:
+        return ir.Bool(span=self._span(meta), value=str(items[0]) in ("yes", "true"))
+
+    def none(self, meta: Any, items: list[Any]) -> ir.NoneLit:
+        return ir.NoneLit(span=self._span(meta))
+
+    def name(self, meta: Any, items: list[Any]) -> ir.Name:
+        return ir.Name(span=self._span(meta), id=str(items[0]))
+
+    def tuple(self, meta: Any, items: list[Any]) -> ir.TupleExpr:
+        return ir.TupleExpr(span=self._span(meta), items=[i for i in items if i is not None])
+
+    def list(self, meta: Any, items: list[Any]) -> ir.ListExpr:
+        return ir.ListExpr(span=self._span(meta), items=[i for i in items if i is not None])
+
+    def dict(self, meta: Any, items: list[Any]) -> ir.DictExpr:
+        items = [i for i in items if i is not None]
+        return ir.DictExpr(span=self._span(meta), keys=items[0::2], values=items[1::2])
+
+
+def parse_expr(text: str, span: Span) -> ir.Expr:
+    """Parse one expression, e.g. the ``card.colour`` of a ``{card.colour}`` placeholder.
+
+    Args:
+        text: the expression source.
+        span: where the text sits in its file; diagnostics point there.
+
+    Raises:
+        RulesSyntaxError: ``text`` is not an expression.
+    """
+    try:
+        tree = parser().parse(text, start="expr_only")
+        return _ToIR(span.file).transform(tree).children[0]
+    except (UnexpectedInput, VisitError):
+        raise RulesSyntaxError(f"'{{{text}}}' is not an expression", span) from None
+
+
+def parse_tree(text: str) -> Tree:
+    """The raw Lark tree of ``text`` (for debugging the grammar)."""
+    return parser().parse(text if text.endswith("\n") else text + "\n")
+
+
+def parse_template(text: str, span: Span) -> list[str | ir.Expr]:
+    """Split a display text into literal parts and ``{expr}`` placeholders (``{{`` is a brace).
+
+    Raises:
+        RulesSyntaxError: an unclosed ``{`` or a placeholder that is not an expression.
+    """
+    parts: list[str | ir.Expr] = []
+    i, literal = 0, ""
+    while i < len(text):
+        ch = text[i]
+        if ch == "{" and text.startswith("{{", i):
+            literal, i = literal + "{", i + 2
+        elif ch == "}" and text.startswith("}}", i):
+            literal, i = literal + "}", i + 2
+        elif ch == "{":
+            end = text.find("}", i)
+            if end < 0:
+                raise RulesSyntaxError(f"unclosed '{{' in text {text!r}", span)
+            if literal:
+                parts.append(literal)
+                literal = ""
+            parts.append(parse_expr(text[i + 1:end], span))
+            i = end + 1
+        else:
+            literal, i = literal + ch, i + 1
+    if literal:
+        parts.append(literal)
+    return parts

@@ -1,0 +1,726 @@
+"""Static checks of a ruleset: names, types, the phase graph and option values.
+
+``check(ruleset)`` returns a :class:`Checked` with every name resolved and every expression
+typed (the engine compiles from it), or raises :class:`RulesValidationError` carrying *all*
+the diagnostics it found.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import ir
+from .errors import Diagnostic, RulesError, RulesValidationError, Span, did_you_mean
+from .parse import parse_template
+
+# Types are strings: int bool str player card zone pzone none any tuple dict:<T>
+# enum:<name> list:<T>.
+ANY = "any"
+BUILTINS = ("count", "any", "all", "sum", "max", "min", "top", "bottom", "first", "last",
+            "values", "random", "index", "best", "owner", "abs")
+# Builtins whose argument at this position is evaluated once per element, with ``it`` bound.
+PER_ELEMENT = {"count": 1, "any": 1, "all": 1, "sum": 1, "max": 1, "min": 1, "values": 1,
+               "best": 1}
+RESERVED = {"it", "players", "seats", "bool", "end", "none", "yes", "no", "true", "false"}
+
+
+@dataclass
+class Symbols:
+    """Everything a ruleset declares, by name."""
+
+    options: dict[str, ir.OptionDecl] = field(default_factory=dict)
+    enums: dict[str, ir.EnumDecl] = field(default_factory=dict)
+    enum_values: dict[str, str] = field(default_factory=dict)  # value -> enum name
+    choice_values: dict[str, str] = field(default_factory=dict)  # value -> option name
+    kinds: dict[str, ir.KindDecl] = field(default_factory=dict)
+    attrs: dict[str, str] = field(default_factory=dict)  # attribute -> type
+    zones: dict[str, ir.ZoneDecl] = field(default_factory=dict)
+    vars: dict[str, ir.VarDecl] = field(default_factory=dict)
+    phases: dict[str, ir.PhaseDecl] = field(default_factory=dict)
+
+
+@dataclass
+class Checked:
+    """A checked ruleset: the IR plus each node's resolution and type (keyed by ``id(node)``).
+
+    ``res`` maps a Name node to ``(category, name)``; categories: local, it, option, var,
+    tvar, pvar, enum_value, zone, pzone, players, seats, enum, bool. ``types`` maps every
+    expression node to its type string. ``templates`` maps each Labels node to its parsed
+    parts per language.
+    """
+
+    ruleset: ir.Ruleset
+    symbols: Symbols
+    res: dict[int, tuple[str, str]] = field(default_factory=dict)
+    types: dict[int, str] = field(default_factory=dict)
+    templates: dict[tuple[int, str], list[Any]] = field(default_factory=dict)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+
+def elem_type(t: str) -> str | None:
+    """The element type of a collection type, or None when ``t`` is not a collection."""
+    if t.startswith("list:"):
+        return t[5:]
+    if t == "zone":
+        return "card"
+    if t == ANY:
+        return ANY
+    return None
+
+
+def compatible(a: str, b: str) -> bool:
+    """Whether values of types ``a`` and ``b`` may be compared or assigned to each other."""
+    if a == b or ANY in (a, b):
+        return True
+    if "none" in (a, b):
+        other = b if a == "none" else a
+        return other in ("player", "card", "int", "str", "none") or other.startswith("enum:")
+    if {a, b} <= {"int", "bool"} or {a, b} == {"int", "player"}:
+        return True
+    if a.startswith("list:") and b.startswith("list:"):
+        return compatible(a[5:], b[5:])
+    if {a, b} == {"zone", "list:card"}:
+        return True
+    return False
+
+
+class Checker:
+    """Walks a ruleset once, resolving names and typing expressions; collects diagnostics."""
+
+    def __init__(self, ruleset: ir.Ruleset) -> None:
+        self.r = ruleset
+        self.sym = Symbols()
+        self.out = Checked(ruleset, self.sym)
+        self.scopes: list[dict[str, str]] = []
+
+    # ------------------------------------------------------------ reporting
+    def error(self, message: str, span: Span) -> None:
+        self.out.diagnostics.append(Diagnostic(message, span))
+
+    def _global_names(self) -> list[str]:
+        s = self.sym
+        return [*s.options, *s.enum_values, *s.zones, *s.vars, *s.enums, "players", "seats"]
+
+    # ------------------------------------------------------------ declarations
+    def declare(self) -> None:
+        seen: dict[str, Span] = {}
+
+        def claim(name: str, span: Span, what: str) -> bool:
+            if name in RESERVED or name in BUILTINS:
+                self.error(f"'{name}' is a reserved word and cannot name a {what}", span)
+                return False
+            if name in seen:
+                first = seen[name]
+                self.error(f"'{name}' is already declared (line {first.line})", span)
+                return False
+            seen[name] = span
+            return True
+
+        r = self.r
+        if r.min_players < 1 or r.max_players < r.min_players or r.max_players > 64:
+            self.error(f"players {r.min_players}..{r.max_players} is not a range of 1 to 64 "
+                       "players", r.span)
+        for o in r.options:
+            if claim(o.name, o.span, "option"):
+                self.sym.options[o.name] = o
+            for value in o.choices:
+                if self.sym.choice_values.setdefault(value, o.name) == o.name:
+                    seen.setdefault(value, o.span)
+        for e in r.enums:
+            if claim(e.name, e.span, "enum"):
+                self.sym.enums[e.name] = e
+            for v in e.values:
+                if claim(v.name, v.span, "enum value"):
+                    self.sym.enum_values[v.name] = e.name
+        for k in r.kinds:
+            if k.name in self.sym.kinds:
+                self.error(f"card kind '{k.name}' is already declared", k.span)
+            self.sym.kinds[k.name] = k
+            for a in k.attrs:
+                if a.enum is not None:
+                    if a.enum not in self.sym.enums:
+                        self.error(f"unknown enum '{a.enum}' for attribute '{a.name}'"
+                                   + did_you_mean(a.enum, self.sym.enums), a.span)
+                    typ = f"enum:{a.enum}"
+                else:
+                    if a.lo is None or a.hi is None or a.lo > a.hi:
+                        self.error(f"attribute range {a.lo}..{a.hi} is empty", a.span)
+                    typ = "int"
+                if self.sym.attrs.get(a.name, typ) != typ:
+                    self.error(f"attribute '{a.name}' has another type in another kind", a.span)
+                self.sym.attrs[a.name] = typ
+        for z in r.zones:
+            if claim(z.name, z.span, "zone"):
+                self.sym.zones[z.name] = z
+        for v in r.vars:
+            if v.scope == "card":
+                if v.name in self.sym.attrs or v.name in self.sym.vars:
+                    self.error(f"'{v.name}' is already a card attribute or variable", v.span)
+                self.sym.vars[v.name] = v
+            elif claim(v.name, v.span, "variable"):
+                self.sym.vars[v.name] = v
+        for p in r.phases:
+            if p.name in self.sym.phases:
+                self.error(f"phase '{p.name}' is already declared", p.span)
+            self.sym.phases[p.name] = p
+        if not r.kinds:
+            self.error("a ruleset needs at least one 'card' kind", r.span)
+        if not r.zones:
+            self.error("a ruleset needs at least one zone (cards start in the first one)",
+                       r.span)
+        if not r.phases:
+            self.error("a ruleset needs at least one phase", r.span)
+
+    def var_type(self, decl: ir.VarDecl) -> str:
+        t = decl.type
+        if t in ("int", "bool", "player", "card"):
+            return t
+        if t in self.sym.enums:
+            return f"enum:{t}"
+        self.error(f"unknown type '{t}'; allowed: int, bool, player, card or an enum"
+                   + did_you_mean(t, [*self.sym.enums, "int", "bool", "player", "card"]),
+                   decl.span)
+        return ANY
+
+    # ------------------------------------------------------------ expressions
+    def bind(self, name: str, typ: str, span: Span) -> None:
+        for scope in self.scopes:
+            if name in scope:
+                self.error(f"'{name}' is already bound here; choose another name", span)
+                return
+        if name in self.sym.vars or name in self.sym.options or name in self.sym.zones:
+            self.error(f"'{name}' would hide the declared '{name}'; choose another name", span)
+        self.scopes[-1][name] = typ
+
+    def lookup_local(self, name: str) -> str | None:
+        for scope in reversed(self.scopes):
+            if name in scope:
+                return scope[name]
+        return None
+
+    def expr(self, e: ir.Expr, it: str | None = None) -> str:
+        t = self._expr(e, it)
+        self.out.types[id(e)] = t
+        return t
+
+    def want(self, e: ir.Expr, expected: str, it: str | None = None, what: str = "") -> str:
+        t = self.expr(e, it)
+        if not compatible(t, expected) or (expected == "bool" and t == "int"):
+            self.error(f"type mismatch{what}: expected {expected}, got {t}", e.span)
+        return t
+
+    def coll(self, e: ir.Expr, it: str | None) -> str:
+        t = self.expr(e, it)
+        el = elem_type(t)
+        if el is None:
+            hint = f"; '{e.id}' is one zone per player: say {e.id}[p]" \
+                if t == "pzone" and isinstance(e, ir.Name) else ""
+            self.error(f"expected cards, seats or values here, got {t}{hint}", e.span)
+            return ANY
+        return el
+
+    def _expr(self, e: ir.Expr, it: str | None) -> str:  # noqa: C901 - one case per node
+        if isinstance(e, ir.Num):
+            return "int"
+        if isinstance(e, ir.Str):
+            return "str"
+        if isinstance(e, ir.Bool):
+            return "bool"
+        if isinstance(e, ir.NoneLit):
+            return "none"
+        if isinstance(e, ir.Name):
+            return self.name(e, it)
+        if isinstance(e, ir.Attr):
+            obj = self.expr(e.obj, it)
+            if obj not in ("card", ANY):
+                self.error(f"'.{e.name}' needs a card, got {obj}", e.span)
+                return ANY
+            if e.name == "kind":
+                return "str"
+            if e.name in self.sym.attrs:
+                return self.sym.attrs[e.name]
+            var = self.sym.vars.get(e.name)
+            if var is not None and var.scope == "card":
+                return self.var_type(var)
+            cands = [*self.sym.attrs, *(v for v in self.sym.vars.values() if v.scope == "card")]
+            names = [c if isinstance(c, str) else c.name for c in cands]
+            self.error(f"cards have no attribute '{e.name}'" + did_you_mean(e.name, names),
+                       e.span)
+            return ANY
+        if isinstance(e, ir.Index):
+            obj = self.expr(e.obj, it)
+            if obj == "pzone" or (obj.startswith("pvar:")):
+                self.want(e.key, "player", it, " in seat index")
+                if obj == "pzone":
+                    return "zone"
+                return obj[5:]
+            if obj.startswith("dict:"):
+                self.expr(e.key, it)
+                return obj[5:]
+            if obj.startswith("list:"):
+                self.want(e.key, "int", it)
+                return obj[5:]
+            if obj != ANY:
+                self.error(f"cannot index a value of type {obj}", e.span)
+            return ANY
+        if isinstance(e, ir.Call):
+            return self.call(e, it)
+        if isinstance(e, ir.BinOp):
+            return self.binop(e, it)
+        if isinstance(e, ir.UnOp):
+            if e.op == "not":
+                self.want(e.operand, "bool", it)
+                return "bool"
+            self.want(e.operand, "int", it)
+            return "int"
+        if isinstance(e, ir.Cond):
+            self.want(e.test, "bool", it)
+            a, b = self.expr(e.then, it), self.expr(e.other, it)
+            if not compatible(a, b):
+                self.error(f"the two branches have different types: {a} and {b}", e.span)
+            return b if a == "none" else a
+        if isinstance(e, ir.TupleExpr):
+            for item in e.items:
+                self.expr(item, it)
+            return "tuple"
+        if isinstance(e, ir.ListExpr):
+            types = {self.expr(item, it) for item in e.items}
+            return f"list:{types.pop()}" if len(types) == 1 else "list:any"
+        if isinstance(e, ir.DictExpr):
+            for k in e.keys:
+                self.expr(k, it)
+            vt = {self.expr(v, it) for v in e.values}
+            return f"dict:{vt.pop()}" if len(vt) == 1 else "dict:any"
+        if isinstance(e, ir.RangeExpr):
+            self.want(e.lo, "int", it)
+            self.want(e.hi, "int", it)
+            return "list:int"
+        if isinstance(e, ir.Filter):
+            el = self.coll(e.coll, it)
+            self.want(e.cond, "bool", el)
+            return f"list:{el}"
+        if isinstance(e, ir.IsKind):
+            self.want(e.obj, "card", it)
+            if e.kind not in self.sym.kinds:
+                self.error(f"unknown card kind '{e.kind}'" + did_you_mean(e.kind, self.sym.kinds),
+                           e.span)
+            return "bool"
+        if isinstance(e, ir.Seat):
+            self.want(e.of, "player", it)
+            return "player"
+        raise AssertionError(f"unknown node {e!r}")
+
+    def name(self, e: ir.Name, it: str | None) -> str:
+        n, res, sym = e.id, self.out.res, self.sym
+        local = self.lookup_local(n)
+        if local is not None:
+            res[id(e)] = ("local", n)
+            return local
+        if n == "it":
+            if it is None:
+                self.error("'it' is only defined inside 'where' and per-card arguments", e.span)
+                return ANY
+            res[id(e)] = ("it", n)
+            return it
+        if n in sym.options:
+            res[id(e)] = ("option", n)
+            o = sym.options[n]
+            return {"int": "int", "bool": "bool"}.get(o.type, "str")
+        if n in sym.vars:
+            v = sym.vars[n]
+            if v.scope == "card":
+                self.error(f"'{n}' is a card variable: say card.{n}", e.span)
+                return ANY
+            cat = {"global": "var", "trick": "tvar", "player": "pvar"}[v.scope]
+            res[id(e)] = (cat, n)
+            t = self.var_type(v)
+            return f"pvar:{t}" if v.scope == "player" else t
+        if n in sym.choice_values:
+            res[id(e)] = ("choice_value", n)
+            return "str"
+        if n in sym.enum_values:
+            res[id(e)] = ("enum_value", n)
+            return f"enum:{sym.enum_values[n]}"
+        if n in sym.zones:
+            z = sym.zones[n]
+            res[id(e)] = ("pzone" if z.per_player else "zone", n)
+            return "pzone" if z.per_player else "zone"
+        if n in ("players", "seats"):
+            res[id(e)] = (n, n)
+            return "int" if n == "players" else "list:player"
+        if n in sym.enums:
+            res[id(e)] = ("enum", n)
+            return f"list:enum:{n}"
+        if n == "bool":
+            res[id(e)] = ("bool", n)
+            return "list:bool"
+        names = [*self._global_names(), *(k for s in self.scopes for k in s)]
+        if it is not None:
+            names.append("it")
+        self.error(f"undefined name '{n}'" + did_you_mean(n, names), e.span)
+        return ANY
+
+    def binop(self, e: ir.BinOp, it: str | None) -> str:
+        op = e.op
+        if op in ("and", "or"):
+            self.want(e.left, "bool", it)
+            self.want(e.right, "bool", it)
+            return "bool"
+        if op in ("in", "not in"):
+            left = self.expr(e.left, it)
+            el = self.coll(e.right, it)
+            if not compatible(left, el):
+                self.error(f"type mismatch: {left} cannot be in a collection of {el}", e.span)
+            return "bool"
+        a, b = self.expr(e.left, it), self.expr(e.right, it)
+        if op in ("==", "!="):
+            if not compatible(a, b):
+                self.error(f"type mismatch: cannot compare {a} with {b}", e.span)
+            return "bool"
+        if op in ("<", "<=", ">", ">="):
+            if not ((a == b == "tuple") or (compatible(a, "int") and compatible(b, "int")
+                                             and "none" not in (a, b))):
+                self.error(f"type mismatch: cannot order {a} and {b}", e.span)
+            return "bool"
+        for side, t in ((e.left, a), (e.right, b)):
+            if not compatible(t, "int") or t == "none":
+                self.error(f"type mismatch: '{op}' needs numbers, got {t}", side.span)
+        return "int"
+
+    def call(self, e: ir.Call, it: str | None) -> str:
+        f, args = e.func, e.args
+        arity = {"count": (1, 2), "any": (1, 2), "all": (2, 2), "sum": (2, 2), "max": (1, 2),
+                 "min": (1, 2), "top": (1, 1), "bottom": (1, 1), "first": (2, 2),
+                 "last": (2, 2), "values": (2, 2), "random": (1, 1), "index": (1, 1),
+                 "best": (2, 2), "owner": (1, 1), "abs": (1, 1)}
+        if f not in arity:
+            self.error(f"unknown function '{f}'" + did_you_mean(f, BUILTINS), e.span)
+            for a in args:
+                self.expr(a, it)
+            return ANY
+        lo, hi = arity[f]
+        if not lo <= len(args) <= hi:
+            want = str(lo) if lo == hi else f"{lo} or {hi}"
+            self.error(f"'{f}' takes {want} argument{'s' if hi > 1 else ''}, got {len(args)}",
+                       e.span)
+            return ANY
+        if f in ("max", "min") and len(args) == 2 and elem_type(self.expr(args[0], it)) is None:
+            self.want(args[1], "int", it)
+            return "int"
+        if f in ("index", "owner"):
+            self.want(args[0], "card", it)
+            return "int" if f == "index" else "player"
+        if f == "abs":
+            self.want(args[0], "int", it)
+            return "int"
+        if f in ("first", "last"):
+            self.want(args[0], "int", it)
+            el = self.coll(args[1], it)
+            return f"list:{el}"
+        el = self.coll(args[0], it)
+        if f in ("count", "any", "all") and len(args) == 2:
+            self.want(args[1], "bool", el)
+        if f in ("top", "bottom", "random"):
+            return el
+        if f in ("count",):
+            return "int"
+        if f in ("any", "all"):
+            return "bool"
+        if f in ("sum", "max", "min"):
+            if len(args) == 2:
+                self.want(args[1], "int", el)
+            elif not compatible(el, "int"):
+                self.error(f"'{f}' of {el} values needs a number per element", e.span)
+            return "int"
+        if f == "values":
+            return f"list:{self.expr(args[1], el)}"
+        if f == "best":
+            self.expr(args[1], el)
+            return el
+        raise AssertionError(f)
+
+    # ------------------------------------------------------------ statements
+    def block(self, stmts: list[ir.Stmt], bound: dict[str, str] | None = None) -> None:
+        self.scopes.append({})
+        for name, typ in (bound or {}).items():
+            self.scopes[-1][name] = typ
+        for s in stmts:
+            self.stmt(s)
+        self.scopes.pop()
+
+    def stmt(self, s: ir.Stmt) -> None:  # noqa: C901 - one case per statement
+        if isinstance(s, ir.Assign):
+            self.assign(s)
+        elif isinstance(s, ir.Let):
+            t = self.expr(s.value)
+            self.bind(s.name, t, s.span)
+        elif isinstance(s, ir.Move):
+            t = self.expr(s.cards)
+            if t not in ("card", "zone", "list:card", ANY):
+                self.error(f"'move' needs a card, cards or a zone, got {t}", s.cards.span)
+            self.want(s.to, "zone", what=" (destination of move)")
+        elif isinstance(s, ir.Shuffle):
+            self.want(s.zone, "zone", what=" (shuffle needs a zone)")
+        elif isinstance(s, ir.Deal):
+            self.want(s.count, "int")
+            self.want(s.source, "zone")
+            z = self.sym.zones.get(s.to)
+            if z is None:
+                self.error(f"unknown zone '{s.to}'" + did_you_mean(s.to, self.sym.zones), s.span)
+            elif not z.per_player:
+                self.error(f"'deal' deals to a zone per player; '{s.to}' is shared", s.span)
+            if s.start is not None:
+                self.want(s.start, "player")
+        elif isinstance(s, ir.If):
+            for test, body in zip(s.tests, s.bodies, strict=True):
+                self.want(test, "bool")
+                self.block(body)
+            self.block(s.orelse)
+        elif isinstance(s, ir.Repeat):
+            if s.count is not None:
+                self.want(s.count, "int")
+            if s.test is not None:
+                self.want(s.test, "bool")
+            self.block(s.body, {s.var: "int"} if s.var else None)
+        elif isinstance(s, ir.ForEachPlayer):
+            if s.start is not None:
+                self.want(s.start, "player")
+            self.scopes.append({})
+            self.bind(s.var, "player", s.span)
+            self.block(s.body)
+            self.scopes.pop()
+        elif isinstance(s, ir.Choose):
+            self.want(s.player, "player", what=" (who chooses)")
+            el = self.coll(s.domain, None)
+            if s.where is not None:
+                self.scopes.append({s.name: el})
+                self.want(s.where, "bool")
+                self.scopes.pop()
+            self.template(s.prompt, {s.name: el})
+            if s.skip_label is not None:
+                self.template(s.skip_label)
+            self.bind(s.name, el, s.span)
+        elif isinstance(s, ir.Trick):
+            self.trick(s)
+        elif isinstance(s, ir.Say):
+            self.template(s.text)
+        elif isinstance(s, ir.EndGame):
+            pass
+        else:
+            raise AssertionError(s)
+
+    def assign(self, s: ir.Assign) -> None:
+        t = s.target
+        if isinstance(t, ir.Name):
+            if self.lookup_local(t.id) is not None:
+                self.error(f"'{t.id}' is a local name and cannot be assigned", t.span)
+                return
+            var = self.sym.vars.get(t.id)
+            if var is None or var.scope == "card" or var.scope == "player":
+                if t.id in self.sym.options:
+                    msg = f"option '{t.id}' is read-only"
+                elif var is not None:
+                    msg = f"'{t.id}' is a {var.scope} variable: say " + \
+                        (f"card.{t.id}" if var.scope == "card" else f"{t.id}[seat]")
+                else:
+                    msg = f"undefined variable '{t.id}'" + did_you_mean(
+                        t.id, [v for v in self.sym.vars if self.sym.vars[v].scope
+                               in ("global", "trick")])
+                self.error(msg, t.span)
+                self.expr(s.value)
+                return
+        target_type = self.expr(t)
+        if isinstance(t, ir.Index) and not self.expr(t.obj).startswith("pvar:"):
+            self.error("only a player variable can be assigned by seat", t.span)
+        if isinstance(t, ir.Attr) and t.name not in self.sym.vars:
+            self.error(f"'{t.name}' is a printed attribute of the card; only card variables "
+                       "can be assigned", t.span)
+        if s.op == "=":
+            self.want(s.value, target_type, what=" in assignment")
+        else:
+            self.want(s.value, "int")
+            if not compatible(target_type, "int") or target_type == "none":
+                self.error(f"'{s.op}' needs a number variable, got {target_type}", t.span)
+
+    def trick(self, s: ir.Trick) -> None:
+        self.want(s.zone, "zone", what=" (trick zone)")
+        self.want(s.leader, "player", what=" (leader)")
+        self.scopes.append({})
+        self.bind("player", "player", s.span)
+        el = self.coll(s.source, None)
+        if el not in ("card", ANY):
+            self.error(f"players play cards; the source holds {el}", s.source.span)
+        self.scopes.append({})
+        self.bind(s.card_var, "card", s.span)
+        if s.where is not None:
+            self.want(s.where, "bool")
+        self.template(s.prompt)
+        self.block(s.after_play)
+        self.scopes.pop()
+        self.scopes.pop()
+        self.template(s.pass_label)
+        self.expr(s.key, "card")
+        self.block(s.after_trick, {"winner": "player"})
+
+    # ------------------------------------------------------------ texts
+    def template(self, labels: ir.Labels | None, bound: dict[str, str] | None = None,
+                 attrs: bool = False) -> None:
+        if labels is None:
+            return
+        texts = {"": labels.text} if labels.text is not None else {}
+        texts.update(labels.other)
+        self.scopes.append(dict(bound or {}))
+        if attrs:
+            for a, t in self.sym.attrs.items():
+                self.scopes[-1][a] = t
+        for lang, text in texts.items():
+            try:
+                parts = parse_template(text or "", labels.span)
+            except RulesError as exc:
+                self.out.diagnostics.extend(exc.diagnostics)
+                continue
+            for part in parts:
+                if not isinstance(part, str):
+                    self.expr(part)
+            self.out.templates[(id(labels), lang)] = parts
+        self.scopes.pop()
+
+    # ------------------------------------------------------------ whole ruleset
+    def run(self) -> Checked:
+        self.declare()
+        r = self.r
+        self.scopes.append({})
+        for o in r.options:
+            self.scopes.append({})
+            self.expr(o.default)
+            self.scopes.pop()
+        for v in r.vars:
+            t = self.var_type(v)
+            dt = self.expr(v.default)
+            if not compatible(dt, t):
+                self.error(f"type mismatch: default of {v.name} is {dt}, the variable is {t}",
+                           v.default.span)
+        for k in r.kinds:
+            self.want(k.copies, "int")
+            self.template(k.card_label, attrs=True)
+        for p in r.phases:
+            self.template(p.labels)
+            self.block(p.body)
+            for tr in p.transitions:
+                if tr.guard is not None:
+                    self.want(tr.guard, "bool")
+                if tr.target != "end" and tr.target not in self.sym.phases:
+                    self.error(f"unknown phase '{tr.target}'"
+                               + did_you_mean(tr.target, [*self.sym.phases, "end"]), tr.span)
+        if r.score is None:
+            self.error("a ruleset needs a 'score:' line (the score of each player)", r.span)
+        else:
+            self.scopes.append({"player": "player"})
+            self.want(r.score, "int", what=" (score)")
+            for t in r.tiebreaks:
+                self.want(t, "int", what=" (tiebreak)")
+            self.scopes.pop()
+        self.scopes.pop()
+        graph_checks(self)
+        return self.out
+
+
+def _phase_ends(stmts: list[ir.Stmt]) -> bool:
+    for s in stmts:
+        if isinstance(s, ir.EndGame):
+            return True
+        children: list[list[ir.Stmt]] = []
+        if isinstance(s, ir.If):
+            children = [*s.bodies, s.orelse]
+        elif isinstance(s, ir.Repeat | ir.ForEachPlayer):
+            children = [s.body]
+        elif isinstance(s, ir.Trick):
+            children = [s.after_play, s.after_trick]
+        if any(_phase_ends(c) for c in children):
+            return True
+    return False
+
+
+def phase_edges(r: ir.Ruleset) -> dict[str, list[str]]:
+    """The phase graph: for each phase, the phases (or ``end``) it can move to."""
+    edges: dict[str, list[str]] = {}
+    for p in r.phases:
+        targets = [t.target for t in p.transitions]
+        if _phase_ends(p.body) and "end" not in targets:
+            targets.append("end")
+        edges[p.name] = targets
+    return edges
+
+
+def start_phase(r: ir.Ruleset) -> str | None:
+    """The phase play starts in: ``start NAME`` or the first phase declared."""
+    return r.start or (r.phases[0].name if r.phases else None)
+
+
+def graph_checks(c: Checker) -> None:
+    """Unknown start, phases without a way out, unreachable phases, no path to the end."""
+    r = c.r
+    if not r.phases:
+        return
+    start = start_phase(r)
+    if start not in c.sym.phases:
+        c.error(f"unknown start phase '{start}'" + did_you_mean(str(start), c.sym.phases),
+                r.span)
+        return
+    edges = phase_edges(r)
+    for p in r.phases:
+        if not edges[p.name]:
+            c.error(f"phase '{p.name}' has no 'next' and never ends the game", p.span)
+        elif p.transitions and p.transitions[-1].guard is not None and not _phase_ends(p.body):
+            c.error(f"the last 'next' of phase '{p.name}' has a condition; add an "
+                    "unconditional 'next' so the phase always has a way out",
+                    p.transitions[-1].span)
+    seen, todo = {start}, [start]
+    while todo:
+        for t in edges.get(todo.pop(), []):
+            if t not in seen:
+                seen.add(t)
+                todo.append(t)
+    for p in r.phases:
+        if p.name not in seen:
+            c.error(f"phase '{p.name}' cannot be reached from the start phase '{start}'",
+                    p.span)
+    if "end" not in seen:
+        c.error(f"the game has no path to its end: no phase reachable from '{start}' says "
+                "'next end' or 'end game'", c.sym.phases[start].span)
+        return
+    # Every reachable phase must still be able to reach the end.
+    reverse: dict[str, set[str]] = {}
+    for a, targets in edges.items():
+        for b in targets:
+            reverse.setdefault(b, set()).add(a)
+    can_end, todo = {"end"}, ["end"]
+    while todo:
+        for a in reverse.get(todo.pop(), ()):
+            if a not in can_end:
+                can_end.add(a)
+                todo.append(a)
+    for p in r.phases:
+        if p.name in seen and p.name not in can_end:
+            c.error(f"once in phase '{p.name}' the game can never end", p.span)
+
+
+def check(ruleset: ir.Ruleset, sources: dict[str, str] | None = None) -> Checked:
+    """Check a ruleset; return names and types resolved for the engine.
+
+    Args:
+        ruleset: the parsed IR.
+        sources: file path -> text, so diagnostics can print the line and a caret.
+
+    Raises:
+        RulesValidationError: with every diagnostic found, sorted by position.
+    """
+    checked = Checker(ruleset).run()
+    if checked.diagnostics:
+        diags = sorted(checked.diagnostics, key=lambda d: (d.span.file, d.span.line,
+                                                           d.span.col))
+        first = diags[0]
+        raise RulesValidationError(first.message, first.span, diags).attach_source(
+            sources or {})
+    return checked
