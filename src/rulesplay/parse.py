@@ -74,28 +74,51 @@ def parser() -> Lark:
 # Names of terminals as a ruleset author knows them, for "expected ..." messages.
 _TERMINAL_NAMES = {
     "_NL": "end of line", "_INDENT": "an indented block", "_DEDENT": "end of block",
-    "NAME": "a name", "INT": "a number", "STRING": "a quoted string", "COLON": "':'",
-    "LPAR": "'('", "RPAR": "')'", "LSQB": "'['", "RSQB": "']'", "LBRACE": "'{'",
-    "RBRACE": "'}'", "COMMA": "','", "EQUAL": "'='", "DOT": "'.'", "ASSIGN_OP": "'='",
-    "COMP_OP": "a comparison", "ADD_OP": "'+' or '-'", "MUL_OP": "'*', '/' or '%'",
-    "LANG": "a language label like @ja", "MAY_CHOOSE": "'chooses'", "$END": "end of file",
-    "MINUS": "'-'", "VBAR": "'|'", "BOOL": "yes/no",
+    "NAME": "a name", "INT": "a number", "STRING": "a quoted string", "$END": "end of file",
+    "ASSIGN_OP": "'=', '+=' or '-='", "COMP_OP": "a comparison (==, !=, <, <=, >, >=)",
+    "ADD_OP": "'+' or '-'", "MUL_OP": "'*', '/' or '%'", "LANG": "a language label like @ja",
+    "MAY_CHOOSE": "'chooses' or 'may choose'", "BOOL": "yes or no", "SIDE": "'left of'",
+    "END_OF": "'top of' or 'bottom of'", "UP_TO": "'up to'", "IS_NOT": "'is not'",
+    "NOT_IN": "'not in'", "DIRECTION": "'clockwise' or 'counterclockwise'",
+    "CLIMBING": "'climbing'", "VAR_SCOPE": "'player', 'trick' or 'card' (before 'var')",
 }
+# Tokens that can start an expression, and tokens that continue one; when many of either are
+# possible the message says "an expression" or "an operator" instead of listing them all.
+_EXPR_START = {"LPAR", "MINUS", "LSQB", "LBRACE", "NONE", "NOT", "SIDE", "NAME", "INT",
+               "STRING", "BOOL"}
+_OPERATORS = {"MUL_OP", "ADD_OP", "COMP_OP", "AND", "OR", "IF", "IN", "IS", "IS_NOT",
+              "NOT_IN", "DOT", "LSQB", "LPAR", "WHERE", "ELSE", "__ANON_0"}
+
+
+def _terminal_name(name: str) -> str:
+    """How a terminal reads in a message: its text for keywords and marks, else a phrase."""
+    if name in _TERMINAL_NAMES:
+        return _TERMINAL_NAMES[name]
+    for term in parser().terminals:
+        if term.name == name:
+            if term.pattern.type == "str":
+                return f"'{term.pattern.value}'"
+            break
+    return name.strip("_").lower()
 
 
 def _describe(terminals: set[str]) -> str:
-    names = []
-    for t in sorted(terminals):
-        if t in _TERMINAL_NAMES:
-            names.append(_TERMINAL_NAMES[t])
-        elif t.isupper() and not t.startswith("_") and t.isalpha():
-            names.append(f"'{t.lower()}'")
-        else:
-            names.append(t.lower())
-    names = sorted(set(names))
+    """A readable list of what the parser would have accepted: ``'to' or an operator``."""
+    terminals = set(terminals)
+    groups: list[str] = []
+    if len(terminals & _EXPR_START) >= 4 and {"NAME", "INT"} <= terminals:
+        terminals -= _EXPR_START
+        groups.append("an expression")
+    if len(terminals & _OPERATORS) >= 4:
+        terminals -= _OPERATORS
+        groups.append("an operator")
+    words = sorted({_terminal_name(t) for t in terminals}, key=lambda s: (not s[:1] == "'", s))
+    names = words + groups
     if len(names) > 8:
-        names = names[:8] + ["..."]
-    return ", ".join(names)
+        names = names[:7] + ["..."]
+    if len(names) == 1:
+        return names[0]
+    return ", ".join(names[:-1]) + " or " + names[-1]
 
 
 def parse_text(text: str, file: str = "<input>") -> ir.Ruleset:

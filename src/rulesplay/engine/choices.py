@@ -95,7 +95,10 @@ class ChooseNode(Decision):
         self.index, self.name, self.span = index, c.name, c.span
         self.player = comp.expr(c.player)
         self.domain = comp.coll(c.domain)
-        self.where: Fn | None = comp.expr(c.where) if c.where is not None else None
+        self.where: Fn | None = None
+        self.epoch = [0]
+        if c.where is not None:
+            self.where, self.epoch = comp.candidate_expr(c.where, c.name)
         self.slot = lay.local(c.name)
         self.optional = c.optional
         card = comp.type_of(c.domain) in ("zone", "list:card")
@@ -121,6 +124,7 @@ class ChooseNode(Decision):
         if where is None:
             out = [get(v) for v in values]
         else:
+            self.epoch[0] += 1
             loc = s.loc
             saved = loc[slot]
             out = []

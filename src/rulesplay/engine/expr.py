@@ -16,6 +16,7 @@ from ..errors import RulesRuntimeError
 from ..validate import PER_ELEMENT, Checked
 
 Fn = Callable[[Any, Any], Any]
+_NOT_CONST = object()
 
 
 class Layout:
@@ -56,6 +57,55 @@ class ExprCompiler:
         self.c = checked
         self.lay = layout
         self.card_attrs_as_names = False
+        self._hoist: tuple[str, list[int]] | None = None
+
+    def candidate_expr(self, e: ir.Expr, name: str) -> tuple[Fn, list[int]]:
+        """Compile a legality test evaluated once per candidate bound to local ``name``.
+
+        Subexpressions that do not mention the candidate (e.g. "has no card of the lead
+        colour") are computed once per round of candidates, not once per candidate: the
+        caller bumps the returned epoch cell (``epoch[0] += 1``) before each round.
+        """
+        epoch = [0]
+        self._hoist = (name, epoch)
+        try:
+            return self.expr(e), epoch
+        finally:
+            self._hoist = None
+
+    def _cache(self, fn: Fn, epoch: list[int]) -> Fn:
+        box: list[Any] = [None, -1]
+
+        def cached(s: Any, it: Any) -> Any:
+            if box[1] != epoch[0]:
+                box[0], box[1] = fn(s, it), epoch[0]
+            return box[0]
+
+        return cached
+
+    def _simple_ref(self, e: ir.Expr) -> int | str | None:
+        """``"it"``, a local slot number, or None: lets hot cases read the value directly."""
+        if isinstance(e, ir.Name):
+            cat = self.c.res.get(id(e), ("", ""))[0]
+            if cat == "it":
+                return "it"
+            if cat == "local" and not self.card_attrs_as_names:
+                return self.lay.local(e.id)
+        return None
+
+    def _constant(self, e: ir.Expr) -> Any:
+        """The value of a literal, enum value or option, else ``_NOT_CONST``."""
+        if isinstance(e, ir.Num | ir.Str | ir.Bool):
+            return e.value
+        if isinstance(e, ir.NoneLit):
+            return None
+        if isinstance(e, ir.Name):
+            cat = self.c.res.get(id(e), ("", ""))[0]
+            if cat in ("enum_value", "choice_value"):
+                return e.id
+            if cat == "option":
+                return self.lay.options[e.id]
+        return _NOT_CONST
 
     def type_of(self, e: ir.Expr) -> str:
         return self.c.types.get(id(e), "any")
@@ -67,7 +117,21 @@ class ExprCompiler:
             return lambda s, it: s.zones[f(s, it)]
         return f
 
-    def expr(self, e: ir.Expr) -> Fn:  # noqa: C901 - one case per node
+    def expr(self, e: ir.Expr) -> Fn:
+        """Compile ``e`` to a closure ``f(state, it)``."""
+        hoist = self._hoist
+        if hoist is not None and isinstance(e, ir.Call | ir.BinOp | ir.Filter | ir.UnOp |
+                                            ir.Cond | ir.Index):
+            free = free_names(e, self.c)
+            if hoist[0] not in free and "it" not in free:
+                self._hoist = None
+                try:
+                    return self._cache(self._expr(e), hoist[1])
+                finally:
+                    self._hoist = hoist
+        return self._expr(e)
+
+    def _expr(self, e: ir.Expr) -> Fn:  # noqa: C901 - one case per node
         if isinstance(e, ir.Num | ir.Str | ir.Bool):
             v = e.value
             return lambda s, it: v
@@ -81,6 +145,11 @@ class ExprCompiler:
                 slot = self.lay.cslot[e.name]
                 return lambda s, it: None if (c := obj(s, it)) is None else s.cv[slot][c]
             table = self.lay.kind_of if e.name == "kind" else self.lay.attr_table[e.name]
+            where = self._simple_ref(e.obj)
+            if where == "it":
+                return lambda s, it: None if it is None else table[it]
+            if isinstance(where, int):
+                return lambda s, it: None if (c := s.loc[where]) is None else table[c]
             return lambda s, it: None if (c := obj(s, it)) is None else table[c]
         if isinstance(e, ir.Index):
             return self.index(e)
@@ -110,6 +179,11 @@ class ExprCompiler:
             return lambda s, it: [x for x in coll(s, it) if cond(s, x)]
         if isinstance(e, ir.IsKind):
             obj, kind, kinds = self.expr(e.obj), e.kind, self.lay.kind_of
+            where = self._simple_ref(e.obj)
+            if where == "it" and not e.negate:
+                return lambda s, it: it is not None and kinds[it] == kind
+            if isinstance(where, int) and not e.negate:
+                return lambda s, it: (c := s.loc[where]) is not None and kinds[c] == kind
             if e.negate:
                 return lambda s, it: (c := obj(s, it)) is None or kinds[c] != kind
             return lambda s, it: (c := obj(s, it)) is not None and kinds[c] == kind
@@ -194,6 +268,11 @@ class ExprCompiler:
             return lambda s, it: a(s, it) and b(s, it)
         if op == "or":
             return lambda s, it: a(s, it) or b(s, it)
+        const = self._constant(e.right)
+        if op == "==" and const is not _NOT_CONST:
+            return lambda s, it: a(s, it) == const
+        if op == "!=" and const is not _NOT_CONST:
+            return lambda s, it: a(s, it) != const
         if op == "==":
             return lambda s, it: a(s, it) == b(s, it)
         if op == "!=":
@@ -282,6 +361,38 @@ class ExprCompiler:
             return lambda s, it: max(c, key=lambda x: per(s, x)) if (c := coll(s, it)) \
                 else None
         raise AssertionError(f)
+
+
+def free_names(e: ir.Expr, checked: Checked) -> set[str]:
+    """Local names and a free ``it`` that ``e`` reads (``it`` bound inside ``e`` excluded)."""
+    if isinstance(e, ir.Name):
+        cat = checked.res.get(id(e), ("", ""))[0]
+        return {e.id} if cat in ("local", "it") else set()
+    if isinstance(e, ir.Filter):
+        return free_names(e.coll, checked) | (free_names(e.cond, checked) - {"it"})
+    if isinstance(e, ir.Call):
+        out: set[str] = set()
+        for i, arg in enumerate(e.args):
+            names = free_names(arg, checked)
+            if PER_ELEMENT.get(e.func) == i:
+                names.discard("it")
+            out |= names
+        return out
+    out = set()
+    for child in _children(e):
+        out |= free_names(child, checked)
+    return out
+
+
+def _children(e: ir.Expr) -> list[ir.Expr]:
+    out: list[ir.Expr] = []
+    for field_name in type(e).model_fields:
+        value = getattr(e, field_name)
+        if isinstance(value, ir.Node) and not isinstance(value, ir.Labels):
+            out.append(value)  # type: ignore[arg-type]
+        elif isinstance(value, list):
+            out.extend(v for v in value if isinstance(v, ir.Node))
+    return out
 
 
 def ir_text(e: ir.Expr) -> str:

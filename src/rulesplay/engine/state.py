@@ -215,6 +215,12 @@ class State:
         best = max(keys)
         return [seat for seat, k in enumerate(keys) if k == best]
 
+    def observation(self, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` may see (see :func:`rulesplay.engine.observe.observation`)."""
+        from .observe import observation
+
+        return observation(self, seat)
+
     # ------------------------------------------------------------ scenarios
     def zone_cards(self, zone: str, owner: int | None = None) -> list[str]:
         """The card ids in a zone, bottom to top (``owner`` for a per-player zone)."""

@@ -29,7 +29,9 @@ class TrickNode(Node, Decision):
         self.n = lay.n
         self.zone, self.leader = comp.expr(t.zone), comp.expr(t.leader)
         self.source = comp.coll(t.source)
-        self.where = comp.expr(t.where) if t.where is not None else None
+        self.where, self.epoch = None, [0]
+        if t.where is not None:
+            self.where, self.epoch = comp.candidate_expr(t.where, t.card_var)
         self.key = comp.expr(t.key)
         self.climbing = t.climbing
         self.player_slot = lay.local("player")
@@ -127,6 +129,7 @@ class TrickNode(Node, Decision):
         cards = self.source(s, None)
         if where is None:
             return [get(c) for c in cards]
+        self.epoch[0] += 1
         loc = s.loc
         out = []
         for c in cards:

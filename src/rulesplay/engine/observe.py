@@ -1,0 +1,118 @@
+"""What one seat may know: observations driven by zone visibility, and determinisation.
+
+Visibility (declared per zone): ``public`` everyone sees the cards; ``owner`` only the owning
+seat does; ``hidden`` nobody does; ``top`` everyone sees the top card only. Hidden cards show
+as counts, so an agent given an observation cannot cheat.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .state import State
+
+
+def visible_to(state: State, zone: int, seat: int | None) -> str:
+    """``"all"``, ``"top"`` or ``"none"``: how much of zone ``zone`` seat ``seat`` sees.
+
+    ``seat`` None is an onlooker who sees only public information.
+    """
+    prog = state.program
+    vis = prog.zone_visibility[zone]
+    if vis == "public" or (vis == "owner" and seat is not None
+                           and prog.layout.zone_owner[zone] == seat):
+        return "all"
+    if vis == "top":
+        return "top"
+    return "none"
+
+
+def observation(state: State, seat: int | None) -> dict[str, Any]:
+    """The information set of ``seat`` as plain data.
+
+    Returns:
+        ``{"seat", "phase", "current_player", "prompt", "terminal", "zones": [{"zone",
+        "owner", "label", "visibility", "count", "cards": [ids] | None, "top": id | None}],
+        "vars": {name: value}, "player_vars": {name: [value per seat]},
+        "card_vars": {card id: {var: value}} for visible cards}``. Card lists run bottom to
+        top. Variables are public (the language has no secret variables).
+    """
+    prog, lay = state.program, state.program.layout
+    zones = []
+    seen: list[int] = []
+    for z, cards in enumerate(state.zones):
+        how = visible_to(state, z, seat)
+        entry: dict[str, Any] = {
+            "zone": lay.zone_name[z], "owner": lay.zone_owner[z], "label": prog.zone_label[z],
+            "visibility": prog.zone_visibility[z], "count": len(cards), "cards": None,
+            "top": None}
+        if how == "all":
+            entry["cards"] = [prog.card_ids[c] for c in cards]
+            seen.extend(cards)
+        elif how == "top" and cards:
+            entry["top"] = prog.card_ids[cards[-1]]
+            seen.append(cards[-1])
+        zones.append(entry)
+    card_vars: dict[str, dict[str, Any]] = {}
+    for name, slot in lay.cslot.items():
+        for c in seen:
+            value = state.cv[slot][c]
+            if value is not None:
+                card_vars.setdefault(prog.card_ids[c], {})[name] = value
+    return {
+        "seat": seat, "phase": prog.phase_name(state), "current_player": state.current_player(),
+        "prompt": state.prompt() if seat is not None and seat == state.current_player() else "",
+        "terminal": state.terminal, "zones": zones,
+        "vars": {name: state.g[slot] for name, slot in lay.gslot.items()},
+        "player_vars": {name: list(state.pv[slot]) for name, slot in lay.pslot.items()},
+        "card_vars": card_vars,
+    }
+
+
+def hidden_cards(state: State, seat: int | None) -> tuple[list[int], list[int]]:
+    """The zones ``seat`` cannot see into and the cards in them (top cards of ``top``
+    zones are visible and excluded). Both lists are in a canonical order (sorted), so they do
+    not depend on where the hidden cards actually are."""
+    zones, cards = [], []
+    for z, content in enumerate(state.zones):
+        how = visible_to(state, z, seat)
+        if how == "none":
+            zones.append(z)
+            cards.extend(content)
+        elif how == "top" and len(content) > 1:
+            zones.append(z)
+            cards.extend(content[:-1])
+    return zones, sorted(cards)
+
+
+def resample(state: State, seat: int | None, rng: random.Random) -> State:
+    """A determinisation: a clone in which the cards ``seat`` cannot see are dealt anew, at
+    random, among the places it cannot see, keeping every zone's size.
+
+    The clone's random generator is reseeded from ``rng`` too, so future chance is not the
+    true one either. Constraints revealed by play (e.g. a seat that did not follow holds none
+    of the lead colour) are not enforced here; agents that need them reject samples.
+
+    Args:
+        state: the true state (only its public parts and the seat's own view are used).
+        seat: the seat whose information set is sampled.
+        rng: the agent's own generator.
+    """
+    s = state.clone()
+    zones, cards = hidden_cards(s, seat)
+    rng.shuffle(cards)
+    k = 0
+    for z in zones:
+        content = s.zones[z]
+        keep_top = visible_to(s, z, seat) == "top"
+        size = len(content) - (1 if keep_top else 0)
+        new = cards[k:k + size]
+        k += size
+        content[:size] = new
+        for c in new:
+            s.where[c] = z
+    s.rng = random.Random(rng.getrandbits(64))
+    s._legal = None
+    return s

@@ -1,0 +1,303 @@
+"""Turning a game's event stream into a readable account, and its end into a score table.
+
+The narrator knows only generic events (see :attr:`rulesplay.State.events`); every game word
+comes from the ruleset's labels (seat names, zone labels, card labels, prompts), every tool
+word from :data:`WORDS` (English and Japanese)::
+
+    ── The Hunt ──────────────────────────────
+    Seat 1 plays yellow 4
+    Seat 3: declare blue trump? no
+    Seat 2 takes the trick with yellow 8: yellow 4, yellow 8 → bargain pile; blue 9 → junk pile
+
+Consecutive card movements are grouped by their (from, to) zone pair; a run of movements from
+one zone to a per-player zone of several players is summarised as a deal.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+if TYPE_CHECKING:
+    from .engine.game import Program
+    from .engine.state import State
+
+Event = dict[str, Any]
+
+# The tool's own words; ruleset words come from the ruleset's labels.
+WORDS: dict[str, dict[str, str]] = {
+    "en": {
+        "header": "{title}: {n} players, seed {seed}",
+        "options": "options: {options}",
+        "repeat": "repeat this game with --seed {seed}",
+        "dealt": "Dealt {k} cards to each of {n} players ({src} → {dst})",
+        "dealt_uneven": "Dealt {total} cards ({src} → {dst}): {each}",
+        "takes": "{seat} takes the trick with {card}",
+        "shuffled": "{zone} shuffled",
+        "passes": "{seat} passes",
+        "passes_forced": "{seat} cannot play and passes",
+        "ncards": "{k} cards",
+        "move": "{cards}: {src} → {dst}",
+        "owned": "{seat}'s {zone}",
+        "game_over": "Game over",
+        "seat": "Seat",
+        "score": "Score",
+        "tiebreak": "Tiebreak",
+        "winner": "Winner: {seats}",
+        "winners": "Tied winners: {seats}",
+        "final": "Final scores",
+    },
+    "ja": {
+        "header": "{title}: {n}人, シード {seed}",
+        "options": "オプション: {options}",
+        "repeat": "同じゲームは --seed {seed} で再現できます",
+        "dealt": "{n}人に{k}枚ずつ配った（{src} → {dst}）",
+        "dealt_uneven": "{total}枚を配った（{src} → {dst}）: {each}",
+        "takes": "{seat}がトリックを取った（{card}）",
+        "shuffled": "{zone}をシャッフル",
+        "passes": "{seat}: パス",
+        "passes_forced": "{seat}は出せないのでパス",
+        "ncards": "{k}枚",
+        "move": "{cards}: {src} → {dst}",
+        "owned": "{seat}の{zone}",
+        "game_over": "ゲーム終了",
+        "seat": "席",
+        "score": "得点",
+        "tiebreak": "タイブレーク",
+        "winner": "勝者: {seats}",
+        "winners": "同点の勝者: {seats}",
+        "final": "最終得点",
+    },
+}
+
+LIST_LIMIT = 10  # longer groups of moved cards are shown as a count
+
+
+def tr(lang: str | None, key: str, **fields: Any) -> str:
+    """A tool phrase in ``lang`` (falling back to English), with ``fields`` filled in."""
+    table = WORDS.get(lang or "en", WORDS["en"])
+    return table.get(key, WORDS["en"][key]).format(**fields)
+
+
+def _third_person(verb: str) -> str:
+    if verb.endswith(("s", "sh", "ch", "x", "z", "o")):
+        return verb + "es"
+    if len(verb) > 1 and verb.endswith("y") and verb[-2] not in "aeiou":
+        return verb[:-1] + "ies"
+    return verb + "s"
+
+
+class Narrator:
+    """Prints an account of a game, event by event, to a rich console.
+
+    Feed it events as they happen (:meth:`feed`) and call :meth:`close` at the end; movements
+    are held back until the next other event so they can be grouped.
+
+    Args:
+        program: the compiled game (labels of seats, zones and cards).
+        console: where to print.
+    """
+
+    def __init__(self, program: Program, console: Console) -> None:
+        self.program, self.console = program, console
+        self.lang = program.lang
+        self.card_label = dict(zip(program.card_ids, program.card_labels, strict=True))
+        lay = program.layout
+        self.zone_label: dict[tuple[str, int | None], str] = {
+            (lay.zone_name[z], lay.zone_owner[z]): program.zone_label[z]
+            for z in range(program.num_zones)}
+        self.moves: list[Event] = []
+        self.context: Event | None = None
+
+    # ------------------------------------------------------------ words
+    def t(self, key: str, **fields: Any) -> str:
+        return tr(self.lang, key, **fields)
+
+    def seat(self, seat: int) -> str:
+        return self.program.seat_name(seat)
+
+    def zone(self, ref: dict[str, Any], subject: int | None = None) -> str:
+        """A zone's label; another player's zone is named with its owner."""
+        label = self.zone_label.get((ref["zone"], ref["owner"]), ref["zone"])
+        if ref["owner"] is None or ref["owner"] == subject:
+            return label
+        return self.t("owned", seat=self.seat(ref["owner"]), zone=label)
+
+    def cards(self, ids: list[str]) -> str:
+        if len(ids) > LIST_LIMIT:
+            return self.t("ncards", k=len(ids))
+        return ", ".join(self.card_label.get(c, c) for c in ids)
+
+    # ------------------------------------------------------------ the stream
+    def feed(self, events: Iterable[Event]) -> None:
+        """Narrate ``events`` (dicts of :attr:`rulesplay.State.events`) in order."""
+        for ev in events:
+            if ev.get("type") == "move":
+                self.moves.append(ev)
+                continue
+            self.flush()
+            self.event(ev)
+
+    def close(self) -> None:
+        """Print what is still held back (call once the game is over)."""
+        self.flush()
+
+    def say(self, text: str, style: str = "") -> None:
+        self.console.print(Text(text, style=style))
+
+    def event(self, ev: Event) -> None:
+        kind = ev.get("type")
+        self.context = None
+        if kind == "phase":
+            self.console.print()
+            self.console.rule(Text(str(ev.get("label") or ev.get("phase")), style="bold"))
+        elif kind == "decision":
+            self.context = ev
+        elif kind == "trick":
+            self.context = ev
+        elif kind == "shuffle":
+            self.say(self.t("shuffled", zone=self.zone(ev["zone"])), "dim")
+        elif kind == "pass":
+            key = "passes_forced" if ev.get("forced") else "passes"
+            self.say(self.t(key, seat=self.seat(ev["player"])))
+        elif kind == "say":
+            self.say(str(ev.get("text", "")), "italic")
+        elif kind == "end":
+            self.console.print()
+            self.console.rule(Text(self.t("game_over"), style="bold"))
+
+    def flush(self) -> None:
+        """Print the pending decision or trick together with the movements that followed."""
+        ctx, moves = self.context, self.moves
+        self.context, self.moves = None, []
+        if ctx is not None and ctx["type"] == "decision":
+            self._decision(ctx, moves)
+        elif ctx is not None and ctx["type"] == "trick":
+            self._trick(ctx, moves)
+        else:
+            for line in self._groups(moves, None):
+                self.say(line)
+
+    # ------------------------------------------------------------ pieces
+    def _decision(self, ev: Event, moves: list[Event]) -> None:
+        seat, prompt, label = self.seat(ev["player"]), str(ev["prompt"]), str(ev["label"])
+        action = str(ev["action"])
+        value = action.split(":", 1)[1] if ":" in action else ""
+        tail = ""
+        if moves and moves[0]["card"] == value:
+            first = moves.pop(0)
+            if first["to"]["owner"] is not None:
+                tail = " → " + self.zone(first["to"], ev["player"])
+        if action == "pass":
+            line = self.t("passes", seat=seat)
+        elif value in ("yes", "no"):
+            line = f"{seat}: {prompt}{'？' if self.lang == 'ja' else '?'} {label}"
+        elif value == "skip" and label != self.program.word("skip"):
+            line = f"{seat}: {label}"
+        elif self.lang in (None, "en") and re.fullmatch(r"[a-z]+", prompt):
+            line = f"{seat} {_third_person(prompt)} {label}"
+        else:
+            line = f"{seat}: {prompt}: {label}"
+        self.say(line + tail)
+        for text in self._groups(moves, ev["player"]):
+            self.say("    " + text, "dim")
+
+    def _trick(self, ev: Event, moves: list[Event]) -> None:
+        winner = ev["winner"]
+        line = self.t("takes", seat=self.seat(winner),
+                      card=self.card_label.get(ev.get("card"), str(ev.get("card"))))
+        parts = [f"{self.cards(ids)} → {self.zone(dst, winner)}"
+                 for (_src, dst), ids in _runs(moves)]
+        self.say(line + (": " + "; ".join(parts) if parts else ""), "bold")
+        self.console.print()
+
+    def _groups(self, moves: list[Event], subject: int | None) -> list[str]:
+        """One line per run of movements; a deal to several players is one line."""
+        lines = []
+        i = 0
+        while i < len(moves):
+            j = i
+            src, dst_zone = moves[i]["from"], moves[i]["to"]["zone"]
+            while j < len(moves) and moves[j]["from"] == src and \
+                    moves[j]["to"]["zone"] == dst_zone:
+                j += 1
+            block = moves[i:j]
+            owners = [m["to"]["owner"] for m in block]
+            if len(set(owners)) > 1 and None not in owners:
+                lines.append(self._deal(block))
+            else:
+                for (s, d), ids in _runs(block):
+                    lines.append(self.t("move", cards=self.cards(ids),
+                                        src=self.zone(s, subject), dst=self.zone(d, subject)))
+            i = j
+        return lines
+
+    def _deal(self, block: list[Event]) -> str:
+        counts: dict[int, int] = {}
+        for m in block:
+            counts[m["to"]["owner"]] = counts.get(m["to"]["owner"], 0) + 1
+        src = self.zone(block[0]["from"])
+        dst = self.zone_label.get((block[0]["to"]["zone"], block[0]["to"]["owner"]), "")
+        if len(set(counts.values())) == 1:
+            return self.t("dealt", k=len(block) // len(counts), n=len(counts), src=src, dst=dst)
+        each = ", ".join(f"{self.seat(p)} {k}" for p, k in sorted(counts.items()))
+        return self.t("dealt_uneven", total=len(block), src=src, dst=dst, each=each)
+
+
+def _runs(moves: list[Event]) -> list[tuple[tuple[Any, Any], list[str]]]:
+    """Consecutive movements with the same (from, to) pair, as ((from, to), [card ids])."""
+    out: list[tuple[tuple[Any, Any], list[str]]] = []
+    for m in moves:
+        key = (m["from"], m["to"])
+        if out and out[-1][0] == key:
+            out[-1][1].append(m["card"])
+        else:
+            out.append((key, [m["card"]]))
+    return out
+
+
+def score_table(state: State) -> Table:
+    """The final table: each seat's score, tiebreak values and the size of its own zones.
+
+    Args:
+        state: a finished (or stopped) game.
+
+    Returns:
+        A rich :class:`Table`; winners are marked with a star.
+    """
+    prog = state.program
+    lang = prog.lang
+    lay = prog.layout
+    keys = state.rank_keys()
+    winners = set(state.winners())
+    table = Table(title=tr(lang, "final"), title_justify="left")
+    table.add_column(tr(lang, "seat"))
+    table.add_column(tr(lang, "score"), justify="right")
+    ntie = len(keys[0]) - 1 if keys else 0
+    for i in range(ntie):
+        table.add_column(tr(lang, "tiebreak") + (f" {i + 1}" if ntie > 1 else ""),
+                         justify="right")
+    per_player = [z for z in range(prog.num_zones) if lay.zone_owner[z] == 0]
+    shown = [z for z in per_player
+             if any(state.zones[z + seat] for seat in range(state.num_players))]
+    for z in shown:
+        table.add_column(prog.zone_label[z], justify="right")
+    for seat, key in enumerate(keys):
+        mark = " ★" if seat in winners else ""
+        row = [prog.seat_name(seat) + mark, *(str(v) for v in key)]
+        row += [str(len(state.zones[z + seat])) for z in shown]
+        table.add_row(*row, style="bold" if seat in winners else "")
+    return table
+
+
+def winner_line(state: State) -> str:
+    """``Winner: Seat 1`` (or the tied winners) in the game's language."""
+    prog = state.program
+    seats = state.winners()
+    names = ", ".join(prog.seat_name(s) for s in seats)
+    return tr(prog.lang, "winner" if len(seats) == 1 else "winners", seats=names)
