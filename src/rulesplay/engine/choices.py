@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING, Any
 
 from .. import ir
 from ..errors import RulesRuntimeError
-from .expr import Fn
 
 if TYPE_CHECKING:
     from .game import Program
@@ -69,6 +68,9 @@ class ActionCache:
         self.prog, self.choice, self.card = prog, choice, card
         self.cache: dict[Any, Action] = {}
         self.skip_label = prog.word("skip")
+        # Card choices: one Action per card, made once (the hot path indexes this list).
+        self.by_card: list[Action] = [self._make(c) for c in range(prog.num_cards)] \
+            if card else []
 
     def get(self, value: Any) -> Action:
         a = self.cache.get(value)
@@ -95,10 +97,7 @@ class ChooseNode(Decision):
         self.index, self.name, self.span = index, c.name, c.span
         self.player = comp.expr(c.player)
         self.domain = comp.coll(c.domain)
-        self.where: Fn | None = None
-        self.epoch = [0]
-        if c.where is not None:
-            self.where, self.epoch = comp.candidate_expr(c.where, c.name)
+        self.filter, _ = comp.candidate_filter(c.where, c.name)
         self.slot = lay.local(c.name)
         self.optional = c.optional
         card = comp.type_of(c.domain) in ("zone", "list:card")
@@ -119,20 +118,8 @@ class ChooseNode(Decision):
                 "cannot be skipped (write 'may choose' or guard it with 'if')", self.span)
 
     def legal(self, s: State) -> list[Action]:
-        values = self.domain(s, None)
-        where, slot, get = self.where, self.slot, self.actions.get
-        if where is None:
-            out = [get(v) for v in values]
-        else:
-            self.epoch[0] += 1
-            loc = s.loc
-            saved = loc[slot]
-            out = []
-            for v in values:
-                loc[slot] = v
-                if where(s, None):
-                    out.append(get(v))
-            loc[slot] = saved
+        get = self.actions.get
+        out = [get(v) for v in self.filter(s, self.domain(s, None))]
         if self.optional:
             out.append(get(None))
         return out

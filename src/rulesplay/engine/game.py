@@ -13,6 +13,7 @@ from .. import ir
 from ..errors import OptionError, RulesError, RulesValidationError, did_you_mean
 from ..validate import Checked, check
 from .choices import Action, ChooseNode, Decision
+from .codegen import ExprCompiler
 from .effects import (
     Block,
     Effect,
@@ -29,7 +30,7 @@ from .effects import (
     compile_shuffle,
     end_game,
 )
-from .expr import ExprCompiler, Fn, Layout
+from .expr import Fn, Layout
 from .state import State
 from .tricks import TrickNode
 
@@ -57,9 +58,9 @@ class Program:
         lay.n = n
         self.compiler = ExprCompiler(self.checked, lay)
         self.nodes: list[Any] = []
+        self._build_options(game.option_values)  # first: copies and attributes may use options
         self._build_cards()
         self._build_zones()
-        self._build_options(game.option_values)
         self._build_vars()
         self.phase_index: dict[str, int] = {}
         self.phases: list[PhaseNode] = []
@@ -81,6 +82,8 @@ class Program:
         score = self.compiler.expr(self.ruleset.score)  # type: ignore[arg-type]
         ties = [self.compiler.expr(t) for t in self.ruleset.tiebreaks]
         self.score_fns: tuple[int, Fn, list[Fn]] = (player_slot, score, ties)
+        self.winners_fn: Fn | None = self.compiler.expr(self.ruleset.winners) \
+            if self.ruleset.winners is not None else None
         self.num_locals = len(lay.lslot)
 
     # ------------------------------------------------------------ tables
@@ -102,7 +105,13 @@ class Program:
         label_fns = []
         for k in self.ruleset.kinds:
             domains = []
-            for a in k.attrs:
+            printed = [a for a in k.attrs if a.value is None]
+            # Derived attributes (``value = EXPR``), evaluated per card in declaration order.
+            self.compiler.card_attrs_as_names = True
+            derived = [(a.name, self.compiler.expr(a.value)) for a in k.attrs
+                       if a.value is not None]
+            self.compiler.card_attrs_as_names = False
+            for a in printed:
                 if a.enum is not None:
                     decl = self.checked.symbols.enums[a.enum]
                     domains.append([v.name for v in decl.values])
@@ -113,7 +122,7 @@ class Program:
                 raise RulesValidationError(f"copies of '{k.name}' must be at least 1", k.span)
             label = self._card_label_fn(k)
             for combo in itertools.product(*domains):
-                values = dict(zip((a.name for a in k.attrs), combo, strict=True))
+                values = dict(zip((a.name for a in printed), combo, strict=True))
                 stem = "-".join(str(v) for v in combo) if combo else k.name
                 if multi_attr_kinds and combo:
                     stem = f"{k.name}-{stem}"
@@ -122,6 +131,8 @@ class Program:
                     lay.kind_of.append(k.name)
                     for a in attrs:
                         lay.attr_table[a].append(values.get(a))
+                    for name, fn in derived:
+                        values[name] = lay.attr_table[name][cid] = fn(None, cid)
                     self.card_ids.append(f"{stem}#{copy}" if copies > 1 else stem)
                     self.card_attrs.append({"kind": k.name, **values})
                     self.card_short.append(k.short or "".join(
@@ -139,7 +150,7 @@ class Program:
             self.checked.templates.get((id(k.card_label), ""))
         if parts is None:
             name = k.labels.get(self.lang, k.name)
-            attrs = [a.name for a in k.attrs]
+            attrs = [a.name for a in k.attrs if a.value is None]
             return lambda c: " ".join([name] + [self._show(self.layout.attr_table[a][c])
                                                 for a in attrs]) if attrs else name
         self.compiler.card_attrs_as_names = True
@@ -211,6 +222,8 @@ class Program:
         if isinstance(st, ir.Choose):
             choose = self.add(ChooseNode(self, len(self.nodes), st))
             return choose.effect, None
+        if isinstance(st, ir.If) and _straight(st):
+            return self._inline_if(st), None
         index = len(self.nodes)
         self.nodes.append(None)
         node: Node
@@ -237,6 +250,23 @@ class Program:
         node.span = st.span
         self.nodes[index] = node
         return None, node
+
+    def _inline_if(self, st: ir.If) -> Effect:
+        """An ``if`` whose branches only hold effects runs as one effect (no frames)."""
+        tests = [self.compiler.expr(t) for t in st.tests]
+        bodies = [[self.stmt(x)[0] for x in body] for body in [*st.bodies, st.orelse]]
+
+        def run_if(s: State) -> None:
+            chosen = bodies[-1]
+            for test, body in zip(tests, bodies, strict=False):
+                if test(s, None):
+                    chosen = body
+                    break
+            for effect in chosen:
+                effect(s)  # type: ignore[misc]
+                if s.terminal:
+                    return
+        return run_if
 
     # ------------------------------------------------------------ display
     def word(self, key: str) -> str:
@@ -293,6 +323,14 @@ class Program:
 
     def decision(self, index: int) -> Decision:
         return self.nodes[index]  # type: ignore[no-any-return]
+
+
+def _straight(st: ir.Stmt) -> bool:
+    """Whether a statement only runs effects: no decision, loop or trick inside it."""
+    if isinstance(st, ir.If):
+        return all(_straight(x) for body in [*st.bodies, st.orelse] for x in body)
+    return isinstance(st, ir.Assign | ir.Let | ir.Move | ir.Shuffle | ir.Deal | ir.Say |
+                      ir.EndGame)
 
 
 def check_option_value(o: ir.OptionDecl, value: Any, players: int | None = None) -> None:

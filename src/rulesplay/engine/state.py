@@ -210,7 +210,10 @@ class State:
         return out
 
     def winners(self) -> list[int]:
-        """The seats with the best (score, tiebreaks) tuple; several when still tied."""
+        """The winning seats: the ruleset's ``winners:`` expression when it has one, else the
+        seats with the best (score, tiebreaks) tuple; several when still tied."""
+        if self.program.winners_fn is not None:
+            return sorted(set(self.program.winners_fn(self, None)))
         keys = self.rank_keys()
         best = max(keys)
         return [seat for seat, k in enumerate(keys) if k == best]

@@ -29,9 +29,7 @@ class TrickNode(Node, Decision):
         self.n = lay.n
         self.zone, self.leader = comp.expr(t.zone), comp.expr(t.leader)
         self.source = comp.coll(t.source)
-        self.where, self.epoch = None, [0]
-        if t.where is not None:
-            self.where, self.epoch = comp.candidate_expr(t.where, t.card_var)
+        self.filter, _ = comp.candidate_filter(t.where, t.card_var)
         self.key = comp.expr(t.key)
         self.climbing = t.climbing
         self.player_slot = lay.local("player")
@@ -125,18 +123,8 @@ class TrickNode(Node, Decision):
 
     # ------------------------------------------------------------ decision
     def _cards(self, s: State) -> list[Action]:
-        where, slot, get = self.where, self.card_slot, self.actions.get
-        cards = self.source(s, None)
-        if where is None:
-            return [get(c) for c in cards]
-        self.epoch[0] += 1
-        loc = s.loc
-        out = []
-        for c in cards:
-            loc[slot] = c
-            if where(s, None):
-                out.append(get(c))
-        return out
+        by_card = self.actions.by_card
+        return [by_card[c] for c in self.filter(s, self.source(s, None))]
 
     def legal(self, s: State) -> list[Action]:
         out = self._cards(s)

@@ -1,0 +1,376 @@
+"""Expressions to Python functions ``f(state, it) -> value`` by generating Python source.
+
+The validator has resolved every name, so an expression becomes one Python expression over
+slots and constants: ``card.colour == lead`` turns into ``(k3[s.loc[2]] if s.loc[2] is not
+None else None) == s.g[1]``. Only slot numbers and generated names are written into the
+source; every value from the ruleset (strings, tables, enum values) is passed in as a constant
+``kN``, so no ruleset text is ever executed. One generated function per expression replaces
+a tree of closures: the hot path makes one call where it made dozens.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .. import ir
+from ..errors import RulesRuntimeError
+from ..validate import PER_ELEMENT, Checked
+from .expr import Fn, Layout, _children, free_names, ir_text
+
+_NOT_CONST = object()
+
+
+# ---------------------------------------------------------------- runtime helpers
+def _nz(table: Any, c: Any) -> Any:
+    return None if c is None else table[c]
+
+
+def _seat(base: int, seat: Any, n: int) -> int:
+    if seat is None or not 0 <= seat < n:
+        raise RulesRuntimeError(f"seat {seat} does not exist (seats are 0 to {n - 1})")
+    return base + seat
+
+
+def _lookup(obj: Any, key: Any, text: str) -> Any:
+    try:
+        return obj[key]
+    except (KeyError, IndexError, TypeError):
+        raise RulesRuntimeError(f"no entry for {key!r} in {text}") from None
+
+
+def _div(x: int, y: int, text: str) -> int:
+    if y == 0:
+        raise RulesRuntimeError(f"division by zero in {text}")
+    return x // y
+
+
+def _mod(x: int, y: int, text: str) -> int:
+    if y == 0:
+        raise RulesRuntimeError(f"division by zero in {text}")
+    return x % y
+
+
+def _fold(fn: Any, values: list[Any]) -> Any:
+    return fn(values) if values else None
+
+
+def _top(c: Any) -> Any:
+    return c[-1] if c else None
+
+
+def _bottom(c: Any) -> Any:
+    return c[0] if c else None
+
+
+def _last(n: int, c: Any) -> list[Any]:
+    n = max(n, 0)
+    return list(c[len(c) - n:]) if n else []
+
+
+def _random(s: Any, c: Any) -> Any:
+    return s.rng.choice(c) if c else None
+
+
+def _index(s: Any, c: Any) -> Any:
+    return None if c is None else s.zones[s.where[c]].index(c)
+
+
+def _owner(s: Any, c: Any, owners: list[Any]) -> Any:
+    return None if c is None else owners[s.where[c]]
+
+
+def _values(values: set[Any], key: dict[Any, Any]) -> list[Any]:
+    values.discard(None)
+    return sorted(values, key=lambda v: key.get(v, v))
+
+
+def _best(c: Any, key: Any) -> Any:
+    return max(c, key=key) if c else None
+
+
+def _is(kinds: list[str], c: Any, kind: str) -> bool:
+    return c is not None and kinds[c] == kind
+
+
+def _side(p: Any, step: int, n: int) -> Any:
+    return None if p is None else (p + step) % n
+
+
+HELPERS = {name: obj for name, obj in globals().items()
+           if name.startswith("_") and callable(obj) and name != "_NOT_CONST"}
+
+
+class ExprCompiler:
+    """Compiles checked expressions against a :class:`Layout` into generated functions."""
+
+    def __init__(self, checked: Checked, layout: Layout) -> None:
+        self.c = checked
+        self.lay = layout
+        self.card_attrs_as_names = False
+        self.ns: dict[str, Any] = dict(HELPERS)
+        self._consts: dict[int, str] = {}
+        self._hoist: tuple[str, list[int]] | None = None
+        self._candidate: str | None = None
+
+    # ------------------------------------------------------------ public API
+    def type_of(self, e: ir.Expr) -> str:
+        return self.c.types.get(id(e), "any")
+
+    def expr(self, e: ir.Expr) -> Fn:
+        """Compile ``e`` to a function ``f(state, it)``."""
+        return self._function(self.gen(e))
+
+    def coll(self, e: ir.Expr) -> Fn:
+        """Compile ``e`` as a collection (a zone becomes the list of its cards)."""
+        return self._function(self.gen_coll(e))
+
+    def candidate_expr(self, e: ir.Expr, name: str) -> tuple[Fn, list[int]]:
+        """Compile a legality test evaluated once per candidate bound to local ``name``.
+
+        Subexpressions that do not mention the candidate (e.g. "holds no card of the lead
+        colour") are computed once per round of candidates, not once per candidate: the
+        caller bumps the returned epoch cell (``epoch[0] += 1``) before each round.
+        """
+        epoch = [0]
+        self._hoist = (name, epoch)
+        try:
+            return self.expr(e), epoch
+        finally:
+            self._hoist = None
+
+    def candidate_filter(self, e: ir.Expr | None, name: str) -> Any:
+        """Compile ``[x for x in candidates if COND]`` with local ``name`` bound to ``x``.
+
+        Returns ``f(state, candidates) -> list`` plus its epoch cell (see
+        :meth:`candidate_expr`; the returned function bumps it itself). With ``e`` None every
+        candidate passes.
+        """
+        epoch = [0]
+        if e is None:
+            return self._eval("lambda s, cands: list(cands)"), epoch
+        self._hoist = (name, epoch)
+        self._candidate = name
+        try:
+            cond = self.gen(e)
+        finally:
+            self._hoist = None
+            self._candidate = None
+        body = self._eval(f"lambda s, cands, it=None: [_x for _x in cands if {cond}]")
+
+        def filtered(s: Any, cands: Any) -> list[Any]:
+            epoch[0] += 1
+            return body(s, cands)  # type: ignore[no-any-return]
+
+        return filtered, epoch
+
+    # ------------------------------------------------------------ generation
+    def _eval(self, src: str) -> Any:
+        return eval(src, self.ns)  # noqa: S307 - source built from IR slots and constants
+
+    def _function(self, src: str) -> Fn:
+        return eval(f"lambda s, it: {src}", self.ns)  # noqa: S307 - source built from IR slots
+
+    def const(self, value: Any) -> str:
+        """A name in the namespace holding ``value``."""
+        key = id(value) if not isinstance(value, int | str | bool | type(None)) else None
+        if key is not None and key in self._consts:
+            return self._consts[key]
+        name = f"k{len(self.ns)}"
+        self.ns[name] = value
+        if key is not None:
+            self._consts[key] = name
+        return name
+
+    def gen_coll(self, e: ir.Expr) -> str:
+        src = self.gen(e)
+        return f"s.zones[{src}]" if self.type_of(e) == "zone" else src
+
+    def gen(self, e: ir.Expr) -> str:
+        hoist = self._hoist
+        if hoist is not None and isinstance(e, ir.Call | ir.BinOp | ir.Filter | ir.UnOp |
+                                            ir.Cond | ir.Index):
+            free = free_names(e, self.c)
+            # Hoist only what loops (a builtin or filter); a plain read is cheaper inline.
+            if hoist[0] not in free and "it" not in free and _loops(e):
+                self._hoist = None
+                try:
+                    fn = self._function(self._gen(e))
+                finally:
+                    self._hoist = hoist
+                return f"{self.const(_cached(fn, hoist[1]))}(s, it)"
+        return self._gen(e)
+
+    def _simple(self, e: ir.Expr) -> str | None:
+        """Source of a cheap, side-effect-free read (``it`` or a local slot), else None."""
+        if isinstance(e, ir.Name):
+            cat = self.c.res.get(id(e), ("", ""))[0]
+            if cat == "it":
+                return "it"
+            if cat == "local" and e.id == self._candidate:
+                return "_x"
+            if cat == "local" and not (self.card_attrs_as_names and e.id in
+                                       self.lay.attr_table):
+                return f"s.loc[{self.lay.local(e.id)}]"
+        return None
+
+    def _gen(self, e: ir.Expr) -> str:  # noqa: C901 - one case per node
+        if isinstance(e, ir.Num | ir.Bool):
+            return repr(e.value)
+        if isinstance(e, ir.Str):
+            return self.const(e.value)
+        if isinstance(e, ir.NoneLit):
+            return "None"
+        if isinstance(e, ir.Name):
+            return self.name(e)
+        if isinstance(e, ir.Attr):
+            if e.name in self.lay.cslot:
+                table = f"s.cv[{self.lay.cslot[e.name]}]"
+            else:
+                table = self.const(self.lay.kind_of if e.name == "kind"
+                                   else self.lay.attr_table[e.name])
+            simple = self._simple(e.obj)
+            if simple is not None:
+                return f"({table}[{simple}] if {simple} is not None else None)"
+            return f"_nz({table}, {self.gen(e.obj)})"
+        if isinstance(e, ir.Index):
+            if self.type_of(e.obj) == "pzone":
+                return f"_seat({self.gen(e.obj)}, {self.gen(e.key)}, {self.lay.n})"
+            return f"_lookup({self.gen(e.obj)}, {self.gen(e.key)}, " \
+                   f"{self.const(ir_text(e.obj))})"
+        if isinstance(e, ir.Call):
+            return self.call(e)
+        if isinstance(e, ir.BinOp):
+            return self.binop(e)
+        if isinstance(e, ir.UnOp):
+            op = "not " if e.op == "not" else "-"
+            return f"({op}{self.gen(e.operand)})"
+        if isinstance(e, ir.Cond):
+            return f"({self.gen(e.then)} if {self.gen(e.test)} else {self.gen(e.other)})"
+        if isinstance(e, ir.TupleExpr | ir.ListExpr):
+            return "(" + "".join(f"{self.gen(i)}, " for i in e.items) + ")"
+        if isinstance(e, ir.DictExpr):
+            pairs = ", ".join(f"{self.gen(k)}: {self.gen(v)}"
+                              for k, v in zip(e.keys, e.values, strict=True))
+            return "{" + pairs + "}"
+        if isinstance(e, ir.RangeExpr):
+            return f"tuple(range({self.gen(e.lo)}, {self.gen(e.hi)} + 1))"
+        if isinstance(e, ir.Filter):
+            return f"[it for it in {self.gen_coll(e.coll)} if {self.gen(e.cond)}]"
+        if isinstance(e, ir.IsKind):
+            kinds, kind = self.const(self.lay.kind_of), self.const(e.kind)
+            simple = self._simple(e.obj)
+            if simple is not None:
+                test = f"({simple} is not None and {kinds}[{simple}] == {kind})"
+            else:
+                test = f"_is({kinds}, {self.gen(e.obj)}, {kind})"
+            return f"(not {test})" if e.negate else test
+        if isinstance(e, ir.Seat):
+            step = 1 if e.side == "left" else -1
+            return f"_side({self.gen(e.of)}, {step}, {self.lay.n})"
+        raise AssertionError(e)
+
+    def name(self, e: ir.Name) -> str:
+        cat, n = self.c.res[id(e)]
+        lay = self.lay
+        if cat == "local":
+            if n == self._candidate:
+                return "_x"
+            if self.card_attrs_as_names and n in lay.attr_table:
+                return f"{self.const(lay.attr_table[n])}[it]"
+            return f"s.loc[{lay.local(n)}]"
+        if cat == "it":
+            return "it"
+        if cat in ("var", "tvar"):
+            return f"s.g[{lay.gslot[n]}]"
+        if cat == "pvar":
+            return f"s.pv[{lay.pslot[n]}]"
+        value: Any
+        if cat == "option":
+            value = lay.options[n]
+        elif cat in ("enum_value", "choice_value"):
+            value = n
+        elif cat in ("zone", "pzone"):
+            return str(lay.zone_id[n])
+        elif cat == "players":
+            return str(lay.n)
+        elif cat == "seats":
+            value = tuple(range(lay.n))
+        elif cat == "enum":
+            value = tuple(v.name for v in self.c.symbols.enums[n].values)
+        elif cat == "bool":
+            value = (True, False)
+        else:
+            raise AssertionError(cat)
+        return self.const(value)
+
+    def binop(self, e: ir.BinOp) -> str:
+        op = e.op
+        a = self.gen(e.left)
+        if op in ("in", "not in"):
+            return f"({a} {op} {self.gen_coll(e.right)})"
+        b = self.gen(e.right)
+        if op == "/":
+            return f"_div({a}, {b}, {self.const(ir_text(e))})"
+        if op == "%":
+            return f"_mod({a}, {b}, {self.const(ir_text(e))})"
+        return f"({a} {op} {b})"
+
+    def call(self, e: ir.Call) -> str:  # noqa: C901 - one case per builtin
+        f, args = e.func, e.args
+        if f in ("max", "min") and len(args) == 2 and self.type_of(args[0]) in ("int", "bool"):
+            return f"{f}({self.gen(args[0])}, {self.gen(args[1])})"
+        if f == "abs":
+            return f"abs({self.gen(args[0])})"
+        if f == "index":
+            return f"_index(s, {self.gen(args[0])})"
+        if f == "owner":
+            return f"_owner(s, {self.gen(args[0])}, {self.const(self.lay.zone_owner)})"
+        if f == "first":
+            return f"list({self.gen_coll(args[1])}[:max({self.gen(args[0])}, 0)])"
+        if f == "last":
+            return f"_last({self.gen(args[0])}, {self.gen_coll(args[1])})"
+        coll = self.gen_coll(args[0])
+        per = self.gen(args[1]) if len(args) > 1 and PER_ELEMENT.get(f) == 1 else None
+        if f == "count":
+            return f"len({coll})" if per is None else f"sum(1 for it in {coll} if {per})"
+        if f == "any":
+            if per is not None:
+                return f"any({per} for it in {coll})"
+            return f"any({coll})" if self.type_of(args[0]) == "list:bool" else f"(len({coll}) > 0)"
+        if f == "all":
+            return f"all({per} for it in {coll})"
+        if f == "sum":
+            return f"sum({coll})" if per is None else f"sum({per} for it in {coll})"
+        if f in ("max", "min"):
+            values = f"list({coll})" if per is None else f"[{per} for it in {coll}]"
+            return f"_fold({f}, {values})"
+        if f == "top":
+            return f"_top({coll})"
+        if f == "bottom":
+            return f"_bottom({coll})"
+        if f == "random":
+            return f"_random(s, {coll})"
+        if f == "values":
+            return f"_values({{{per} for it in {coll}}}, {self.const(self.lay.sort_key)})"
+        if f == "best":
+            return f"_best({coll}, lambda it: {per})"
+        raise AssertionError(f)
+
+
+def _loops(e: ir.Expr) -> bool:
+    """Whether evaluating ``e`` walks a collection (contains a builtin call or a filter)."""
+    if isinstance(e, ir.Call | ir.Filter):
+        return True
+    return any(_loops(child) for child in _children(e))
+
+
+def _cached(fn: Fn, epoch: list[int]) -> Fn:
+    """``fn`` evaluated at most once per epoch (see ``candidate_expr``)."""
+    box: list[Any] = [None, -1]
+
+    def cached(s: Any, it: Any) -> Any:
+        if box[1] != epoch[0]:
+            box[0], box[1] = fn(s, it), epoch[0]
+        return box[0]
+
+    return cached
