@@ -35,13 +35,15 @@ WORDS: dict[str, dict[str, str]] = {
         "header": "{title}: {n} players, seed {seed}",
         "options": "options: {options}",
         "repeat": "repeat this game with --seed {seed}",
-        "dealt": "Dealt {k} cards to each of {n} players ({src} → {dst})",
+        "dealt": "Dealt {k} {cards} to each of {n} players ({src} → {dst})",
         "dealt_uneven": "Dealt {total} cards ({src} → {dst}): {each}",
         "takes": "{seat} takes the trick with {card}",
-        "shuffled": "{zone} shuffled",
+        "shuffled": "Shuffled the {zone}",
         "passes": "{seat} passes",
         "passes_forced": "{seat} cannot play and passes",
         "ncards": "{k} cards",
+        "card": "card",
+        "cards": "cards",
         "move": "{cards}: {src} → {dst}",
         "owned": "{seat}'s {zone}",
         "game_over": "Game over",
@@ -76,6 +78,10 @@ WORDS: dict[str, dict[str, str]] = {
 }
 
 LIST_LIMIT = 10  # longer groups of moved cards are shown as a count
+
+# A prompt ending in one of these reads on into its answer ("red 7 is" + "higher").
+JOINERS: dict[str, tuple[str, ...]] = {"en": (" is", " are", " to", " =", " for"),
+                                       "ja": ("は", "を", "が", "に", "で")}
 
 
 def tr(lang: str | None, key: str, **fields: Any) -> str:
@@ -113,6 +119,7 @@ class Narrator:
             for z in range(program.num_zones)}
         self.moves: list[Event] = []
         self.context: Event | None = None
+        self.blank = False
 
     # ------------------------------------------------------------ words
     def t(self, key: str, **fields: Any) -> str:
@@ -123,7 +130,7 @@ class Narrator:
 
     def zone(self, ref: dict[str, Any], subject: int | None = None) -> str:
         """A zone's label; another player's zone is named with its owner."""
-        label = self.zone_label.get((ref["zone"], ref["owner"]), ref["zone"])
+        label = self.zone_label.get((ref["zone"], ref["owner"]), str(ref["zone"]))
         if ref["owner"] is None or ref["owner"] == subject:
             return label
         return self.t("owned", seat=self.seat(ref["owner"]), zone=label)
@@ -149,12 +156,19 @@ class Narrator:
 
     def say(self, text: str, style: str = "") -> None:
         self.console.print(Text(text, style=style))
+        self.blank = False
+
+    def gap(self) -> None:
+        """One empty line (never two in a row)."""
+        if not self.blank:
+            self.console.print()
+        self.blank = True
 
     def event(self, ev: Event) -> None:
         kind = ev.get("type")
         self.context = None
         if kind == "phase":
-            self.console.print()
+            self.gap()
             self.console.rule(Text(str(ev.get("label") or ev.get("phase")), style="bold"))
         elif kind == "decision":
             self.context = ev
@@ -168,8 +182,9 @@ class Narrator:
         elif kind == "say":
             self.say(str(ev.get("text", "")), "italic")
         elif kind == "end":
-            self.console.print()
+            self.gap()
             self.console.rule(Text(self.t("game_over"), style="bold"))
+            self.blank = False
 
     def flush(self) -> None:
         """Print the pending decision or trick together with the movements that followed."""
@@ -188,8 +203,9 @@ class Narrator:
         seat, prompt, label = self.seat(ev["player"]), str(ev["prompt"]), str(ev["label"])
         action = str(ev["action"])
         value = action.split(":", 1)[1] if ":" in action else ""
-        tail = ""
-        if moves and moves[0]["card"] == value:
+        tail, lang = "", self.lang or "en"
+        card = bool(moves) and moves[0]["card"] == value
+        if card:
             first = moves.pop(0)
             if first["to"]["owner"] is not None:
                 tail = " → " + self.zone(first["to"], ev["player"])
@@ -199,8 +215,12 @@ class Narrator:
             line = f"{seat}: {prompt}{'？' if self.lang == 'ja' else '?'} {label}"
         elif value == "skip" and label != self.program.word("skip"):
             line = f"{seat}: {label}"
-        elif self.lang in (None, "en") and re.fullmatch(r"[a-z]+", prompt):
+        elif lang == "en" and re.fullmatch(r"[a-z]+", prompt):
             line = f"{seat} {_third_person(prompt)} {label}"
+        elif lang == "ja" and card and "を" not in prompt:
+            line = f"{seat}: {label}を{prompt}"
+        elif prompt.endswith(JOINERS.get(lang, ())):
+            line = f"{seat}: {prompt}{' ' if lang == 'en' else ''}{label}"
         else:
             line = f"{seat}: {prompt}: {label}"
         self.say(line + tail)
@@ -210,11 +230,11 @@ class Narrator:
     def _trick(self, ev: Event, moves: list[Event]) -> None:
         winner = ev["winner"]
         line = self.t("takes", seat=self.seat(winner),
-                      card=self.card_label.get(ev.get("card"), str(ev.get("card"))))
+                      card=self.card_label.get(str(ev.get("card")), str(ev.get("card"))))
         parts = [f"{self.cards(ids)} → {self.zone(dst, winner)}"
                  for (_src, dst), ids in _runs(moves)]
         self.say(line + (": " + "; ".join(parts) if parts else ""), "bold")
-        self.console.print()
+        self.gap()
 
     def _groups(self, moves: list[Event], subject: int | None) -> list[str]:
         """One line per run of movements; a deal to several players is one line."""
@@ -244,7 +264,9 @@ class Narrator:
         src = self.zone(block[0]["from"])
         dst = self.zone_label.get((block[0]["to"]["zone"], block[0]["to"]["owner"]), "")
         if len(set(counts.values())) == 1:
-            return self.t("dealt", k=len(block) // len(counts), n=len(counts), src=src, dst=dst)
+            k = len(block) // len(counts)
+            return self.t("dealt", k=k, n=len(counts), src=src, dst=dst,
+                          cards=self.t("card" if k == 1 else "cards"))
         each = ", ".join(f"{self.seat(p)} {k}" for p, k in sorted(counts.items()))
         return self.t("dealt_uneven", total=len(block), src=src, dst=dst, each=each)
 

@@ -69,6 +69,31 @@ def elem_type(t: str) -> str | None:
     return None
 
 
+def describe(t: str) -> str:
+    """A type as a ruleset author reads it: ``enum:suit`` -> ``a suit``, ``list:card`` ->
+    ``cards``, ``int`` -> ``a number``."""
+    simple = {"int": "a number", "bool": "yes/no", "str": "a text", "player": "a player",
+              "card": "a card", "zone": "a zone", "pzone": "a zone per player (say zone[p])",
+              "none": "none", ANY: "a value", "tuple": "a tuple"}
+    plural = {"int": "numbers", "bool": "yes/no values", "str": "texts", "player": "players",
+              "card": "cards", "zone": "zones", ANY: "values", "tuple": "tuples"}
+    if t in simple:
+        return simple[t]
+    if t.startswith("enum:"):
+        name = t[5:]
+        return ("an " if name[:1] in "aeiou" else "a ") + name
+    if t.startswith("list:"):
+        el = t[5:]
+        if el in plural:
+            return plural[el]
+        return f"{el[5:]} values" if el.startswith("enum:") else f"a list of {describe(el)}"
+    if t.startswith("dict:"):
+        return f"a table of {describe('list:' + t[5:])}"
+    if t.startswith("pvar:"):
+        return f"{describe(t[5:])} per player (say name[p])"
+    return t
+
+
 def compatible(a: str, b: str) -> bool:
     """Whether values of types ``a`` and ``b`` may be compared or assigned to each other."""
     if a == b or ANY in (a, b):
@@ -137,8 +162,10 @@ class Checker:
             if k.name in self.sym.kinds:
                 self.error(f"card kind '{k.name}' is already declared", k.span)
             self.sym.kinds[k.name] = k
-            for a in k.attrs:
-                if a.enum is not None:
+            for i, a in enumerate(k.attrs):
+                if a.value is not None:
+                    typ = self.derived_attr(k, i)
+                elif a.enum is not None:
                     if a.enum not in self.sym.enums:
                         self.error(f"unknown enum '{a.enum}' for attribute '{a.name}'"
                                    + did_you_mean(a.enum, self.sym.enums), a.span)
@@ -171,6 +198,20 @@ class Checker:
                        r.span)
         if not r.phases:
             self.error("a ruleset needs at least one phase", r.span)
+
+    def derived_attr(self, k: ir.KindDecl, i: int) -> str:
+        """Type of the derived attribute ``k.attrs[i]`` (``name = EXPR``): the attributes
+        declared before it in the kind, options and enum values are in scope."""
+        a = k.attrs[i]
+        assert a.value is not None
+        self.scopes.append({b.name: self.sym.attrs.get(b.name, ANY) for b in k.attrs[:i]})
+        typ = self.expr(a.value)
+        self.scopes.pop()
+        if typ not in ("int", "bool", "str", ANY) and not typ.startswith("enum:"):
+            self.error(f"attribute '{a.name}' must be a number, yes/no or an enum value, "
+                       f"got {typ}", a.value.span)
+            return ANY
+        return typ
 
     def var_type(self, decl: ir.VarDecl) -> str:
         t = decl.type
@@ -207,16 +248,18 @@ class Checker:
     def want(self, e: ir.Expr, expected: str, it: str | None = None, what: str = "") -> str:
         t = self.expr(e, it)
         if not compatible(t, expected) or (expected == "bool" and t == "int"):
-            self.error(f"type mismatch{what}: expected {expected}, got {t}", e.span)
+            self.error(f"type mismatch{what}: expected {describe(expected)}, got "
+                       f"{describe(t)}", e.span)
         return t
 
-    def coll(self, e: ir.Expr, it: str | None) -> str:
+    def coll(self, e: ir.Expr, it: str | None, what: str = " here") -> str:
         t = self.expr(e, it)
         el = elem_type(t)
         if el is None:
             hint = f"; '{e.id}' is one zone per player: say {e.id}[p]" \
                 if t == "pzone" and isinstance(e, ir.Name) else ""
-            self.error(f"expected cards, seats or values here, got {t}{hint}", e.span)
+            self.error(f"expected cards, seats or values{what}, got {describe(t)}{hint}",
+                       e.span)
             return ANY
         return el
 
@@ -234,7 +277,7 @@ class Checker:
         if isinstance(e, ir.Attr):
             obj = self.expr(e.obj, it)
             if obj not in ("card", ANY):
-                self.error(f"'.{e.name}' needs a card, got {obj}", e.span)
+                self.error(f"'.{e.name}' needs a card, got {describe(obj)}", e.span)
                 return ANY
             if e.name == "kind":
                 return "str"
@@ -245,8 +288,9 @@ class Checker:
                 return self.var_type(var)
             cands = [*self.sym.attrs, *(v for v in self.sym.vars.values() if v.scope == "card")]
             names = [c if isinstance(c, str) else c.name for c in cands]
-            self.error(f"cards have no attribute '{e.name}'" + did_you_mean(e.name, names),
-                       e.span)
+            hint = did_you_mean(e.name, names) or (
+                "; they have: " + ", ".join(["kind", *names]))
+            self.error(f"cards have no attribute '{e.name}'" + hint, e.span)
             return ANY
         if isinstance(e, ir.Index):
             obj = self.expr(e.obj, it)
@@ -262,7 +306,7 @@ class Checker:
                 self.want(e.key, "int", it)
                 return obj[5:]
             if obj != ANY:
-                self.error(f"cannot index a value of type {obj}", e.span)
+                self.error(f"cannot index {describe(obj)}", e.span)
             return ANY
         if isinstance(e, ir.Call):
             return self.call(e, it)
@@ -278,7 +322,8 @@ class Checker:
             self.want(e.test, "bool", it)
             a, b = self.expr(e.then, it), self.expr(e.other, it)
             if not compatible(a, b):
-                self.error(f"the two branches have different types: {a} and {b}", e.span)
+                self.error(f"the two branches have different types: {describe(a)} and "
+                           f"{describe(b)}", e.span)
             return b if a == "none" else a
         if isinstance(e, ir.TupleExpr):
             for item in e.items:
@@ -371,21 +416,25 @@ class Checker:
             left = self.expr(e.left, it)
             el = self.coll(e.right, it)
             if not compatible(left, el):
-                self.error(f"type mismatch: {left} cannot be in a collection of {el}", e.span)
+                self.error(f"type mismatch: {describe(left)} cannot be among "
+                           f"{describe('list:' + el)}", e.span)
             return "bool"
         a, b = self.expr(e.left, it), self.expr(e.right, it)
         if op in ("==", "!="):
             if not compatible(a, b):
-                self.error(f"type mismatch: cannot compare {a} with {b}", e.span)
+                self.error(f"type mismatch: cannot compare {describe(a)} with "
+                           f"{describe(b)}", e.span)
             return "bool"
         if op in ("<", "<=", ">", ">="):
             if not ((a == b == "tuple") or (compatible(a, "int") and compatible(b, "int")
                                              and "none" not in (a, b))):
-                self.error(f"type mismatch: cannot order {a} and {b}", e.span)
+                self.error(f"type mismatch: cannot order {describe(a)} and {describe(b)}",
+                           e.span)
             return "bool"
         for side, t in ((e.left, a), (e.right, b)):
             if not compatible(t, "int") or t == "none":
-                self.error(f"type mismatch: '{op}' needs numbers, got {t}", side.span)
+                self.error(f"type mismatch: '{op}' needs numbers, got {describe(t)}",
+                           side.span)
         return "int"
 
     def call(self, e: ir.Call, it: str | None) -> str:
@@ -431,7 +480,8 @@ class Checker:
             if len(args) == 2:
                 self.want(args[1], "int", el)
             elif not compatible(el, "int"):
-                self.error(f"'{f}' of {el} values needs a number per element", e.span)
+                self.error(f"'{f}' of {describe('list:' + el)} needs a number per element",
+                           e.span)
             return "int"
         if f == "values":
             return f"list:{self.expr(args[1], el)}"
@@ -456,9 +506,12 @@ class Checker:
             t = self.expr(s.value)
             self.bind(s.name, t, s.span)
         elif isinstance(s, ir.Move):
+            if self.unknown_zone(s.cards, "move") or self.unknown_zone(s.to, "move"):
+                return
             t = self.expr(s.cards)
             if t not in ("card", "zone", "list:card", ANY):
-                self.error(f"'move' needs a card, cards or a zone, got {t}", s.cards.span)
+                self.error(f"'move' needs a card, cards or a zone, got {describe(t)}",
+                           s.cards.span)
             self.want(s.to, "zone", what=" (destination of move)")
         elif isinstance(s, ir.Shuffle):
             self.want(s.zone, "zone", what=" (shuffle needs a zone)")
@@ -492,12 +545,13 @@ class Checker:
             self.scopes.pop()
         elif isinstance(s, ir.Choose):
             self.want(s.player, "player", what=" (who chooses)")
-            el = self.coll(s.domain, None)
+            el = self.coll(s.domain, None, " to choose from")
             if s.where is not None:
                 self.scopes.append({s.name: el})
                 self.want(s.where, "bool")
                 self.scopes.pop()
-            self.template(s.prompt, {s.name: el})
+            # The prompt is shown before the choice is made: it cannot name the choice.
+            self.template(s.prompt)
             if s.skip_label is not None:
                 self.template(s.skip_label)
             self.bind(s.name, el, s.span)
@@ -509,6 +563,23 @@ class Checker:
             pass
         else:
             raise AssertionError(s)
+
+    def unknown_zone(self, e: ir.Expr, verb: str) -> bool:
+        """Report ``e`` when it is a bare name (or ``name[p]``) that nothing declares, where a
+        zone is expected; the message lists the zones."""
+        base = e.obj if isinstance(e, ir.Index) else e
+        if not isinstance(base, ir.Name):
+            return False
+        n = base.id
+        if self.lookup_local(n) is not None or n in ("it", "players", "seats", "bool") or any(
+                n in names for names in (self.sym.options, self.sym.vars, self.sym.zones,
+                                         self.sym.enums, self.sym.enum_values,
+                                         self.sym.choice_values)):
+            return False
+        hint = did_you_mean(n, self.sym.zones) or \
+            "; zones: " + ", ".join(self.sym.zones) if self.sym.zones else ""
+        self.error(f"unknown zone '{n}' in '{verb}'{hint}", base.span)
+        return True
 
     def assign(self, s: ir.Assign) -> None:
         t = s.target
@@ -541,7 +612,8 @@ class Checker:
         else:
             self.want(s.value, "int")
             if not compatible(target_type, "int") or target_type == "none":
-                self.error(f"'{s.op}' needs a number variable, got {target_type}", t.span)
+                self.error(f"'{s.op}' needs a number variable, got {describe(target_type)}",
+                           t.span)
 
     def trick(self, s: ir.Trick) -> None:
         self.want(s.zone, "zone", what=" (trick zone)")
@@ -550,7 +622,8 @@ class Checker:
         self.bind("player", "player", s.span)
         el = self.coll(s.source, None)
         if el not in ("card", ANY):
-            self.error(f"players play cards; the source holds {el}", s.source.span)
+            self.error(f"players play cards; the source holds {describe('list:' + el)}",
+                       s.source.span)
         self.scopes.append({})
         self.bind(s.card_var, "card", s.span)
         if s.where is not None:
@@ -575,8 +648,13 @@ class Checker:
             for a, t in self.sym.attrs.items():
                 self.scopes[-1][a] = t
         for lang, text in texts.items():
+            # The first (untranslated) text starts just after the quote at the labels' span;
+            # its placeholders get exact columns unless escapes moved the characters.
+            exact = lang == "" and labels.span.line > 0 and not any(
+                c in (text or "") for c in '\\"\n\t')
+            col = labels.span.col + 1 if exact else None
             try:
-                parts = parse_template(text or "", labels.span)
+                parts = parse_template(text or "", labels.span, col)
             except RulesError as exc:
                 self.out.diagnostics.extend(exc.diagnostics)
                 continue
@@ -599,7 +677,8 @@ class Checker:
             t = self.var_type(v)
             dt = self.expr(v.default)
             if not compatible(dt, t):
-                self.error(f"type mismatch: default of {v.name} is {dt}, the variable is {t}",
+                self.error(f"type mismatch: the default of '{v.name}' is {describe(dt)}; "
+                           f"the variable holds {describe(t)}",
                            v.default.span)
         for k in r.kinds:
             self.want(k.copies, "int")
@@ -621,9 +700,243 @@ class Checker:
             for t in r.tiebreaks:
                 self.want(t, "int", what=" (tiebreak)")
             self.scopes.pop()
+        if r.winners is not None:
+            self.want(r.winners, "list:player", what=" (winners: the winning seats)")
+        for o in r.overrides:
+            said = f"option {o.name} = ..." if o.action == "default" else \
+                f"{o.action} {o.what} {o.name}"
+            self.error(f"'{said}' changes a base ruleset; this file has no 'extends'", o.span)
         self.scopes.pop()
         graph_checks(self)
+        constant_checks(self)
         return self.out
+
+
+# ---------------------------------------------------------------- values fixed before play
+
+# The most cards one kind may make, and the longest range a default may build.
+MAX_CARDS = 10_000
+
+
+class _NotConstant(Exception):
+    """An expression needs the state of a game (a zone, a variable): not known before play."""
+
+    def __init__(self, node: ir.Expr, why: str = "") -> None:
+        super().__init__(why)
+        self.node, self.why = node, why
+
+
+class _EvalFault(Exception):
+    """Working out a constant failed (a missing key, a division by zero)."""
+
+    def __init__(self, message: str, node: ir.Expr) -> None:
+        super().__init__(message)
+        self.message, self.node = message, node
+
+
+def const_eval(e: ir.Expr, env: dict[str, Any]) -> Any:  # noqa: C901 - one case per node
+    """Evaluate an expression fixed before play (an option default, a kind's copies).
+
+    Implements the engine's arithmetic (``/`` rounds down) on numbers, booleans, strings,
+    lists and dicts; names come from ``env`` (``players``, earlier options, choice values).
+
+    Raises:
+        _NotConstant: the expression uses something only known during play.
+        _EvalFault: the evaluation fails (missing dict key, division by zero, index range).
+    """
+    if isinstance(e, ir.Num | ir.Bool | ir.Str):
+        return e.value
+    if isinstance(e, ir.NoneLit):
+        return None
+    if isinstance(e, ir.Name):
+        if e.id in env:
+            return env[e.id]
+        raise _NotConstant(e)
+    if isinstance(e, ir.UnOp):
+        v = const_eval(e.operand, env)
+        return (not v) if e.op == "not" else -v
+    if isinstance(e, ir.Cond):
+        return const_eval(e.then if const_eval(e.test, env) else e.other, env)
+    if isinstance(e, ir.TupleExpr):
+        return tuple(const_eval(i, env) for i in e.items)
+    if isinstance(e, ir.ListExpr):
+        return [const_eval(i, env) for i in e.items]
+    if isinstance(e, ir.DictExpr):
+        return {_key(const_eval(k, env), k): const_eval(v, env)
+                for k, v in zip(e.keys, e.values, strict=True)}
+    if isinstance(e, ir.RangeExpr):
+        lo, hi = const_eval(e.lo, env), const_eval(e.hi, env)
+        if not isinstance(lo, int) or not isinstance(hi, int) or hi - lo > MAX_CARDS:
+            raise _EvalFault(f"the range {lo}..{hi} is too long to work out", e)
+        return list(range(lo, hi + 1))
+    if isinstance(e, ir.Index):
+        obj, key = const_eval(e.obj, env), const_eval(e.key, env)
+        if isinstance(obj, dict):
+            if key not in obj:
+                keys = ", ".join(str(k) for k in obj)
+                raise _EvalFault(f"{_show_value(key)} is not among the keys ({keys})", e)
+            return obj[key]
+        if isinstance(obj, list) and isinstance(key, int):
+            if not -len(obj) <= key < len(obj):
+                raise _EvalFault(f"index {key} is outside the list of {len(obj)}", e)
+            return obj[key]
+        raise _NotConstant(e)
+    if isinstance(e, ir.Call) and e.func in ("abs", "max", "min", "count", "sum"):
+        args = [const_eval(a, env) for a in e.args]
+        if e.func == "abs" and len(args) == 1 and isinstance(args[0], int):
+            return abs(args[0])
+        if e.func in ("max", "min") and len(args) == 2 and all(isinstance(a, int)
+                                                               for a in args):
+            return max(args) if e.func == "max" else min(args)
+        if len(args) == 1 and isinstance(args[0], list):
+            values = args[0]
+            if e.func == "count":
+                return len(values)
+            if values and all(isinstance(v, int) for v in values):
+                return {"max": max, "min": min, "sum": sum}[e.func](values)
+        raise _NotConstant(e)
+    if isinstance(e, ir.BinOp):
+        return _const_binop(e, env)
+    raise _NotConstant(e)
+
+
+def _names(node: Any) -> set[str]:
+    """Every name an expression mentions."""
+    found: set[str] = set()
+    todo = [node]
+    while todo:
+        item = todo.pop()
+        if isinstance(item, ir.Name):
+            found.add(item.id)
+        elif isinstance(item, list):
+            todo.extend(item)
+        elif isinstance(item, ir.Node):
+            todo.extend(getattr(item, f) for f in type(item).model_fields)
+    return found
+
+
+def _key(value: Any, node: ir.Expr) -> Any:
+    if isinstance(value, list | dict):
+        raise _EvalFault("a list or dict cannot be a dict key", node)
+    return value
+
+
+def _const_binop(e: ir.BinOp, env: dict[str, Any]) -> Any:
+    a = const_eval(e.left, env)
+    if e.op == "and":
+        return a and const_eval(e.right, env)
+    if e.op == "or":
+        return a or const_eval(e.right, env)
+    b = const_eval(e.right, env)
+    try:
+        if e.op in ("in", "not in"):
+            return (a in b) == (e.op == "in")
+        if e.op in ("/", "%") and b == 0:
+            raise _EvalFault("division by zero", e)
+        ops = {"==": lambda: a == b, "!=": lambda: a != b, "<": lambda: a < b,
+               "<=": lambda: a <= b, ">": lambda: a > b, ">=": lambda: a >= b,
+               "+": lambda: a + b, "-": lambda: a - b, "*": lambda: a * b,
+               "/": lambda: a // b, "%": lambda: a % b}
+        if e.op not in ops:
+            raise _NotConstant(e)
+        return ops[e.op]()
+    except TypeError:
+        raise _EvalFault(f"'{e.op}' cannot combine {a!r} and {b!r}", e) from None
+
+
+def _show_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
+
+
+def _option_problem(o: ir.OptionDecl, value: Any) -> str | None:
+    """Why ``value`` is not allowed for option ``o`` (the engine's rule), or None."""
+    if o.type == "bool":
+        return None if isinstance(value, bool) else "allowed: yes or no"
+    if o.type == "int":
+        if isinstance(value, int) and not isinstance(value, bool) and \
+                (o.lo is None or o.lo <= value) and (o.hi is None or value <= o.hi):
+            return None
+        return f"allowed: a whole number from {o.lo} to {o.hi}"
+    return None if value in o.choices else "allowed: " + ", ".join(o.choices)
+
+
+def constant_checks(c: Checker) -> None:
+    """Option defaults and card copies, worked out for every player count of the ruleset.
+
+    Rules: an option's default may use numbers, ``players``, earlier options and choice
+    values, and must be allowed by the option's type for every player count in
+    ``players lo..hi``; a kind's ``copies`` must be at least 1 for every player count; no kind
+    makes more than :data:`MAX_CARDS` cards.
+    """
+    r = c.r
+    if not 1 <= r.min_players <= r.max_players <= 64:
+        return
+    base: dict[str, Any] = {v: v for v in c.sym.choice_values}
+    reported: set[tuple[str, int]] = set()
+
+    def report(message: str, node: ir.Expr | ir.Node, key: tuple[str, int]) -> None:
+        if key not in reported:
+            reported.add(key)
+            c.error(message, node.span)
+
+    for o in r.options:
+        if o.type == "int" and o.lo is not None and o.hi is not None and o.lo > o.hi:
+            c.error(f"option '{o.name}' has the empty range {o.lo}..{o.hi}", o.span)
+    varying = {"players"}  # names whose value depends on the player count
+    for o in r.options:
+        if _names(o.default) & varying:
+            varying.add(o.name)
+    for n in range(r.min_players, r.max_players + 1):
+        env = dict(base, players=n)
+        for i, o in enumerate(r.options):
+            where = f" with {n} players" if o.name in varying and \
+                r.min_players < r.max_players else ""
+            try:
+                value = const_eval(o.default, env)
+            except _NotConstant as exc:
+                later = [p.name for p in r.options[i:]]
+                name = exc.node.id if isinstance(exc.node, ir.Name) else ""
+                why = (f"option '{name}' is declared after it" if name in later else
+                       "it must be known before play: use numbers, 'players', earlier "
+                       "options and choice values")
+                report(f"the default of option '{o.name}' cannot be worked out: {why}",
+                       exc.node, (o.name, 0))
+                continue
+            except _EvalFault as exc:
+                report(f"the default of option '{o.name}' cannot be worked out{where}: "
+                       f"{exc.message}", exc.node, (o.name, 0))
+                continue
+            if o.type == "int" and o.lo is not None and o.hi is not None and o.lo > o.hi:
+                env[o.name] = value  # the empty range is reported once, above
+                continue
+            problem = _option_problem(o, value)
+            if problem is not None:
+                report(f"the default of option '{o.name}' is {_show_value(value)}{where}; "
+                       f"{problem}", o.default, (o.name, 0))
+                continue
+            env[o.name] = value
+        for k in r.kinds:
+            try:
+                copies = const_eval(k.copies, env)
+            except (_NotConstant, _EvalFault):
+                continue  # an option above already failed, or the engine reports it
+            if not isinstance(copies, int) or isinstance(copies, bool) or copies < 1:
+                where = f" with {n} players" if _names(k.copies) & varying and \
+                    r.min_players < r.max_players else ""
+                report(f"copies of '{k.name}' must be a whole number of at least 1, not "
+                       f"{_show_value(copies)}{where}", k.copies, (k.name, 0))
+                continue
+            cards = copies
+            for a in k.attrs:
+                if a.enum is not None and a.enum in c.sym.enums:
+                    cards *= max(len(c.sym.enums[a.enum].values), 1)
+                elif a.lo is not None and a.hi is not None and a.lo <= a.hi:
+                    cards *= a.hi - a.lo + 1
+            if cards > MAX_CARDS:
+                report(f"card kind '{k.name}' makes {cards} cards; at most {MAX_CARDS} are "
+                       "allowed", k, (k.name, 0))
 
 
 def _phase_ends(stmts: list[ir.Stmt]) -> bool:

@@ -1,0 +1,444 @@
+"""The ``rulesplay`` command line: run, replay, validate, compile, graph, options.
+
+Every user error ends in a one-line message (exit 2 for wrong command-line values, exit 1 for
+ruleset, runtime and log errors), never a Python traceback: :class:`RulesError` raised by any
+command is rendered as ``path:line:col: error: ...`` diagnostics by the group itself.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import IO, Any
+
+import click
+from rich import box
+from rich.console import Console
+from rich.table import Table
+
+from . import graph as graphs
+from .engine.game import Game, load
+from .engine.state import State
+from .errors import OptionError, RulesError
+from .narrate import Narrator, score_table, tr, winner_line
+
+try:  # the agent registry is optional: without it every bot is a uniform random chooser
+    from .agents import make_agent as _registry_make_agent  # type: ignore[attr-defined]
+except ImportError:  # pragma: no cover - depends on the package being present
+    _registry_make_agent = None
+
+BUILTIN_BOTS = ("random",)
+
+
+class RandomChooser:
+    """A bot that picks uniformly among the legal actions with its own generator.
+
+    Args:
+        seed: the game's seed; the bot's generator is derived from it and ``seat`` so a game
+            replays exactly from its seed.
+        seat: the seat it plays.
+    """
+
+    def __init__(self, seed: int, seat: int) -> None:
+        self.rng = random.Random(f"rulesplay-bot/{seed}/{seat}")
+
+    def step(self, state: State) -> Any:
+        """The action to take in ``state`` (a legal :class:`rulesplay.Action`)."""
+        return self.rng.choice(state.legal_actions())
+
+
+def make_agent(name: str, seat: int, seed: int) -> Any:
+    """A bot for ``seat`` by name: from :mod:`rulesplay.agents` when it exists, else built in.
+
+    Returns:
+        An object with ``step(state) -> Action or action id`` (or a callable doing that).
+
+    Raises:
+        click.UsageError: no bot has that name.
+    """
+    if _registry_make_agent is not None:
+        try:
+            return _registry_make_agent(name, seat, seed)
+        except (KeyError, ValueError) as exc:
+            raise click.UsageError(f"--bot/--seat: {exc}") from None
+    if name != "random":
+        raise click.UsageError(f"unknown bot '{name}'; available: {', '.join(BUILTIN_BOTS)}")
+    return RandomChooser(seed, seat)
+
+
+def _agent_step(agent: Any, state: State) -> Any:
+    return agent.step(state) if hasattr(agent, "step") else agent(state)
+
+
+class RulesGroup(click.Group):
+    """A click group that prints any :class:`RulesError` as diagnostics and exits with 1."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except RulesError as exc:
+            _attach_sources(exc)
+            click.echo(exc.render(), err=True)
+            ctx.exit(1)
+
+
+def _attach_sources(exc: RulesError) -> None:
+    """Give diagnostics raised while playing the text of their file (for the caret line)."""
+    sources = {}
+    for d in exc.diagnostics:
+        if d.source is None and d.span.file not in sources and Path(d.span.file).is_file():
+            try:
+                sources[d.span.file] = Path(d.span.file).read_text(encoding="utf-8-sig")
+            except (OSError, UnicodeDecodeError):
+                continue
+    exc.attach_source(sources)
+
+
+@click.group(cls=RulesGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="rulesplay")
+def main() -> None:
+    """Card games written as plain-text rulesets: validate them, play them, inspect them.
+
+    \b
+    Examples:
+      rulesplay validate rulesets/bargain_hunter.rules
+      rulesplay run rulesets/bargain_hunter.rules --players 4 --seed 7
+      rulesplay run rulesets/bargain_hunter.rules --option rounds=1 --log game.jsonl
+      rulesplay replay game.jsonl
+    """
+
+
+# ---------------------------------------------------------------- helpers
+def _console() -> Console:
+    return Console(file=sys.stdout, highlight=False, emoji=False, soft_wrap=True)
+
+
+def _parse_pairs(values: tuple[str, ...], flag: str) -> list[tuple[str, str]]:
+    out = []
+    for item in values:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise click.UsageError(f"{flag} wants KEY=VALUE, got '{item}'")
+        out.append((key.strip(), value.strip()))
+    return out
+
+
+def _lang(lang: str | None) -> str | None:
+    return None if lang in (None, "", "en") else lang
+
+
+def _load_game(path: str, options: dict[str, Any], lang: str | None) -> Game:
+    """Load a game; wrong option names or values become usage errors (exit 2)."""
+    try:
+        return load(path, options, lang)
+    except OptionError as exc:
+        raise click.UsageError(exc.message) from None
+
+
+def _new_state(game: Game, players: int | None, seed: int) -> State:
+    try:
+        return game.new_state(players, seed, record_events=True)
+    except OptionError as exc:
+        raise click.UsageError(exc.message) from None
+
+
+# ---------------------------------------------------------------- run
+@main.command()
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--players", "-p", type=int, default=None,
+              help="Seats at the table (default: the ruleset's minimum).")
+@click.option("--seed", "-s", type=int, default=None,
+              help="Seed of the game's random generator (default: a random one, printed).")
+@click.option("--option", "-o", "options", multiple=True, metavar="K=V",
+              help="Set a ruleset option, e.g. --option rounds=1 (repeatable; see "
+                   "'rulesplay options FILE').")
+@click.option("--log", "log_path", type=click.Path(dir_okay=False, writable=True),
+              help="Write the game as JSON lines (header, then every event) for 'replay'.")
+@click.option("--quiet", "-q", is_flag=True, help="Print only the final score table.")
+@click.option("--lang", default=None, metavar="CODE",
+              help="Language of the account: en (default) or ja.")
+@click.option("--bot", default="random", show_default=True, metavar="NAME",
+              help="Bot playing every seat not set with --seat.")
+@click.option("--seat", "seats", multiple=True, metavar="N=BOT",
+              help="Bot for one seat, e.g. --seat 0=random (repeatable).")
+def run(file: str, players: int | None, seed: int | None, options: tuple[str, ...],
+        log_path: str | None, quiet: bool, lang: str | None, bot: str,
+        seats: tuple[str, ...]) -> None:
+    """Play a complete game of FILE with bots and print what happens.
+
+    The account shows each phase, every decision, trick winners and where cards went, then
+    the final score table. The same --seed (and options) always gives the same game.
+    """
+    lang = _lang(lang)
+    game = _load_game(file, dict(_parse_pairs(options, "--option")), lang)
+    random_seed = seed is None
+    if seed is None:
+        seed = random.SystemRandom().randrange(1_000_000)
+    state = _new_state(game, players, seed)
+    n = state.num_players
+    bots = {s: bot for s in range(n)}
+    for key, name in _parse_pairs(seats, "--seat"):
+        if not key.isdigit() or int(key) >= n:
+            raise click.UsageError(f"--seat {key}={name}: seats are 0 to {n - 1}")
+        bots[int(key)] = name
+    agents = {s: make_agent(name, s, seed) for s, name in bots.items()}
+    log = _open_log(log_path)
+    console = _console()
+    header = tr(lang, "header", title=game.title, n=n, seed=seed)
+    if game.option_values:
+        opts = ", ".join(f"{k}={_show_value(v)}" for k, v in game.option_values.items())
+        header += "; " + tr(lang, "options", options=opts)
+    if not quiet:
+        console.print(header, style="bold")
+        if random_seed:
+            console.print(tr(lang, "repeat", seed=seed), style="dim")
+    elif random_seed:
+        click.echo(tr(lang, "repeat", seed=seed), err=True)
+    try:
+        if log is not None:
+            _write(log, [{"type": "header", "ruleset": file, "options": game.option_values,
+                          "players": n, "seed": seed, "lang": lang,
+                          "bots": {str(s): b for s, b in bots.items()}}])
+        _play(state, agents, None if quiet else Narrator(state.program, console), log)
+    except RulesError as exc:
+        if log is not None:  # so that 'replay' can tell the same failure from a mismatch
+            _write(log, [{"type": "error", "message": exc.message}])
+        raise
+    finally:
+        if log is not None:
+            log.close()
+    if not quiet:
+        console.print()
+    console.print(score_table(state))
+    console.print(winner_line(state), style="bold")
+
+
+def _show_value(v: Any) -> str:
+    return ("true" if v else "false") if isinstance(v, bool) else str(v)
+
+
+def _open_log(path: str | None) -> IO[str] | None:
+    if path is None:
+        return None
+    try:
+        return open(path, "w", encoding="utf-8")  # closed by the caller
+    except OSError as exc:
+        raise click.ClickException(f"cannot write the log {path}: {exc.strerror}") from None
+
+
+def _write(log: IO[str], events: list[dict[str, Any]]) -> None:
+    for ev in events:
+        log.write(json.dumps(ev, ensure_ascii=False) + "\n")
+    log.flush()
+
+
+def _play(state: State, agents: dict[int, Any], narrator: Narrator | None,
+          log: IO[str] | None) -> None:
+    """Let the bots play ``state`` to its end, narrating and logging every event."""
+    events = state.events or []
+    done = 0
+
+    def emit() -> None:
+        nonlocal done
+        fresh = events[done:]
+        done = len(events)
+        if log is not None:
+            _write(log, fresh)
+        if narrator is not None:
+            narrator.feed(fresh)
+
+    try:
+        while not state.is_terminal():
+            action = _agent_step(agents[state.current_player()], state)
+            state.apply(action)
+            emit()
+    finally:  # a failing rule still leaves its events in the log and the account
+        emit()
+        if narrator is not None:
+            narrator.close()
+
+
+# ---------------------------------------------------------------- replay
+@main.command()
+@click.argument("log_file", metavar="LOG", type=click.Path(exists=True, dir_okay=False))
+def replay(log_file: str) -> None:
+    """Re-run a game log written by 'run --log' and check it gives the same events.
+
+    Loads the ruleset named in the log's header with its options, players and seed, applies
+    the logged decisions in order and compares every event. Exit 0 when they all match, 1 at
+    the first difference.
+    """
+    header, logged = _read_log(log_file)
+    path = str(header["ruleset"])
+    if not Path(path).exists() and (Path(log_file).parent / path).exists():
+        path = str(Path(log_file).parent / path)
+    game = load(path, header.get("options") or {}, header.get("lang"))
+    state = game.new_state(int(header["players"]), int(header["seed"]), record_events=True)
+    failure = next((e.get("message") for e in logged if e.get("type") == "error"), None)
+    logged = [e for e in logged if e.get("type") != "error"]
+    decisions = [e for e in logged if e.get("type") == "decision"]
+    seats = state.program.seat_name
+    for i, ev in enumerate(decisions):
+        try:
+            state.apply(str(ev.get("action")))
+        except RulesError as exc:
+            replayed = _normal(state.events or [])
+            if exc.message == failure and i == len(decisions) - 1 and replayed == logged:
+                click.echo(f"replay matches: {len(decisions)} decisions, and the game stops "
+                           f"with the same error: {exc.message}")
+                return
+            _report_difference(logged, replayed, f"decision {i + 1} ({ev.get('action')!r}) "
+                               f"of seat {ev.get('player')} cannot be replayed: "
+                               f"{exc.message}")
+    replayed = _normal(state.events or [])
+    finished = any(e.get("type") == "end" for e in logged)
+    if replayed != logged and (finished or replayed[:len(logged)] != logged):
+        _report_difference(logged, replayed, "the replay differs from the log")
+    scores = ", ".join(f"{seats(s)} {v}" for s, v in enumerate(state.scores()))
+    if finished:
+        click.echo(f"replay matches: {len(decisions)} decisions, final scores {scores}")
+        click.echo(winner_line(state))
+    else:
+        click.echo(f"replay matches: {len(decisions)} decisions; the log stops before the "
+                   f"end of the game (scores then: {scores})")
+
+
+def _normal(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Events as they read back from JSON (tuples become lists)."""
+    return [json.loads(json.dumps(e, ensure_ascii=False)) for e in events]
+
+
+def _read_log(path: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    rows: list[dict[str, Any]] = []
+    try:
+        with open(path, encoding="utf-8") as fh:
+            for number, line in enumerate(fh, 1):
+                if not line.strip():
+                    continue
+                try:
+                    row = json.loads(line)
+                except json.JSONDecodeError as exc:
+                    raise click.ClickException(
+                        f"{path}:{number}: not a JSON line ({exc.msg})") from None
+                if not isinstance(row, dict):
+                    raise click.ClickException(f"{path}:{number}: not a JSON object")
+                rows.append(row)
+    except (OSError, UnicodeDecodeError) as exc:
+        raise click.ClickException(f"{path}: cannot be read ({exc})") from None
+    if not rows or rows[0].get("type") != "header":
+        raise click.ClickException(f"{path}: not a rulesplay log (no header line first)")
+    header = rows[0]
+    for key in ("ruleset", "players", "seed"):
+        if key not in header:
+            raise click.ClickException(f"{path}: the header has no '{key}'")
+    if not isinstance(header["players"], int) or not isinstance(header["seed"], int):
+        raise click.ClickException(f"{path}: the header's players and seed must be numbers")
+    if not isinstance(header.get("options") or {}, dict) or \
+            not isinstance(header.get("lang") or "", str):
+        raise click.ClickException(f"{path}: the header's options or lang are damaged")
+    return header, rows[1:]
+
+
+def _report_difference(logged: list[dict[str, Any]], replayed: list[dict[str, Any]],
+                       why: str) -> None:
+    index = next((i for i, (a, b) in enumerate(zip(logged, replayed, strict=False)) if a != b),
+                 min(len(logged), len(replayed)))
+    click.echo(f"replay does not match: {why}", err=True)
+    if index >= max(len(logged), len(replayed)):
+        sys.exit(1)
+    click.echo(f"first difference at event {index + 1}:", err=True)
+    for name, seq in (("log:   ", logged), ("replay:", replayed)):
+        shown = json.dumps(seq[index], ensure_ascii=False) if index < len(seq) else "(nothing)"
+        click.echo(f"  {name} {shown}", err=True)
+    sys.exit(1)
+
+
+# ---------------------------------------------------------------- validate / compile
+@main.command()
+@click.argument("files", metavar="FILE...", nargs=-1, required=True)
+def validate(files: tuple[str, ...]) -> None:
+    """Check ruleset files; print 'FILE: ok' or each problem as path:line:col with a caret.
+
+    Every player count the ruleset allows is compiled too, so option defaults and card
+    tables are checked. Exit 1 if any file has an error.
+    """
+    failed = False
+    for path in files:
+        try:
+            game = load(path)
+            lo, hi = game.player_range
+            for n in range(lo, hi + 1):
+                game.program(n)
+        except RulesError as exc:
+            failed = True
+            click.echo(exc.render())
+            continue
+        click.echo(f"{path}: ok")
+    if failed:
+        sys.exit(1)
+
+
+@main.command(name="compile")
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--json", "as_json", is_flag=True,
+              help="Print the whole IR as JSON (loadable with rulesplay.ir.Ruleset).")
+def compile_(file: str, as_json: bool) -> None:
+    """Parse and check FILE; print its IR as JSON (--json) or a short summary."""
+    game = load(file)
+    r = game.ruleset
+    if as_json:
+        click.echo(r.model_dump_json(indent=2))
+        return
+    cards = game.program(r.min_players).num_cards
+    click.echo(f"{game.title}: {r.min_players}-{r.max_players} players, {cards} cards, "
+               f"{len(r.zones)} zones, {len(r.phases)} phases, {len(r.options)} options "
+               "(use --json for the IR)")
+
+
+# ---------------------------------------------------------------- graph / options
+@main.command()
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--format", "fmt", type=click.Choice(["mermaid", "dot"]), default="mermaid",
+              show_default=True, help="Mermaid flowchart or Graphviz DOT.")
+@click.option("--lang", default=None, metavar="CODE", help="Language of the phase labels.")
+def graph(file: str, fmt: str, lang: str | None) -> None:
+    """Print the phase graph of FILE: phases and the conditions of their 'next' steps."""
+    game = load(file)
+    render: Callable[..., str] = graphs.to_mermaid if fmt == "mermaid" else graphs.to_dot
+    click.echo(render(game.ruleset, _lang(lang)), nl=False)
+
+
+@main.command()
+@click.argument("file", type=click.Path(dir_okay=False))
+def options(file: str) -> None:
+    """List the options of FILE: name, allowed values, default (per player count) and doc."""
+    game = load(file)
+    r = game.ruleset
+    lo, hi = game.player_range
+    per_n = {n: game.program(n).layout.options for n in range(lo, hi + 1)}
+    table = Table(title=f"{game.title}: options", title_justify="left", box=box.SIMPLE_HEAD,
+                  pad_edge=False)
+    table.add_column("option", no_wrap=True, style="bold")
+    table.add_column("type")
+    table.add_column("default", no_wrap=True)
+    table.add_column("description", overflow="fold", ratio=1)
+    for o in r.options:
+        if o.type == "int":
+            typ = f"int {o.lo}..{o.hi}"
+        elif o.type == "bool":
+            typ = "bool"
+        else:
+            typ = "|".join(o.choices)
+        values = {n: per_n[n][o.name] for n in per_n}
+        if len(set(map(repr, values.values()))) == 1:
+            default = _show_value(values[lo])
+        else:
+            default = "\n".join(f"{n} players: {_show_value(v)}" for n, v in values.items())
+        table.add_row(o.name, typ.replace("|", " | "), default, o.doc)
+    if not r.options:
+        click.echo(f"{game.title} has no options.")
+        return
+    _console().print(table)

@@ -1,0 +1,130 @@
+"""The phase graph of a ruleset as Mermaid or Graphviz DOT text.
+
+Nodes are phases (labelled with the phase's display text), edges are ``next`` transitions
+labelled with their condition; an unconditional ``next`` after conditional ones is labelled
+``otherwise``. A phase that can say ``end game`` gets an edge to the end node.
+"""
+
+from __future__ import annotations
+
+from . import ir
+from .validate import phase_edges, start_phase
+
+Edge = tuple[str, str, str]  # (from phase, to phase or "end", label)
+
+
+def expr_text(e: ir.Expr | None) -> str:  # noqa: C901 - one case per node
+    """A ruleset-like rendering of an expression (for edge labels and messages)."""
+    if e is None:
+        return ""
+    if isinstance(e, ir.Name):
+        return e.id
+    if isinstance(e, ir.Num):
+        return str(e.value)
+    if isinstance(e, ir.Str):
+        return f'"{e.value}"'
+    if isinstance(e, ir.Bool):
+        return "true" if e.value else "false"
+    if isinstance(e, ir.NoneLit):
+        return "none"
+    if isinstance(e, ir.Attr):
+        return f"{expr_text(e.obj)}.{e.name}"
+    if isinstance(e, ir.Index):
+        return f"{expr_text(e.obj)}[{expr_text(e.key)}]"
+    if isinstance(e, ir.Call):
+        return f"{e.func}({', '.join(expr_text(a) for a in e.args)})"
+    if isinstance(e, ir.BinOp):
+        return f"{_wrap(e.left)} {e.op} {_wrap(e.right)}"
+    if isinstance(e, ir.UnOp):
+        sep = " " if e.op == "not" else ""
+        return f"{e.op}{sep}{_wrap(e.operand)}"
+    if isinstance(e, ir.Cond):
+        return f"{expr_text(e.then)} if {expr_text(e.test)} else {expr_text(e.other)}"
+    if isinstance(e, ir.TupleExpr):
+        return "(" + ", ".join(expr_text(i) for i in e.items) + ")"
+    if isinstance(e, ir.ListExpr):
+        return "[" + ", ".join(expr_text(i) for i in e.items) + "]"
+    if isinstance(e, ir.DictExpr):
+        return "{" + ", ".join(f"{expr_text(k)}: {expr_text(v)}"
+                               for k, v in zip(e.keys, e.values, strict=True)) + "}"
+    if isinstance(e, ir.RangeExpr):
+        return f"{expr_text(e.lo)}..{expr_text(e.hi)}"
+    if isinstance(e, ir.Filter):
+        return f"{expr_text(e.coll)} where {expr_text(e.cond)}"
+    if isinstance(e, ir.IsKind):
+        return f"{expr_text(e.obj)} is {'not ' if e.negate else ''}{e.kind}"
+    if isinstance(e, ir.Seat):
+        return f"{e.side} of {expr_text(e.of)}"
+    return f"<expression at line {e.span.line}>"
+
+
+def _wrap(e: ir.Expr) -> str:
+    text = expr_text(e)
+    return f"({text})" if isinstance(e, ir.BinOp | ir.Cond | ir.Filter) else text
+
+
+def edges(r: ir.Ruleset) -> list[Edge]:
+    """Every transition of the phase graph as (from, to, condition text)."""
+    out: list[Edge] = []
+    implicit = phase_edges(r)
+    for p in r.phases:
+        guarded = False
+        for t in p.transitions:
+            if t.guard is not None:
+                guarded = True
+                out.append((p.name, t.target, expr_text(t.guard)))
+            else:
+                out.append((p.name, t.target, "otherwise" if guarded else ""))
+        targets = {t.target for t in p.transitions}
+        for target in implicit.get(p.name, []):
+            if target not in targets:
+                out.append((p.name, target, "end game"))
+    return out
+
+
+def phase_label(p: ir.PhaseDecl, lang: str | None) -> str:
+    """The phase's display text in ``lang`` (placeholders left as written)."""
+    return p.labels.get(lang, p.name)
+
+
+def to_mermaid(r: ir.Ruleset, lang: str | None = None) -> str:
+    """The phase graph as a Mermaid ``flowchart`` (node ids are ``p_`` + phase name)."""
+
+    def q(text: str) -> str:
+        text = text.replace('"', "#quot;").replace("<", "#lt;").replace(">", "#gt;")
+        return f'"{text}"'
+
+    lines = ["flowchart TD", "    start_((start))"]
+    for p in r.phases:
+        lines.append(f"    p_{p.name}[{q(phase_label(p, lang))}]")
+    lines.append("    end_((end))")
+    start = start_phase(r)
+    if start:
+        lines.append(f"    start_ --> p_{start}")
+    for a, b, label in edges(r):
+        target = "end_" if b == "end" else f"p_{b}"
+        arrow = f"-->|{q(label)}|" if label else "-->"
+        lines.append(f"    p_{a} {arrow} {target}")
+    return "\n".join(lines) + "\n"
+
+
+def to_dot(r: ir.Ruleset, lang: str | None = None) -> str:
+    """The phase graph as a Graphviz ``digraph``."""
+
+    def q(text: str) -> str:
+        return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+    lines = ["digraph phases {", "    rankdir=TB;", "    node [shape=box, style=rounded];",
+             '    "start" [shape=circle, label="start"];',
+             '    "end" [shape=doublecircle, label="end"];']
+    for p in r.phases:
+        lines.append(f"    {q('p_' + p.name)} [label={q(phase_label(p, lang))}];")
+    start = start_phase(r)
+    if start:
+        lines.append(f'    "start" -> {q("p_" + start)};')
+    for a, b, label in edges(r):
+        target = '"end"' if b == "end" else q("p_" + b)
+        attr = f" [label={q(label)}]" if label else ""
+        lines.append(f"    {q('p_' + a)} -> {target}{attr};")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
