@@ -1,13 +1,44 @@
-"""Reading ruleset files: text from disk, ``extends`` resolved, then checked as a whole."""
+"""Reading ruleset files: text from disk, ``extends`` resolved, then checked as a whole.
+
+A *variant* is a ruleset file that starts from another one::
+
+    extends "../base_game.rules"        # path relative to this file
+    option open_hands = true            # a new default for an option of the base
+    replace phase hand "...":           # this phase replaces the base's phase of that name
+        ...
+    phase bonus: ...                    # a new phase (or option, card, zone, var, enum)
+    remove phase draft                  # drop a declaration of the base
+    score: ...                          # replaces the base's score (tiebreak/winners alike)
+
+Merge rules (:func:`merge`): declarations keep the base's order; a replaced one keeps its
+place, a new one comes after the base's. A new declaration whose name the base already uses
+is an error (say ``replace``), and ``replace``/``remove``/``option NAME = ...`` of a name the
+base lacks is an error with "did you mean". ``game``, ``players``, ``author``, ``about``,
+``start``, ``score:`` and ``winners:`` replace the base's when given; ``tiebreak:`` lines
+replace the base's list when the variant has any. Each node keeps the span of the file it
+came from, so diagnostics point into the variant or the base as the case may be.
+
+Where ``extends`` may reach: the folder tree rooted at the nearest folder named
+``rulesets`` that holds the top-level file, or, when there is none, the top-level file's
+own folder. ``extends`` chains may not form a cycle.
+"""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
+from typing import Any
 
 from . import ir
-from .errors import RulesError
+from .errors import Diagnostic, RulesError, RulesValidationError, Span, did_you_mean
 from .parse import parse_text
 from .validate import Checked, check
+
+# Ruleset list field -> the word a variant uses for it (``replace card ...``).
+CATEGORIES = (("options", "option"), ("enums", "enum"), ("kinds", "card"),
+              ("zones", "zone"), ("vars", "var"), ("phases", "phase"))
+_WHAT_NAMES = {"option": "option", "enum": "enum", "card": "card kind", "zone": "zone",
+               "var": "variable", "phase": "phase"}
 
 
 def read_source(path: str) -> str:
@@ -18,31 +49,199 @@ def read_source(path: str) -> str:
     """
     p = Path(path)
     if not p.exists():
-        raise RulesError(f"{path}: no such file")
+        raise RulesError("no such file", Span(file=path, line=1, col=1))
     if p.is_dir():
-        raise RulesError(f"{path}: is a folder, not a ruleset file")
+        raise RulesError("is a folder, not a ruleset file", Span(file=path, line=1, col=1))
     try:
         data = p.read_bytes()
     except OSError as exc:
-        raise RulesError(f"{path}: cannot be read ({exc.strerror})") from None
+        raise RulesError(f"cannot be read ({exc.strerror})", Span(file=path, line=1, col=1)) \
+            from None
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise RulesError(f"{path}: not UTF-8 text (byte {exc.start}); is it a ruleset?") \
-            from None
+        if b"\x00" in data:
+            raise RulesError("the file is binary, not a ruleset (it contains NUL bytes)",
+                             Span(file=path, line=1, col=1)) from None
+        line = data.count(b"\n", 0, exc.start) + 1
+        before = data[data.rfind(b"\n", 0, exc.start) + 1:exc.start]
+        span = Span(file=path, line=line, col=len(before.decode("utf-8", "replace")) + 1)
+        msg = f"not UTF-8 text (byte {exc.start} is 0x{data[exc.start]:02x}); save it as UTF-8"
+        shown = data.decode("utf-8", "replace")  # the line and caret, bad bytes as U+FFFD
+        raise RulesError(msg, span, [Diagnostic(msg, span, source=shown)]) from None
 
 
 def load_ruleset(path: str) -> tuple[ir.Ruleset, Checked]:
-    """Parse and check the ruleset at ``path``.
+    """Parse the ruleset at ``path``, merge the files it extends, and check the result.
+
+    Returns:
+        The merged :class:`ir.Ruleset` (no ``overrides`` left) and its :class:`Checked`.
 
     Raises:
-        RulesError: unreadable file, syntax errors or validation errors, with sources
-            attached so every diagnostic prints its line and caret.
+        RulesError: unreadable file, syntax errors, a bad ``extends`` (missing base, outside
+            the allowed tree, cycle), an override of something the base lacks, or validation
+            errors of the merged ruleset; sources of every file involved are attached so
+            every diagnostic prints its line and caret.
     """
-    text = read_source(path)
-    sources = {path: text}
+    sources: dict[str, str] = {}
+    removed: list[ir.Override] = []
     try:
-        ruleset = parse_text(text, path)
+        ruleset = load_merged(path, sources, removed=removed)
         return ruleset, check(ruleset, sources)
     except RulesError as exc:
+        for diag in exc.diagnostics:  # say why a name the base still uses is gone
+            for o in removed:
+                if diag.message.startswith(("unknown", "undefined")) and \
+                        f" '{o.name}'" in diag.message:
+                    diag.message += f" (removed by 'remove {o.what} {o.name}' at {o.span})"
         raise exc.attach_source(sources) from None
+
+
+def allowed_root(path: str | Path) -> Path:
+    """The folder tree ``extends`` may reach from the top-level file ``path``: the nearest
+    enclosing folder named ``rulesets``, else the file's own folder."""
+    real = Path(path).resolve()
+    for folder in real.parents:
+        if folder.name == "rulesets":
+            return folder
+    return real.parent
+
+
+def _show(p: Path) -> str:
+    try:
+        return os.path.relpath(p)
+    except ValueError:  # another drive (Windows)
+        return str(p)
+
+
+def load_merged(path: str, sources: dict[str, str], root: Path | None = None,
+                chain: tuple[Path, ...] = (),
+                removed: list[ir.Override] | None = None) -> ir.Ruleset:
+    """Parse ``path`` and, when it ``extends`` a base, load the base (recursively) and merge.
+
+    Args:
+        path: the ruleset file, as the user wrote it (used in spans).
+        sources: filled with file -> text of every file read (for carets).
+        root: the folder ``extends`` may not leave (default: :func:`allowed_root`).
+        chain: the files already being loaded (to report cycles).
+        removed: filled with the ``remove`` statements of every variant in the chain.
+
+    Raises:
+        RulesError: see :func:`load_ruleset`.
+    """
+    text = read_source(path)
+    sources[path] = text
+    variant = parse_text(text, path)
+    if variant.extends is None:
+        return variant
+    real = Path(path).resolve()
+    root = root or allowed_root(real)
+    base_path = os.path.normpath(os.path.join(os.path.dirname(path), variant.extends))
+    base_real = Path(base_path).resolve()
+    span = variant.extends_span
+    if not base_real.is_relative_to(root):
+        raise RulesValidationError(
+            f"'extends' cannot reach outside the ruleset folder tree '{_show(root)}': "
+            f"'{variant.extends}' resolves to {_show(base_real)}", span)
+    seen = (*chain, real)
+    if base_real in seen:
+        loop = " -> ".join(_show(p) for p in (*seen[seen.index(base_real):], base_real))
+        raise RulesValidationError(f"'extends' forms a cycle: {loop}", span)
+    if not base_real.is_file():
+        folder = base_real.parent
+        near = [p.name for p in folder.glob("*.rules")] if folder.is_dir() else []
+        hint = did_you_mean(base_real.name, near)
+        what = "a folder, not a ruleset file" if base_real.is_dir() else "no such file"
+        raise RulesValidationError(
+            f"'extends': {what} '{variant.extends}' in {_show(folder)}{hint}", span)
+    base = load_merged(base_path, sources, root, seen, removed)
+    if removed is not None:
+        removed.extend(o for o in variant.overrides if o.action == "remove")
+    return merge(base, variant)
+
+
+def _index(items: list[Any]) -> dict[str, int]:
+    return {item.name: i for i, item in enumerate(items)}
+
+
+def merge(base: ir.Ruleset, variant: ir.Ruleset) -> ir.Ruleset:
+    """The ruleset ``variant`` describes on top of ``base`` (see the module docstring).
+
+    Raises:
+        RulesValidationError: every override of a missing name (with "did you mean"), every
+            new declaration whose name the base already uses, every name a variant declares
+            twice.
+    """
+    diags: list[Diagnostic] = []
+    overrides: dict[tuple[str, str], ir.Override] = {}
+    for o in variant.overrides:
+        key = (o.what, o.name)
+        if key in overrides:
+            diags.append(Diagnostic(f"{_WHAT_NAMES[o.what]} '{o.name}' is changed twice in "
+                                    f"this file (also line {overrides[key].span.line})", o.span))
+        overrides[key] = o
+    update: dict[str, Any] = {}
+    for field, what in CATEGORIES:
+        items: list[Any] = list(getattr(base, field))
+        base_names = _index(items)
+        word = _WHAT_NAMES[what]
+        seen: dict[str, Span] = {}
+        for decl in getattr(variant, field):
+            if decl.name in seen:
+                diags.append(Diagnostic(f"{word} '{decl.name}' is declared twice in this file "
+                                        f"(line {seen[decl.name].line})", decl.span))
+                continue
+            seen[decl.name] = decl.span
+            marker = overrides.get((what, decl.name))
+            if marker is not None and marker.action == "replace":
+                if decl.name in base_names:
+                    items[_index(items)[decl.name]] = decl
+                else:
+                    diags.append(Diagnostic(
+                        f"'replace {what} {decl.name}': the base has no {word} '{decl.name}'"
+                        + did_you_mean(decl.name, base_names) + f"; to add one, write "
+                        f"'{what} {decl.name}' without 'replace'", decl.span))
+            elif decl.name in base_names:
+                first = items[base_names[decl.name]].span
+                diags.append(Diagnostic(
+                    f"{word} '{decl.name}' is already declared in the base ({first}); write "
+                    f"'replace {what} {decl.name}' to change it", decl.span))
+            else:
+                items.append(decl)
+        for o in variant.overrides:
+            if o.what != what or o.action == "replace":
+                continue
+            where = _index(items)
+            if o.name not in where or o.name not in base_names:
+                said = f"option {o.name} = ..." if o.action == "default" else \
+                    f"remove {what} {o.name}"
+                diags.append(Diagnostic(f"'{said}': the base has no {word} '{o.name}'"
+                                        + did_you_mean(o.name, base_names), o.span))
+                continue
+            if o.action == "remove":
+                del items[where[o.name]]
+            else:
+                # The validator checks the new default for every player count.
+                decl = items[where[o.name]]
+                items[where[o.name]] = decl.model_copy(update={
+                    "default": o.value, "doc": o.doc or decl.doc, "span": o.span})
+        update[field] = items
+    if diags:
+        diags.sort(key=lambda d: (d.span.file, d.span.line, d.span.col))
+        raise RulesValidationError(diags[0].message, diags[0].span, diags)
+    given = variant.model_fields_set
+    for name in ("title", "author", "about"):
+        if name in given:
+            update[name] = getattr(variant, name)
+    if "min_players" in given:
+        update["min_players"], update["max_players"] = variant.min_players, variant.max_players
+    for name in ("start", "score", "winners"):
+        if getattr(variant, name) is not None:
+            update[name] = getattr(variant, name)
+    if variant.tiebreaks:
+        update["tiebreaks"] = variant.tiebreaks
+    update["terms"] = {**base.terms, **variant.terms}
+    update.update(span=variant.span, extends=variant.extends,
+                  extends_span=variant.extends_span, overrides=[])
+    return base.model_copy(update=update)
+

@@ -75,10 +75,13 @@ class Diagnostic:
 def _source_line(source: str | None, line: int) -> str | None:
     if source is None or line < 1:
         return None
-    lines = source.splitlines()
+    # Lines as the parser counts them: only LF, CRLF and CR end a line (not U+2028 etc.).
+    lines = source.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     if line > len(lines):
         return None
-    return lines[line - 1].replace("\t", " ")
+    # One printable character per column, so the caret stays under its column.
+    return "".join(ch if ch.isprintable() else ("?" if ch != "\t" else " ")
+                   for ch in lines[line - 1])
 
 
 @dataclass

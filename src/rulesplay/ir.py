@@ -329,12 +329,15 @@ class EnumDecl(Node):
 
 
 class AttrDecl(Node):
-    """A card attribute: ``name: DOMAIN`` with DOMAIN an enum name or ``lo..hi``."""
+    """A card attribute: ``name: DOMAIN`` with DOMAIN an enum name or ``lo..hi``, or a derived
+    attribute ``name = EXPR`` (``value``) computed once per card from the attributes declared
+    before it in the same kind (e.g. ``value = 12 if rank >= 12 else rank``)."""
 
     name: str
     enum: str | None = None
     lo: int | None = None
     hi: int | None = None
+    value: Expr | None = None
 
 
 class CardRow(Node):
@@ -389,8 +392,29 @@ class PhaseDecl(Node):
     transitions: list[Transition] = Field(default_factory=list)
 
 
+class Override(Node):
+    """What a variant (a file with ``extends``) says about a declaration of its base.
+
+    ``action`` is ``replace`` (the variant's own declaration of ``name`` replaces the base's:
+    ``replace phase play ...``), ``remove`` (``remove phase NAME``) or ``default`` (``option
+    NAME = EXPR``: a new default for an option of the base, in ``value``, with ``doc``).
+    ``what`` is option, enum, card, zone, var or phase.
+    """
+
+    action: Literal["replace", "remove", "default"]
+    what: Literal["option", "enum", "card", "zone", "var", "phase"]
+    name: str
+    value: Expr | None = None
+    doc: str = ""
+
+
 class Ruleset(Node):
-    """A whole ruleset: metadata, options, enums, cards, zones, variables, phases, scoring."""
+    """A whole ruleset: metadata, options, enums, cards, zones, variables, phases, scoring.
+
+    ``winners`` (``winners: EXPR``, seats) says who wins when it is not simply the best
+    (score, tiebreak...) tuple. ``extends``/``overrides`` are what a variant file says about
+    its base; :func:`rulesplay.compose.load_ruleset` merges them away.
+    """
 
     title: Labels = Field(default_factory=Labels)
     min_players: int = 2
@@ -407,7 +431,10 @@ class Ruleset(Node):
     start: str | None = None
     score: Expr | None = None
     tiebreaks: list[Expr] = Field(default_factory=list)
+    winners: Expr | None = None
     extends: str | None = None
+    extends_span: Span = NO_SPAN
+    overrides: list[Override] = Field(default_factory=list)
 
 
 for _model in list(globals().values()):

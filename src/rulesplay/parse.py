@@ -6,12 +6,14 @@ Syntax errors become :class:`RulesSyntaxError` with ``file:line:col`` and what w
 from __future__ import annotations
 
 import ast
+import unicodedata
 from functools import cache
 from importlib import resources
 from typing import Any
 
 from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import (
+    LarkError,
     UnexpectedCharacters,
     UnexpectedEOF,
     UnexpectedInput,
@@ -21,7 +23,7 @@ from lark.exceptions import (
 from lark.indenter import DedentError, Indenter
 
 from . import ir
-from .errors import Diagnostic, RulesSyntaxError, Span
+from .errors import Diagnostic, RulesSyntaxError, Span, did_you_mean
 
 
 class _RulesIndenter(Indenter):
@@ -75,11 +77,11 @@ def parser() -> Lark:
 _TERMINAL_NAMES = {
     "_NL": "end of line", "_INDENT": "an indented block", "_DEDENT": "end of block",
     "NAME": "a name", "INT": "a number", "STRING": "a quoted string", "$END": "end of file",
-    "ASSIGN_OP": "'=', '+=' or '-='", "COMP_OP": "a comparison (==, !=, <, <=, >, >=)",
-    "ADD_OP": "'+' or '-'", "MUL_OP": "'*', '/' or '%'", "LANG": "a language label like @ja",
-    "MAY_CHOOSE": "'chooses' or 'may choose'", "BOOL": "yes or no", "SIDE": "'left of'",
-    "END_OF": "'top of' or 'bottom of'", "UP_TO": "'up to'", "IS_NOT": "'is not'",
-    "NOT_IN": "'not in'", "DIRECTION": "'clockwise' or 'counterclockwise'",
+    "ASSIGN_OP": "'=', '+=', '-='", "COMP_OP": "a comparison (==, !=, <, <=, >, >=)",
+    "ADD_OP": "'+', '-'", "MUL_OP": "'*', '/', '%'", "LANG": "a language label like @ja",
+    "MAY_CHOOSE": "'chooses', 'may choose'", "BOOL": "yes, no", "SIDE": "'left of'",
+    "END_OF": "'top of', 'bottom of'", "UP_TO": "'up to'", "IS_NOT": "'is not'",
+    "NOT_IN": "'not in'", "DIRECTION": "'clockwise', 'counterclockwise'",
     "CLIMBING": "'climbing'", "VAR_SCOPE": "'player', 'trick' or 'card' (before 'var')",
 }
 # Tokens that can start an expression, and tokens that continue one; when many of either are
@@ -103,7 +105,8 @@ def _terminal_name(name: str) -> str:
 
 
 def _describe(terminals: set[str]) -> str:
-    """A readable list of what the parser would have accepted: ``'to' or an operator``."""
+    """What the parser would have accepted, readably: ``'to' or an operator``,
+    ``one of: ':', '=', ...``."""
     terminals = set(terminals)
     groups: list[str] = []
     if len(terminals & _EXPR_START) >= 4 and {"NAME", "INT"} <= terminals:
@@ -116,13 +119,19 @@ def _describe(terminals: set[str]) -> str:
     names = words + groups
     if len(names) > 8:
         names = names[:7] + ["..."]
-    if len(names) == 1:
+    if len(names) == 1 and ", " not in names[0]:
         return names[0]
-    return ", ".join(names[:-1]) + " or " + names[-1]
+    if len(names) == 2 and ", " not in "".join(names):
+        return " or ".join(names)
+    return "one of: " + ", ".join(names)
 
 
 def parse_text(text: str, file: str = "<input>") -> ir.Ruleset:
     """Parse ruleset text into a :class:`ir.Ruleset`.
+
+    Any text is accepted as input: a byte-order mark is dropped, CRLF and CR line ends read
+    as LF, and whatever is not a ruleset raises :class:`RulesSyntaxError` (never another
+    exception).
 
     Args:
         text: the whole ruleset source.
@@ -132,46 +141,91 @@ def parse_text(text: str, file: str = "<input>") -> ir.Ruleset:
         RulesSyntaxError: the text is not in the language; the diagnostic names what was
             expected at the failing position.
     """
+    text = normalize_newlines(text.removeprefix("\ufeff"))
     if "\x00" in text:
         raise _syntax("the file is binary, not a ruleset (it contains NUL bytes)", file, 1, 1,
                       text)
+    if not any(line.strip(" \t\f") and not line.strip(" \t\f").startswith("#")
+               for line in text.split("\n")):
+        raise _syntax("the file is empty; a ruleset starts with a line like "
+                      "'game \"Title\"'", file, 1, 1, text)
     if not text.endswith("\n"):
         text += "\n"
     try:
         tree = parser().parse(text, start="start")
     except UnexpectedInput as exc:
         raise _syntax_error(exc, text, file) from None
-    except DedentError as exc:
-        line = _dedent_line(text, str(exc))
-        raise _syntax("this line's indentation matches no enclosing block", file, line, 1,
-                      text) from None
+    except DedentError:
+        raise _dedent_error(text, file) from None
+    except LarkError as exc:  # pragma: no cover - any other parser failure, still located
+        raise _syntax(f"syntax error ({exc})", file, 1, 1, text) from None
+    _check_depth(tree, text, file)
     try:
-        return _ToIR(file).transform(tree)
+        return _ToIR(file, text).transform(tree)
     except VisitError as exc:
         if isinstance(exc.orig_exc, RulesSyntaxError):
             raise exc.orig_exc.attach_source({file: text}) from None
         raise
 
 
-def _dedent_line(text: str, message: str) -> int:
-    """Find the first line whose indentation closes no open block (Lark does not say)."""
+def normalize_newlines(text: str) -> str:
+    """``text`` with CRLF and lone CR line ends turned into LF (what the grammar reads)."""
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+# Longer numbers are refused (a ruleset counts cards, seats and points).
+MAX_DIGITS = 18
+
+# Deeper parse trees (an expression inside hundreds of parentheses or operators, blocks
+# nested hundreds deep) are refused: every later stage walks the tree recursively.
+MAX_DEPTH = 100
+
+
+def _check_depth(tree: Tree, text: str, file: str) -> None:
+    """Raise a syntax error at the first node nested more than :data:`MAX_DEPTH` deep."""
+    stack: list[tuple[Tree, int]] = [(tree, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            meta = node.meta
+            line = getattr(meta, "line", 1) if not getattr(meta, "empty", True) else 1
+            col = getattr(meta, "column", 1) if not getattr(meta, "empty", True) else 1
+            raise _syntax(f"this is nested too deeply (more than {MAX_DEPTH} levels of "
+                          "expressions or blocks); split it up with 'let'", file, line, col,
+                          text)
+        stack.extend((child, depth + 1) for child in node.children if isinstance(child, Tree))
+
+
+def _indent_width(raw: str) -> int:
+    """Indentation as the indenter counts it: a space is 1 column, a tab 8."""
+    lead = raw[:len(raw) - len(raw.lstrip(" \t"))]
+    return lead.count(" ") + lead.count("\t") * _RulesIndenter.tab_len
+
+
+def _dedent_error(text: str, file: str) -> RulesSyntaxError:
+    """Locate the line whose indentation closes no open block (Lark does not say)."""
     stack = [0]
     prev_colon = False
-    for number, raw in enumerate(text.splitlines(), 1):
+    for number, raw in enumerate(text.split("\n"), 1):
         body = raw.split("#", 1)[0].rstrip()
         if not body.strip():
             continue
-        indent = len(raw) - len(raw.lstrip(" \t"))
+        indent = _indent_width(raw)
         if indent > stack[-1]:
             if prev_colon:
                 stack.append(indent)
         else:
+            open_blocks = list(stack)
             while indent < stack[-1]:
                 stack.pop()
             if indent != stack[-1]:
-                return number
+                levels = ", ".join(str(n) for n in open_blocks)
+                tabs = "; a tab counts as 8 columns" if "\t" in text else ""
+                return _syntax(f"this line is indented {indent} columns, which matches no "
+                               f"enclosing block (those are indented {levels}){tabs}",
+                               file, number, indent + 1 if "\t" not in raw else 1, text)
         prev_colon = body.endswith(":")
-    return 1
+    return _syntax("this file's indentation matches no enclosing block", file, 1, 1, text)
 
 
 def _syntax(message: str, file: str, line: int, col: int, text: str) -> RulesSyntaxError:
@@ -179,17 +233,62 @@ def _syntax(message: str, file: str, line: int, col: int, text: str) -> RulesSyn
     return RulesSyntaxError(message, span, [Diagnostic(message, span, source=text)])
 
 
+def _show(token_text: str) -> str:
+    """A token as quoted in a message, cut short when long."""
+    if len(token_text) > 30:
+        token_text = token_text[:27] + "..."
+    return repr(token_text)
+
+
+def _describe_char(char: str) -> str:
+    """A character for a message; invisible and unusual ones are named."""
+    if char.isprintable() and not char.isspace() and ord(char) < 0x2000:
+        return repr(char)
+    name = unicodedata.name(char, "")
+    return f"U+{ord(char):04X}" + (f" ({name})" if name else "")
+
+
+def _previous_code_line(text: str, line: int) -> tuple[int, int] | None:
+    """The line before ``line`` that holds code, and the column just past its last character."""
+    lines = text.split("\n")
+    for number in range(line - 1, 0, -1):
+        code = _strip_comment(lines[number - 1]).rstrip()
+        if code.strip():
+            return number, len(code) + 1
+    return None
+
+
+def _strip_comment(raw: str) -> str:
+    """A line without its ``# comment`` (a '#' inside a quoted string is kept)."""
+    in_string = False
+    for i, ch in enumerate(raw):
+        if ch == '"' and (i == 0 or raw[i - 1] != "\\"):
+            in_string = not in_string
+        elif ch == "#" and not in_string:
+            return raw[:i]
+    return raw
+
+
 def _syntax_error(exc: UnexpectedInput, text: str, file: str) -> RulesSyntaxError:
     line, col = getattr(exc, "line", 1) or 1, getattr(exc, "column", 1) or 1
     if isinstance(exc, UnexpectedCharacters):
         char = text[exc.pos_in_stream] if exc.pos_in_stream < len(text) else "?"
-        msg = f"unexpected character {char!r}"
+        if char == '"':
+            msg = "unclosed string: it needs a closing '\"' on the same line"
+        elif char == "'":
+            msg = "unexpected character \"'\"; strings are written in double quotes"
+        else:
+            msg = f"unexpected character {_describe_char(char)}"
+            allowed = set(exc.allowed or ())
+            if allowed and len(allowed) < 30:
+                msg += f"; expected {_describe(allowed)}"
     elif isinstance(exc, UnexpectedEOF):
         line = text.count("\n")
         col = 1
         msg = f"unexpected end of file; expected {_describe(set(exc.expected))}"
     elif isinstance(exc, UnexpectedToken):
         tok = exc.token
+        expected = set(exc.accepts or exc.expected)
         if tok.type == "$END":
             line, col = max(text.count("\n"), 1), 1
             found = "end of file"
@@ -200,14 +299,29 @@ def _syntax_error(exc: UnexpectedInput, text: str, file: str) -> RulesSyntaxErro
             found = "a change of indentation"
             line, col = (tok.line or line), (tok.column or 1)
         else:
-            found = repr(str(tok))
-        expected = set(exc.accepts or exc.expected)
+            found = _show(str(tok))
+            before = text.split("\n")[line - 1][:col - 1] if line >= 1 else ""
+            prev = _previous_code_line(text, line)
+            if not before.strip() and prev is not None and not {"_NL", "_INDENT"} & expected:
+                # The token starts an indented line, read as the continuation of the line
+                # before: what is missing is missing at the end of that line.
+                line, col = prev
+                found = "end of line"
         msg = f"unexpected {found}; expected {_describe(expected)}"
+        if tok.type == "COMP_OP" and str(tok) == "==" and "ASSIGN_OP" in expected:
+            msg += " (to assign a value, write '=')"
     else:
         msg = "syntax error"
-    if isinstance(line, int) and line < 1:
+    if not isinstance(line, int) or line < 1:
         line = 1
+    if not isinstance(col, int) or col < 1:
+        col = 1
     return _syntax(msg, file, line, col, text)
+
+
+def _any(value: Any) -> Any:
+    """``value`` untyped: the grammar guarantees it is one of a Literal's words."""
+    return value
 
 
 def _unquote(token: Token) -> str:
@@ -221,15 +335,32 @@ def _unquote(token: Token) -> str:
 class _ToIR(Transformer):
     """Parse tree to IR nodes; each node gets the span of its tree node."""
 
-    def __init__(self, file: str) -> None:
+    def __init__(self, file: str, text: str | None = None) -> None:
         super().__init__()
         self.file = file
+        self.text = text
 
     def _span(self, meta: Any) -> Span:
         if getattr(meta, "empty", True):
             return Span(file=self.file)
+        if self.text is not None and meta.end_line > meta.line:
+            return self._trimmed(meta)
         return Span(file=self.file, line=meta.line, col=meta.column,
                     end_line=meta.end_line, end_col=meta.end_column)
+
+    def _trimmed(self, meta: Any) -> Span:
+        """The span of a node whose rule ends with a line end: it stops at its last code
+        character, not at the start of the next line."""
+        assert self.text is not None
+        seg = self.text[meta.start_pos:meta.end_pos]
+        lines = seg.split("\n")
+        while len(lines) > 1 and not _strip_comment(lines[-1]).strip():
+            lines.pop()
+        lines[-1] = _strip_comment(lines[-1]).rstrip()
+        end_line = meta.line + len(lines) - 1
+        end_col = len(lines[-1]) + (meta.column if len(lines) == 1 else 1)
+        return Span(file=self.file, line=meta.line, col=meta.column, end_line=end_line,
+                    end_col=end_col)
 
     def _tok_span(self, tok: Token) -> Span:
         return Span(file=self.file, line=tok.line or 0, col=tok.column or 0,
@@ -238,6 +369,14 @@ class _ToIR(Transformer):
     def _error(self, message: str, span: Span) -> RulesSyntaxError:
         return RulesSyntaxError(message, span)
 
+    def _int(self, tok: Token) -> int:
+        """The value of an INT token; more than :data:`MAX_DIGITS` digits is an error."""
+        digits = str(tok).lstrip("0") or "0"
+        if len(digits) > MAX_DIGITS:
+            raise self._error(f"the number {_show(str(tok))} is too large (at most "
+                              f"{MAX_DIGITS} digits)", self._tok_span(tok))
+        return int(digits)
+
     # ------------------------------------------------------------ top level
     def start(self, meta: Any, items: list[Any]) -> ir.Ruleset:
         fields: dict[str, Any] = {
@@ -245,8 +384,14 @@ class _ToIR(Transformer):
             "tiebreaks": [], "terms": {},
         }
         for kind, value in items:
-            if kind in ("options", "enums", "kinds", "zones", "vars", "phases", "tiebreaks"):
-                fields[kind].append(value)
+            if kind in ("options", "enums", "kinds", "zones", "vars", "phases", "tiebreaks",
+                        "overrides"):
+                if isinstance(value, tuple):  # 'replace DECL': the declaration and a marker
+                    fields[value[0]].append(value[1])
+                    value = value[2]
+                fields.setdefault(kind, []).append(value)
+            elif kind == "extends":
+                fields["extends"], fields["extends_span"] = value
             elif kind == "players":
                 fields["min_players"], fields["max_players"] = value
             elif kind == "term":
@@ -261,7 +406,7 @@ class _ToIR(Transformer):
                                   other=labels.other)
 
     def players_decl(self, meta: Any, items: list[Any]) -> tuple[str, Any]:
-        return "players", (int(items[0]), int(items[1]))
+        return "players", (self._int(items[0]), self._int(items[1]))
 
     def author_decl(self, meta: Any, items: list[Any]) -> tuple[str, Any]:
         return "author", _unquote(items[0])
@@ -270,7 +415,30 @@ class _ToIR(Transformer):
         return "about", _unquote(items[0])
 
     def extends_decl(self, meta: Any, items: list[Any]) -> tuple[str, Any]:
-        return "extends", _unquote(items[0])
+        return "extends", (_unquote(items[0]), self._tok_span(items[0]))
+
+    def winners_decl(self, meta: Any, items: list[Any]) -> tuple[str, Any]:
+        return "winners", items[0]
+
+    _OVERRIDE_WHAT: dict[str, Any] = {"options": "option", "enums": "enum", "kinds": "card",
+                                      "zones": "zone", "vars": "var", "phases": "phase"}
+
+    def replace_decl(self, meta: Any, items: list[Any]) -> tuple[str, Any]:
+        kind, decl = items[0]
+        if kind == "overrides":  # 'replace option x = v' is just a new default
+            return kind, decl
+        return "overrides", (kind, decl, ir.Override(
+            span=decl.span, action="replace", what=self._OVERRIDE_WHAT[kind], name=decl.name))
+
+    def remove_decl(self, meta: Any, items: list[Any]) -> tuple[str, Any]:
+        return "overrides", ir.Override(span=self._tok_span(items[1]), action="remove",
+                                        what=_any(str(items[0].children[0])),
+                                        name=str(items[1]))
+
+    def option_default(self, meta: Any, items: list[Any]) -> tuple[str, Any]:
+        name, default, doc = items
+        return "overrides", ir.Override(span=self._tok_span(name), action="default",
+                                        what="option", name=str(name), value=default, doc=doc)
 
     def start_decl(self, meta: Any, items: list[Any]) -> tuple[str, Any]:
         return "start", str(items[0])
@@ -307,10 +475,10 @@ class _ToIR(Transformer):
         return "choice", [str(t) for t in items]
 
     def pos_int(self, meta: Any, items: list[Any]) -> int:
-        return int(items[0])
+        return self._int(items[0])
 
     def neg_int(self, meta: Any, items: list[Any]) -> int:
-        return -int(items[0])
+        return -self._int(items[0])
 
     def enum_decl(self, meta: Any, items: list[Any]) -> tuple[str, Any]:
         name, labels, *groups = items
@@ -343,6 +511,10 @@ class _ToIR(Transformer):
         return "attr", ir.AttrDecl(span=self._tok_span(items[0]), name=str(items[0]),
                                    lo=items[1], hi=items[2])
 
+    def attr_derived(self, meta: Any, items: list[Any]) -> tuple[str, Any]:
+        return "attr", ir.AttrDecl(span=self._tok_span(items[0]), name=str(items[0]),
+                                   value=items[1])
+
     def copies_item(self, meta: Any, items: list[Any]) -> tuple[str, Any]:
         return "copies", items[0]
 
@@ -361,9 +533,11 @@ class _ToIR(Transformer):
             elif flag in ("public", "owner", "hidden", "top"):
                 visibility = flag
             elif flag not in ("stack", "ordered"):
+                allowed = ["shared", "per player", "public", "owner", "hidden", "top", "stack",
+                           "ordered"]
                 raise self._error(
-                    f"unknown zone property '{flag}'; allowed: shared, per player, public, "
-                    "owner, hidden, top", span)
+                    f"unknown zone property '{flag}'" + did_you_mean(flag, allowed)
+                    + "; allowed: " + ", ".join(allowed), span)
         if per_player is None:
             raise self._error("a zone must say 'shared' or 'per player'", self._tok_span(name))
         return "zones", ir.ZoneDecl(span=self._tok_span(name), name=str(name),
@@ -492,7 +666,8 @@ class _ToIR(Transformer):
                                   self._span(meta))
             kw[key] = value
         if "key" not in kw:
-            raise self._error("a trick needs 'won by highest KEY'", self._span(meta))
+            raise self._error("this trick has no 'won by highest KEY' line saying which card "
+                              "wins, e.g. 'won by highest it.rank'", self._span(meta))
         return ir.Trick(span=self._span(meta), zone=zone, leader=leader,
                         climbing=climbing is not None, **kw)
 
@@ -572,7 +747,7 @@ class _ToIR(Transformer):
         return ir.Call(span=self._span(meta), func=str(items[0]), args=args)
 
     def num(self, meta: Any, items: list[Any]) -> ir.Num:
-        return ir.Num(span=self._span(meta), value=int(items[0]))
+        return ir.Num(span=self._span(meta), value=self._int(items[0]))
 
     def string(self, meta: Any, items: list[Any]) -> ir.Str:
         return ir.Str(span=self._span(meta), value=_unquote(items[0]))
@@ -597,21 +772,54 @@ class _ToIR(Transformer):
         return ir.DictExpr(span=self._span(meta), keys=items[0::2], values=items[1::2])
 
 
-def parse_expr(text: str, span: Span) -> ir.Expr:
+def parse_expr(text: str, span: Span, col: int | None = None) -> ir.Expr:
     """Parse one expression, e.g. the ``card.colour`` of a ``{card.colour}`` placeholder.
 
     Args:
         text: the expression source.
         span: where the text sits in its file; diagnostics point there.
+        col: the file column of ``text``'s first character on ``span.line``, when known;
+            then every node gets its exact position, else every node gets ``span``.
 
     Raises:
         RulesSyntaxError: ``text`` is not an expression.
     """
+    where = span if col is None else Span(file=span.file, line=span.line, col=col,
+                                          end_line=span.line, end_col=col + len(text))
     try:
         tree = parser().parse(text, start="expr_only")
-        return _ToIR(span.file).transform(tree).children[0]
-    except (UnexpectedInput, VisitError):
-        raise RulesSyntaxError(f"'{{{text}}}' is not an expression", span) from None
+    except (UnexpectedInput, LarkError):
+        raise RulesSyntaxError(f"'{{{text}}}' is not an expression", where) from None
+    _check_depth(tree, text, span.file)
+    try:
+        return _PlacedIR(span, col).transform(tree).children[0]
+    except VisitError as exc:
+        if isinstance(exc.orig_exc, RulesSyntaxError):
+            raise exc.orig_exc from None
+        raise
+
+
+class _PlacedIR(_ToIR):
+    """IR of a placeholder expression, with spans moved to where it sits in its file."""
+
+    def __init__(self, anchor: Span, col: int | None) -> None:
+        super().__init__(anchor.file)
+        self.anchor, self.col = anchor, col
+
+    def _place(self, start: int | None, end: int | None) -> Span:
+        if self.col is None or not start:
+            return self.anchor
+        line = self.anchor.line
+        return Span(file=self.file, line=line, col=self.col + start - 1, end_line=line,
+                    end_col=self.col + (end or start + 1) - 1)
+
+    def _span(self, meta: Any) -> Span:
+        if getattr(meta, "empty", True):
+            return self.anchor
+        return self._place(meta.column, meta.end_column)
+
+    def _tok_span(self, tok: Token) -> Span:
+        return self._place(tok.column, tok.end_column)
 
 
 def parse_tree(text: str) -> Tree:
@@ -619,8 +827,14 @@ def parse_tree(text: str) -> Tree:
     return parser().parse(text if text.endswith("\n") else text + "\n")
 
 
-def parse_template(text: str, span: Span) -> list[str | ir.Expr]:
+def parse_template(text: str, span: Span, col: int | None = None) -> list[str | ir.Expr]:
     """Split a display text into literal parts and ``{expr}`` placeholders (``{{`` is a brace).
+
+    Args:
+        text: the display text (quotes removed).
+        span: the span of the text's labels; diagnostics point there.
+        col: the file column of ``text``'s first character on ``span.line``, when known, so
+            a placeholder's diagnostics point at the placeholder itself.
 
     Raises:
         RulesSyntaxError: an unclosed ``{`` or a placeholder that is not an expression.
@@ -635,12 +849,17 @@ def parse_template(text: str, span: Span) -> list[str | ir.Expr]:
             literal, i = literal + "}", i + 2
         elif ch == "{":
             end = text.find("}", i)
+            here = span if col is None else Span(file=span.file, line=span.line,
+                                                 col=col + i, end_line=span.line,
+                                                 end_col=col + i + 1)
             if end < 0:
-                raise RulesSyntaxError(f"unclosed '{{' in text {text!r}", span)
+                raise RulesSyntaxError(f"unclosed '{{' in text {text!r} (write '{{{{' for a "
+                                       "brace)", here)
             if literal:
                 parts.append(literal)
                 literal = ""
-            parts.append(parse_expr(text[i + 1:end], span))
+            parts.append(parse_expr(text[i + 1:end], here if col is None else span,
+                                    None if col is None else col + i + 1))
             i = end + 1
         else:
             literal, i = literal + ch, i + 1

@@ -56,6 +56,7 @@ class Checked:
     types: dict[int, str] = field(default_factory=dict)
     templates: dict[tuple[int, str], list[Any]] = field(default_factory=dict)
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    sources: dict[str, str] = field(default_factory=dict)  # file -> text, for carets later
 
 
 def elem_type(t: str) -> str | None:
@@ -73,7 +74,7 @@ def describe(t: str) -> str:
     """A type as a ruleset author reads it: ``enum:suit`` -> ``a suit``, ``list:card`` ->
     ``cards``, ``int`` -> ``a number``."""
     simple = {"int": "a number", "bool": "yes/no", "str": "a text", "player": "a player",
-              "card": "a card", "zone": "a zone", "pzone": "a zone per player (say zone[p])",
+              "card": "a card", "zone": "a zone", "pzone": "a zone per player",
               "none": "none", ANY: "a value", "tuple": "a tuple"}
     plural = {"int": "numbers", "bool": "yes/no values", "str": "texts", "player": "players",
               "card": "cards", "zone": "zones", ANY: "values", "tuple": "tuples"}
@@ -90,8 +91,15 @@ def describe(t: str) -> str:
     if t.startswith("dict:"):
         return f"a table of {describe('list:' + t[5:])}"
     if t.startswith("pvar:"):
-        return f"{describe(t[5:])} per player (say name[p])"
+        return f"{describe(t[5:])} per player"
     return t
+
+
+def per_player_hint(e: ir.Expr, t: str) -> str:
+    """``; 'hand' is one per player: say hand[p]`` when a per-player name is used bare."""
+    if isinstance(e, ir.Name) and (t == "pzone" or t.startswith("pvar:")):
+        return f"; '{e.id}' is one per player: say {e.id}[p]"
+    return ""
 
 
 def compatible(a: str, b: str) -> bool:
@@ -118,6 +126,7 @@ class Checker:
         self.sym = Symbols()
         self.out = Checked(ruleset, self.sym)
         self.scopes: list[dict[str, str]] = []
+        self.key_card: str | None = None  # a trick's card name, while its key is checked
 
     # ------------------------------------------------------------ reporting
     def error(self, message: str, span: Span) -> None:
@@ -205,11 +214,17 @@ class Checker:
         a = k.attrs[i]
         assert a.value is not None
         self.scopes.append({b.name: self.sym.attrs.get(b.name, ANY) for b in k.attrs[:i]})
+        first = len(self.out.diagnostics)
         typ = self.expr(a.value)
         self.scopes.pop()
+        for diag in self.out.diagnostics[first:]:
+            for later in k.attrs[i + 1:]:
+                if diag.message.startswith(f"undefined name '{later.name}'"):
+                    diag.message = (f"'{later.name}' is declared after '{a.name}': a derived "
+                                    "attribute can use only the attributes above it")
         if typ not in ("int", "bool", "str", ANY) and not typ.startswith("enum:"):
-            self.error(f"attribute '{a.name}' must be a number, yes/no or an enum value, "
-                       f"got {typ}", a.value.span)
+            self.error(f"attribute '{a.name}' must be a number, text, yes/no or an enum "
+                       f"value, got {describe(typ)}", a.value.span)
             return ANY
         return typ
 
@@ -249,15 +264,14 @@ class Checker:
         t = self.expr(e, it)
         if not compatible(t, expected) or (expected == "bool" and t == "int"):
             self.error(f"type mismatch{what}: expected {describe(expected)}, got "
-                       f"{describe(t)}", e.span)
+                       f"{describe(t)}{per_player_hint(e, t)}", e.span)
         return t
 
     def coll(self, e: ir.Expr, it: str | None, what: str = " here") -> str:
         t = self.expr(e, it)
         el = elem_type(t)
         if el is None:
-            hint = f"; '{e.id}' is one zone per player: say {e.id}[p]" \
-                if t == "pzone" and isinstance(e, ir.Name) else ""
+            hint = per_player_hint(e, t)
             self.error(f"expected cards, seats or values{what}, got {describe(t)}{hint}",
                        e.span)
             return ANY
@@ -403,6 +417,10 @@ class Checker:
         names = [*self._global_names(), *(k for s in self.scopes for k in s)]
         if it is not None:
             names.append("it")
+        if n == self.key_card:
+            self.error(f"'{n}' is the card just played; 'won by highest' ranks every card of "
+                       "the trick: say 'it'", e.span)
+            return ANY
         self.error(f"undefined name '{n}'" + did_you_mean(n, names), e.span)
         return ANY
 
@@ -633,7 +651,9 @@ class Checker:
         self.scopes.pop()
         self.scopes.pop()
         self.template(s.pass_label)
+        self.key_card = s.card_var
         self.expr(s.key, "card")
+        self.key_card = None
         self.block(s.after_trick, {"winner": "player"})
 
     # ------------------------------------------------------------ texts
@@ -702,10 +722,11 @@ class Checker:
             self.scopes.pop()
         if r.winners is not None:
             self.want(r.winners, "list:player", what=" (winners: the winning seats)")
-        for o in r.overrides:
-            said = f"option {o.name} = ..." if o.action == "default" else \
-                f"{o.action} {o.what} {o.name}"
-            self.error(f"'{said}' changes a base ruleset; this file has no 'extends'", o.span)
+        for change in r.overrides:
+            said = f"option {change.name} = ..." if change.action == "default" else \
+                f"{change.action} {change.what} {change.name}"
+            self.error(f"'{said}' changes a base ruleset; this file has no 'extends'",
+                       change.span)
         self.scopes.pop()
         graph_checks(self)
         constant_checks(self)
@@ -981,6 +1002,9 @@ def graph_checks(c: Checker) -> None:
         c.error(f"unknown start phase '{start}'" + did_you_mean(str(start), c.sym.phases),
                 r.span)
         return
+    if any(t.target != "end" and t.target not in c.sym.phases
+           for p in r.phases for t in p.transitions):
+        return  # the unknown phase is reported; the graph would only repeat it
     edges = phase_edges(r)
     for p in r.phases:
         if not edges[p.name]:
@@ -1030,9 +1054,11 @@ def check(ruleset: ir.Ruleset, sources: dict[str, str] | None = None) -> Checked
         RulesValidationError: with every diagnostic found, sorted by position.
     """
     checked = Checker(ruleset).run()
+    checked.sources = dict(sources or {})
     if checked.diagnostics:
-        diags = sorted(checked.diagnostics, key=lambda d: (d.span.file, d.span.line,
-                                                           d.span.col))
+        unique = {(d.message, d.span): d for d in checked.diagnostics}  # each error once
+        diags = sorted(unique.values(), key=lambda d: (d.span.file, d.span.line,
+                                                       d.span.col))
         first = diags[0]
         raise RulesValidationError(first.message, first.span, diags).attach_source(
             sources or {})

@@ -64,8 +64,8 @@ class Decision:
 class ActionCache:
     """Creates each (value -> Action) once per decision, so listing legal actions is cheap."""
 
-    def __init__(self, prog: Program, choice: str, card: bool) -> None:
-        self.prog, self.choice, self.card = prog, choice, card
+    def __init__(self, prog: Program, choice: str, card: bool, seats: bool = False) -> None:
+        self.prog, self.choice, self.card, self.seats = prog, choice, card, seats
         self.cache: dict[Any, Action] = {}
         self.skip_label = prog.word("skip")
         # Card choices: one Action per card, made once (the hot path indexes this list).
@@ -85,8 +85,8 @@ class ActionCache:
         if self.card:
             return Action(f"{self.choice}:{prog.card_ids[value]}", prog.card_labels[value],
                           value, self.choice, True)
-        return Action(f"{self.choice}:{prog.value_id(value)}", prog.value_label(value), value,
-                      self.choice, False)
+        label = prog.seat_name(value) if self.seats else prog.value_label(value)
+        return Action(f"{self.choice}:{prog.value_id(value)}", label, value, self.choice, False)
 
 
 class ChooseNode(Decision):
@@ -101,7 +101,8 @@ class ChooseNode(Decision):
         self.slot = lay.local(c.name)
         self.optional = c.optional
         card = comp.type_of(c.domain) in ("zone", "list:card")
-        self.actions = ActionCache(prog, c.name, card)
+        self.actions = ActionCache(prog, c.name, card,
+                                   seats=comp.type_of(c.domain) == "list:player")
         if c.skip_label is not None:
             self.actions.skip_label = prog.template(c.skip_label)(None)
         self.prompt_text: Callable[[State], str] = prog.template(c.prompt, default=c.name)

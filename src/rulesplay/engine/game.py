@@ -104,19 +104,19 @@ class Program:
         multi_attr_kinds = sum(1 for k in self.ruleset.kinds if k.attrs) > 1
         label_fns = []
         for k in self.ruleset.kinds:
-            domains = []
+            domains: list[list[Any]] = []
             printed = [a for a in k.attrs if a.value is None]
             # Derived attributes (``value = EXPR``), evaluated per card in declaration order.
             self.compiler.card_attrs_as_names = True
-            derived = [(a.name, self.compiler.expr(a.value)) for a in k.attrs
-                       if a.value is not None]
+            derived = [(d, self.compiler.expr(d.value)) for d in k.attrs
+                       if d.value is not None]
             self.compiler.card_attrs_as_names = False
-            for a in printed:
-                if a.enum is not None:
-                    decl = self.checked.symbols.enums[a.enum]
+            for attr in printed:
+                if attr.enum is not None:
+                    decl = self.checked.symbols.enums[attr.enum]
                     domains.append([v.name for v in decl.values])
                 else:
-                    domains.append(list(range(a.lo or 0, (a.hi or 0) + 1)))
+                    domains.append(list(range(attr.lo or 0, (attr.hi or 0) + 1)))
             copies = self.compiler.expr(k.copies)(None, None)
             if not isinstance(copies, int) or copies < 1:
                 raise RulesValidationError(f"copies of '{k.name}' must be at least 1", k.span)
@@ -131,8 +131,15 @@ class Program:
                     lay.kind_of.append(k.name)
                     for a in attrs:
                         lay.attr_table[a].append(values.get(a))
-                    for name, fn in derived:
-                        values[name] = lay.attr_table[name][cid] = fn(None, cid)
+                    for attr, fn in derived:
+                        try:
+                            value = fn(None, cid)
+                        except (RulesError, TypeError, ValueError, ZeroDivisionError) as exc:
+                            msg = exc.message if isinstance(exc, RulesError) else str(exc)
+                            raise RulesValidationError(
+                                f"attribute '{attr.name}' of card {values}: {msg}",
+                                attr.span) from None
+                        values[attr.name] = lay.attr_table[attr.name][cid] = value
                     self.card_ids.append(f"{stem}#{copy}" if copies > 1 else stem)
                     self.card_attrs.append({"kind": k.name, **values})
                     self.card_short.append(k.short or "".join(
@@ -414,7 +421,10 @@ class Game:
         if not isinstance(num_players, int) or not lo <= num_players <= hi:
             raise OptionError(f"{self.title} is for {lo} to {hi} players, not {num_players}")
         if num_players not in self._programs:
-            self._programs[num_players] = Program(self, num_players)
+            try:
+                self._programs[num_players] = Program(self, num_players)
+            except RulesError as exc:
+                raise exc.attach_source(self.checked.sources) from None
         return self._programs[num_players]
 
     def new_state(self, num_players: int | None = None, seed: int = 0,

@@ -1,0 +1,304 @@
+"""What a variant changes, in the language's terms (``rulesplay diff BASE VARIANT``).
+
+``diff(base, variant)`` compares two rulesets (usually a base and a merged variant of it) and
+describes each difference as one line: option defaults, types and docs; enums; card kinds and
+their attributes; zones; variables; phases added, removed or replaced (with the choices and
+tricks whose constraints changed); start phase; score, tiebreaks and winners. Spans are
+ignored: moving a declaration to another file or line is not a change.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import ir
+
+__all__ = ["diff", "expr_text", "option_text"]
+
+_OPS_PREC = {"or": 1, "and": 2, "in": 4, "not in": 4, "==": 4, "!=": 4, "<": 4, "<=": 4,
+             ">": 4, ">=": 4, "+": 6, "-": 6, "*": 7, "/": 7, "%": 7}
+
+
+def _plain(node: Any) -> Any:
+    """A node as plain data without spans (so equal rules compare equal wherever written)."""
+    if isinstance(node, ir.Node):
+        return {k: _plain(v) for k, v in node.__dict__.items() if k != "span"}
+    if isinstance(node, list | tuple):
+        return [_plain(v) for v in node]
+    if isinstance(node, dict):
+        return {k: _plain(v) for k, v in node.items()}
+    return node
+
+
+def _same(a: Any, b: Any) -> bool:
+    return _plain(a) == _plain(b)
+
+
+def expr_text(e: ir.Expr | None, prec: int = 0) -> str:  # noqa: C901 - one case per node
+    """An expression written back in the language (``12 if rank == 13 else rank``)."""
+    if e is None:
+        return "none"
+    out: str
+    mine = 10
+    if isinstance(e, ir.Num):
+        out = str(e.value)
+    elif isinstance(e, ir.Str):
+        out = '"' + e.value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    elif isinstance(e, ir.Bool):
+        out = "true" if e.value else "false"
+    elif isinstance(e, ir.NoneLit):
+        out = "none"
+    elif isinstance(e, ir.Name):
+        out = e.id
+    elif isinstance(e, ir.Attr):
+        out = f"{expr_text(e.obj, 10)}.{e.name}"
+    elif isinstance(e, ir.Index):
+        out = f"{expr_text(e.obj, 10)}[{expr_text(e.key)}]"
+    elif isinstance(e, ir.Call):
+        out = f"{e.func}({', '.join(expr_text(a) for a in e.args)})"
+    elif isinstance(e, ir.BinOp):
+        mine = _OPS_PREC.get(e.op, 5)
+        out = f"{expr_text(e.left, mine)} {e.op} {expr_text(e.right, mine + 1)}"
+    elif isinstance(e, ir.UnOp):
+        mine = 3 if e.op == "not" else 8
+        out = f"not {expr_text(e.operand, mine)}" if e.op == "not" else \
+            f"-{expr_text(e.operand, mine)}"
+    elif isinstance(e, ir.Cond):
+        mine = 0
+        out = f"{expr_text(e.then, 1)} if {expr_text(e.test, 1)} else {expr_text(e.other)}"
+    elif isinstance(e, ir.TupleExpr):
+        out = "(" + ", ".join(expr_text(i) for i in e.items) + ("," if len(e.items) == 1
+                                                               else "") + ")"
+    elif isinstance(e, ir.ListExpr):
+        out = "[" + ", ".join(expr_text(i) for i in e.items) + "]"
+    elif isinstance(e, ir.DictExpr):
+        out = "{" + ", ".join(f"{expr_text(k)}: {expr_text(v)}"
+                              for k, v in zip(e.keys, e.values, strict=True)) + "}"
+    elif isinstance(e, ir.RangeExpr):
+        mine = 5
+        out = f"{expr_text(e.lo, 6)}..{expr_text(e.hi, 6)}"
+    elif isinstance(e, ir.Filter):
+        mine = 0
+        out = f"{expr_text(e.coll, 1)} where {expr_text(e.cond, 1)}"
+    elif isinstance(e, ir.IsKind):
+        mine = 4
+        out = f"{expr_text(e.obj, 5)} is {'not ' if e.negate else ''}{e.kind}"
+    elif isinstance(e, ir.Seat):
+        mine = 8
+        out = f"{e.side} of {expr_text(e.of, 8)}"
+    else:  # pragma: no cover - every node is handled above
+        out = type(e).__name__
+    return f"({out})" if mine < prec else out
+
+
+def option_text(o: ir.OptionDecl) -> str:
+    """An option's type and default as written: ``bool = false``, ``int in 1..12 = 6``."""
+    if o.type == "int":
+        typ = f"int in {o.lo}..{o.hi}"
+    elif o.type == "bool":
+        typ = "bool"
+    else:
+        typ = " | ".join(o.choices)
+    return f"{typ} = {expr_text(o.default)}"
+
+
+def _attr_text(a: ir.AttrDecl) -> str:
+    if a.value is not None:
+        return f"{a.name} = {expr_text(a.value)}"
+    if a.enum is not None:
+        return f"{a.name}: {a.enum}"
+    return f"{a.name}: {a.lo}..{a.hi}"
+
+
+def _by_name(items: list[Any]) -> dict[str, Any]:
+    return {item.name: item for item in items}
+
+
+def _added_removed(what: str, base: dict[str, Any], var: dict[str, Any],
+                   show: Any) -> tuple[list[str], list[str]]:
+    """Lines for added and removed names, and the names present in both (in base order)."""
+    out = [f"{what} '{n}' removed" for n in base if n not in var]
+    out += [f"{what} '{n}' added: {show(var[n])}" for n in var if n not in base]
+    return out, [n for n in base if n in var]
+
+
+def _options(base: ir.Ruleset, var: ir.Ruleset) -> list[str]:
+    b, v = _by_name(base.options), _by_name(var.options)
+    out, common = _added_removed("option", b, v, option_text)
+    for n in common:
+        x, y = b[n], v[n]
+        if (x.type, x.lo, x.hi, x.choices) != (y.type, y.lo, y.hi, y.choices):
+            out.append(f"option '{n}': {option_text(x)} -> {option_text(y)}")
+        elif not _same(x.default, y.default):
+            out.append(f"option '{n}': default {expr_text(x.default)} -> "
+                       f"{expr_text(y.default)}")
+        if x.doc != y.doc:
+            out.append(f"option '{n}': doc {x.doc!r} -> {y.doc!r}")
+    return out
+
+
+def _enums(base: ir.Ruleset, var: ir.Ruleset) -> list[str]:
+    def values(e: ir.EnumDecl) -> str:
+        return ", ".join(v.name for v in e.values)
+
+    b, v = _by_name(base.enums), _by_name(var.enums)
+    out, common = _added_removed("enum", b, v, values)
+    for n in common:
+        if not _same(b[n], v[n]):
+            out.append(f"enum '{n}': {values(b[n])} -> {values(v[n])}"
+                       if values(b[n]) != values(v[n]) else f"enum '{n}': labels changed")
+    return out
+
+
+def _kinds(base: ir.Ruleset, var: ir.Ruleset) -> list[str]:
+    def attrs(k: ir.KindDecl) -> str:
+        return "; ".join(_attr_text(a) for a in k.attrs) or "no attributes"
+
+    b, v = _by_name(base.kinds), _by_name(var.kinds)
+    out, common = _added_removed("card kind", b, v, attrs)
+    for n in common:
+        x, y = b[n], v[n]
+        if _same(x, y):
+            continue
+        xa, ya = _by_name(x.attrs), _by_name(y.attrs)
+        for a in xa:
+            if a not in ya:
+                out.append(f"card kind '{n}': attribute '{a}' removed")
+            elif not _same(xa[a], ya[a]):
+                out.append(f"card kind '{n}': {_attr_text(xa[a])} -> {_attr_text(ya[a])}")
+        out += [f"card kind '{n}': attribute added: {_attr_text(ya[a])}"
+                for a in ya if a not in xa]
+        if not _same(x.copies, y.copies):
+            out.append(f"card kind '{n}': copies {expr_text(x.copies)} -> "
+                       f"{expr_text(y.copies)}")
+        if not _same(x.rows, y.rows):
+            out.append(f"card kind '{n}': card table changed")
+        if not _same((x.labels, x.card_label, x.short), (y.labels, y.card_label, y.short)):
+            out.append(f"card kind '{n}': labels changed")
+    return out
+
+
+def _zones(base: ir.Ruleset, var: ir.Ruleset) -> list[str]:
+    def show(z: ir.ZoneDecl) -> str:
+        return f"{'per player' if z.per_player else 'shared'}, {z.visibility}"
+
+    b, v = _by_name(base.zones), _by_name(var.zones)
+    out, common = _added_removed("zone", b, v, show)
+    for n in common:
+        if show(b[n]) != show(v[n]):
+            out.append(f"zone '{n}': {show(b[n])} -> {show(v[n])}")
+        elif not _same(b[n], v[n]):
+            out.append(f"zone '{n}': labels changed")
+    return out
+
+
+def _vars(base: ir.Ruleset, var: ir.Ruleset) -> list[str]:
+    def show(d: ir.VarDecl) -> str:
+        scope = "" if d.scope == "global" else f"{d.scope} "
+        return f"{scope}var {d.type} = {expr_text(d.default)}"
+
+    b, v = _by_name(base.vars), _by_name(var.vars)
+    out, common = _added_removed("variable", b, v, show)
+    for n in common:
+        if show(b[n]) != show(v[n]):
+            out.append(f"variable '{n}': {show(b[n])} -> {show(v[n])}")
+        elif not _same(b[n], v[n]):
+            out.append(f"variable '{n}': labels changed")
+    return out
+
+
+def _constraints(stmts: list[ir.Stmt], found: dict[str, Any]) -> dict[str, Any]:
+    """The choices and tricks of a statement list, by name (``trick N`` for the N-th trick),
+    with their constraint (``where``) expressions."""
+    for s in stmts:
+        if isinstance(s, ir.Choose):
+            found[f"choice '{s.name}'"] = s.where
+        elif isinstance(s, ir.Trick):
+            found[f"trick {sum(1 for k in found if k.startswith('trick'))+1}"] = s.where
+            _constraints(s.after_play, found)
+            _constraints(s.after_trick, found)
+        elif isinstance(s, ir.If):
+            for body in (*s.bodies, s.orelse):
+                _constraints(body, found)
+        elif isinstance(s, ir.Repeat | ir.ForEachPlayer):
+            _constraints(s.body, found)
+    return found
+
+
+def _phases(base: ir.Ruleset, var: ir.Ruleset) -> list[str]:
+    b, v = _by_name(base.phases), _by_name(var.phases)
+    out = [f"phase '{n}' removed" for n in b if n not in v]
+    out += [f"phase '{n}' added" for n in v if n not in b]
+    for n in (n for n in b if n in v):
+        x, y = b[n], v[n]
+        if _same(x, y):
+            continue
+        parts = []
+        if not _same(x.body, y.body):
+            parts.append("its statements differ")
+        if not _same(x.transitions, y.transitions):
+            def nexts(p: ir.PhaseDecl) -> str:
+                return ", ".join(f"next {t.target}" + (f" if {expr_text(t.guard)}"
+                                                       if t.guard is not None else "")
+                                 for t in p.transitions) or "none"
+            parts.append(f"transitions {nexts(x)} -> {nexts(y)}")
+        if not _same(x.labels, y.labels):
+            parts.append(f"title {x.labels.text!r} -> {y.labels.text!r}"
+                         if x.labels.text != y.labels.text else "labels changed")
+        out.append(f"phase '{n}' replaced: " + "; ".join(parts))
+        cx, cy = _constraints(x.body, {}), _constraints(y.body, {})
+        for key in cx:
+            if key not in cy:
+                out.append(f"  {key} removed from phase '{n}'")
+            elif not _same(cx[key], cy[key]):
+                def where(e: ir.Expr | None) -> str:
+                    return "any" if e is None else f"where {expr_text(e)}"
+                out.append(f"  {key} in phase '{n}': {where(cx[key])} -> {where(cy[key])}")
+        out += [f"  {key} added to phase '{n}'" for key in cy if key not in cx]
+    if [p.name for p in base.phases if p.name in v] != [p.name for p in var.phases
+                                                         if p.name in b]:
+        out.append("phase order changed: " + ", ".join(p.name for p in var.phases))
+    return out
+
+
+def diff(base: ir.Ruleset, variant: ir.Ruleset) -> list[str]:
+    """Describe what ``variant`` changes with respect to ``base``, one line per change.
+
+    Args:
+        base: the base ruleset (e.g. ``compose.load_ruleset("rulesets/x.rules")[0]``).
+        variant: the other ruleset, usually a merged variant of ``base``.
+
+    Returns:
+        Lines such as ``option 'open_hands': default false -> true``, ``phase 'draft'
+        replaced: its statements differ``, ``card kind 'card': value = 12 if rank == 13
+        else rank -> value = rank``; an empty list when the rulesets play the same.
+        Indented lines (two spaces) detail the line before them.
+    """
+    out: list[str] = []
+    if base.title.text != variant.title.text:
+        out.append(f"title {base.title.text!r} -> {variant.title.text!r}")
+    if (base.min_players, base.max_players) != (variant.min_players, variant.max_players):
+        out.append(f"players {base.min_players}..{base.max_players} -> "
+                   f"{variant.min_players}..{variant.max_players}")
+    out += _options(base, variant)
+    out += _enums(base, variant)
+    out += _kinds(base, variant)
+    out += _zones(base, variant)
+    out += _vars(base, variant)
+    out += _phases(base, variant)
+    from .validate import start_phase
+
+    if start_phase(base) != start_phase(variant):
+        out.append(f"start phase {start_phase(base)} -> {start_phase(variant)}")
+    if not _same(base.score, variant.score):
+        out.append(f"score: {expr_text(base.score)} -> {expr_text(variant.score)}")
+    if not _same(base.tiebreaks, variant.tiebreaks):
+        def ties(r: ir.Ruleset) -> str:
+            return "; ".join(expr_text(t) for t in r.tiebreaks) or "none"
+        out.append(f"tiebreak: {ties(base)} -> {ties(variant)}")
+    if not _same(base.winners, variant.winners):
+        def wins(r: ir.Ruleset) -> str:
+            return expr_text(r.winners) if r.winners is not None else \
+                "best score and tiebreaks"
+        out.append(f"winners: {wins(base)} -> {wins(variant)}")
+    return out
