@@ -36,9 +36,10 @@ from .validate import Checked, check
 
 # Ruleset list field -> the word a variant uses for it (``replace card ...``).
 CATEGORIES = (("options", "option"), ("enums", "enum"), ("kinds", "card"),
-              ("zones", "zone"), ("vars", "var"), ("phases", "phase"))
+              ("zones", "zone"), ("vars", "var"), ("phases", "phase"),
+              ("abilities", "ability"), ("rules", "rule"))
 _WHAT_NAMES = {"option": "option", "enum": "enum", "card": "card kind", "zone": "zone",
-               "var": "variable", "phase": "phase"}
+               "var": "variable", "phase": "phase", "ability": "ability", "rule": "rule"}
 
 
 def read_source(path: str) -> str:
@@ -132,10 +133,12 @@ def load_merged(path: str, sources: dict[str, str], root: Path | None = None,
     text = read_source(path)
     sources[path] = text
     variant = parse_text(text, path)
-    if variant.extends is None:
-        return variant
     real = Path(path).resolve()
     root = root or allowed_root(real)
+    if variant.includes:
+        variant = _with_includes(variant, path, sources, root, (*chain, real))
+    if variant.extends is None:
+        return variant
     base_path = os.path.normpath(os.path.join(os.path.dirname(path), variant.extends))
     base_real = Path(base_path).resolve()
     span = variant.extends_span
@@ -158,6 +161,57 @@ def load_merged(path: str, sources: dict[str, str], root: Path | None = None,
     if removed is not None:
         removed.extend(o for o in variant.overrides if o.action == "remove")
     return merge(base, variant)
+
+
+def _resolve(path: str, target: str, span: Any, root: Path, chain: tuple[Path, ...],
+             verb: str) -> str:
+    """The file ``target`` names, relative to ``path``; it must stay inside ``root``, exist,
+    and not be one of the files already being loaded."""
+    joined = os.path.normpath(os.path.join(os.path.dirname(path), target))
+    real = Path(joined).resolve()
+    if not real.is_relative_to(root):
+        raise RulesValidationError(
+            f"'{verb}' cannot reach outside the ruleset folder tree '{_show(root)}': "
+            f"'{target}' resolves to {_show(real)}", span)
+    if real in chain:
+        loop = " -> ".join(_show(p) for p in (*chain[chain.index(real):], real))
+        raise RulesValidationError(f"'{verb}' forms a cycle: {loop}", span)
+    if not real.is_file():
+        folder = real.parent
+        near = [p.name for p in folder.glob("*.rules")] if folder.is_dir() else []
+        raise RulesValidationError(
+            f"'{verb}': no such file '{target}' in {_show(folder)}"
+            + did_you_mean(real.name, near), span)
+    return joined
+
+
+def _with_includes(ruleset: ir.Ruleset, path: str, sources: dict[str, str], root: Path,
+                   chain: tuple[Path, ...]) -> ir.Ruleset:
+    """``include "file"``: the declarations of each included file come first, in order.
+
+    Included files hold declarations only (enums, cards, zones, variables, abilities, rules,
+    phases, options); their own ``include`` lines are followed too.
+
+    Raises:
+        RulesValidationError: a missing file, a cycle, a path outside the folder tree, or an
+            included file that says ``extends``.
+    """
+    lists = ("options", "enums", "kinds", "zones", "vars", "abilities", "rules", "phases")
+    merged: dict[str, list[Any]] = {name: [] for name in lists}
+    for target, span in ruleset.includes:
+        file = _resolve(path, target, span, root, chain, "include")
+        text = read_source(file)
+        sources[file] = text
+        part = parse_text(text, file)
+        if part.extends is not None:
+            raise RulesValidationError("an included file cannot 'extends' another",
+                                       part.extends_span)
+        if part.includes:
+            part = _with_includes(part, file, sources, root, (*chain, Path(file).resolve()))
+        for name in lists:
+            merged[name].extend(getattr(part, name))
+    return ruleset.model_copy(update={
+        name: [*merged[name], *getattr(ruleset, name)] for name in lists} | {"includes": []})
 
 
 def _index(items: list[Any]) -> dict[str, int]:

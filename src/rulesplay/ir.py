@@ -165,7 +165,8 @@ class Seat(Node):
 
 
 Expr = Annotated[
-    Num | Str | Bool | NoneLit | Name | Attr | Index | Call | BinOp | UnOp | Cond | TupleExpr | ListExpr | DictExpr | RangeExpr | Filter | IsKind | Seat,
+    Num | Str | Bool | NoneLit | Name | Attr | Index | Call | BinOp | UnOp | Cond | TupleExpr
+    | ListExpr | DictExpr | RangeExpr | Filter | IsKind | Seat,
     Field(discriminator="node"),
 ]
 
@@ -240,6 +241,7 @@ class ForEachPlayer(Node):
     var: str
     start: Expr | None = None
     clockwise: bool = True
+    order: Expr | None = None  # ``ordered by KEY``: highest KEY first, ties in turn order
     body: list[Stmt]
 
 
@@ -256,6 +258,7 @@ class Choose(Node):
     domain: Expr
     where: Expr | None = None
     optional: bool = False
+    secret: bool = False  # ``secretly``: other seats learn that a choice was made, not which
     skip_label: Labels | None = None
     prompt: Labels = Field(default_factory=Labels)
 
@@ -285,6 +288,36 @@ class Trick(Node):
     after_trick: list[Stmt] = Field(default_factory=list)
 
 
+class ForEachIn(Node):
+    """``for each [card] x in COLL:`` once per element of COLL (a list fixed at the start)."""
+
+    node: Literal["foreach_in"] = "foreach_in"
+    var: str
+    coll: Expr
+    body: list[Stmt]
+
+
+class Break(Node):
+    """``break``: leave the innermost loop."""
+
+    node: Literal["break"] = "break"
+
+
+class Do(Node):
+    """``do NAME``: run the rule NAME."""
+
+    node: Literal["do"] = "do"
+    name: str
+
+
+class Trigger(Node):
+    """``trigger STEP for CARDS``: run each card's ability block ``at STEP`` (``this`` bound)."""
+
+    node: Literal["trigger"] = "trigger"
+    step: str
+    cards: Expr
+
+
 class EndGame(Node):
     node: Literal["end"] = "end"
 
@@ -297,7 +330,8 @@ class Say(Node):
 
 
 Stmt = Annotated[
-    Assign | Let | Move | Shuffle | Deal | If | Repeat | ForEachPlayer | Choose | Trick | EndGame | Say,
+    Assign | Let | Move | Shuffle | Deal | If | Repeat | ForEachPlayer | ForEachIn | Choose
+    | Trick | EndGame | Say | Break | Do | Trigger,
     Field(discriminator="node"),
 ]
 
@@ -338,6 +372,8 @@ class AttrDecl(Node):
     lo: int | None = None
     hi: int | None = None
     value: Expr | None = None
+    text: bool = False  # ``name: text``: a printed text such as a card's name
+    set_of: str | None = None  # ``classes: set of cls``: a set of values of an enum
 
 
 class CardRow(Node):
@@ -369,13 +405,38 @@ class ZoneDecl(Node):
 
 
 class VarDecl(Node):
-    """A variable: scope global | player | trick | card; type int | bool | player | ENUM."""
+    """A variable: scope global | player | trick | card; type int | bool | player | ENUM.
+
+    A card variable is reset to its default when its card moves, unless ``kept``.
+    """
 
     name: str
     scope: Literal["global", "player", "trick", "card"] = "global"
     type: str
     default: Expr = Field(default_factory=NoneLit)
     labels: Labels = Field(default_factory=Labels)
+    kept: bool = False
+
+
+class AbilityDecl(Node):
+    """``ability NAME "text":`` with ``modify STAT: EXPR`` lines and ``at STEP:`` blocks.
+
+    Cards name their ability in an attribute of type ``ability``; ``bonus(STAT, CARDS)`` sums
+    the modifiers and ``trigger STEP for CARDS`` runs the blocks, with ``this`` the card.
+    """
+
+    name: str
+    labels: Labels = Field(default_factory=Labels)
+    modifies: dict[str, Expr] = Field(default_factory=dict)
+    steps: dict[str, list[Stmt]] = Field(default_factory=dict)
+
+
+class RuleDecl(Node):
+    """``rule NAME:`` a named block of statements, run by ``do NAME``."""
+
+    name: str
+    labels: Labels = Field(default_factory=Labels)
+    body: list[Stmt]
 
 
 class Transition(Node):
@@ -402,7 +463,7 @@ class Override(Node):
     """
 
     action: Literal["replace", "remove", "default"]
-    what: Literal["option", "enum", "card", "zone", "var", "phase"]
+    what: Literal["option", "enum", "card", "zone", "var", "phase", "ability", "rule"]
     name: str
     value: Expr | None = None
     doc: str = ""
@@ -432,6 +493,9 @@ class Ruleset(Node):
     score: Expr | None = None
     tiebreaks: list[Expr] = Field(default_factory=list)
     winners: Expr | None = None
+    abilities: list[AbilityDecl] = Field(default_factory=list)
+    rules: list[RuleDecl] = Field(default_factory=list)
+    includes: list[tuple[str, Span]] = Field(default_factory=list)
     extends: str | None = None
     extends_span: Span = NO_SPAN
     overrides: list[Override] = Field(default_factory=list)

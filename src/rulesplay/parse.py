@@ -385,7 +385,7 @@ class _ToIR(Transformer):
         }
         for kind, value in items:
             if kind in ("options", "enums", "kinds", "zones", "vars", "phases", "tiebreaks",
-                        "overrides"):
+                        "overrides", "abilities", "rules", "includes"):
                 if isinstance(value, tuple):  # 'replace DECL': the declaration and a marker
                     fields[value[0]].append(value[1])
                     value = value[2]
@@ -421,7 +421,8 @@ class _ToIR(Transformer):
         return "winners", items[0]
 
     _OVERRIDE_WHAT: dict[str, Any] = {"options": "option", "enums": "enum", "kinds": "card",
-                                      "zones": "zone", "vars": "var", "phases": "phase"}
+                                      "zones": "zone", "vars": "var", "phases": "phase",
+                                      "abilities": "ability", "rules": "rule"}
 
     def replace_decl(self, meta: Any, items: list[Any]) -> tuple[str, Any]:
         kind, decl = items[0]
@@ -495,17 +496,73 @@ class _ToIR(Transformer):
     def kind_decl(self, meta: Any, items: list[Any]) -> tuple[str, Any]:
         name, labels, *parts = items
         kw: dict[str, Any] = {"attrs": []}
+        table = None
         for key, value in parts:
             if key == "attr":
                 kw["attrs"].append(value)
+            elif key == "table":
+                table = value
             else:
                 kw[key] = value
+        if table is not None:
+            kw["rows"] = self._rows(kw["attrs"], table)
         return "kinds", ir.KindDecl(span=self._tok_span(name), name=str(name), labels=labels,
                                     **kw)
 
     def attr_enum(self, meta: Any, items: list[Any]) -> tuple[str, Any]:
         return "attr", ir.AttrDecl(span=self._tok_span(items[0]), name=str(items[0]),
                                    enum=str(items[1]))
+
+    def _rows(self, attrs: list[ir.AttrDecl], table: list[Any]) -> list[ir.CardRow]:
+        """Table rows to :class:`ir.CardRow`: one cell per printed attribute, in declaration
+        order, then an optional copies column."""
+        printed = [a.name for a in attrs if a.value is None]
+        rows = []
+        for cells, span in table:
+            if len(cells) not in (len(printed), len(printed) + 1):
+                raise self._error(
+                    f"this row has {len(cells)} cells; the table needs {len(printed)} "
+                    f"({', '.join(printed)}) and optionally a last one for copies", span)
+            copies = 1
+            if len(cells) == len(printed) + 1:
+                copies = cells[-1]
+                if not isinstance(copies, int) or isinstance(copies, bool) or copies < 1:
+                    raise self._error("the last cell (copies) must be a number of at least 1",
+                                      span)
+            rows.append(ir.CardRow(span=span, values=dict(zip(printed, cells, strict=False)),
+                                   copies=copies))
+        return rows
+
+    def attr_text(self, meta: Any, items: list[Any]) -> tuple[str, Any]:
+        return "attr", ir.AttrDecl(span=self._tok_span(items[0]), name=str(items[0]), text=True)
+
+    def attr_set(self, meta: Any, items: list[Any]) -> tuple[str, Any]:
+        return "attr", ir.AttrDecl(span=self._tok_span(items[0]), name=str(items[0]),
+                                   set_of=str(items[1]))
+
+    def table_item(self, meta: Any, items: list[Any]) -> tuple[str, Any]:
+        return "table", list(items)
+
+    def table_row(self, meta: Any, items: list[Any]) -> tuple[list[Any], Span]:
+        return list(items), self._span(meta)
+
+    def cell_text(self, meta: Any, items: list[Any]) -> str:
+        return _unquote(items[0])
+
+    def cell_int(self, meta: Any, items: list[Any]) -> int:
+        return int(items[0])
+
+    def cell_bool(self, meta: Any, items: list[Any]) -> bool:
+        return str(items[0]) in ("yes", "true")
+
+    def cell_none(self, meta: Any, items: list[Any]) -> None:
+        return None
+
+    def cell_empty(self, meta: Any, items: list[Any]) -> list[str]:
+        return []
+
+    def cell_names(self, meta: Any, items: list[Any]) -> list[str]:
+        return [str(t) for t in items]
 
     def attr_range(self, meta: Any, items: list[Any]) -> tuple[str, Any]:
         return "attr", ir.AttrDecl(span=self._tok_span(items[0]), name=str(items[0]),
@@ -547,9 +604,13 @@ class _ToIR(Transformer):
         return " ".join(str(t) for t in items), self._span(meta)
 
     def var_decl(self, meta: Any, items: list[Any]) -> tuple[str, Any]:
-        scope, name, labels, typ, default = items
+        scope, name, labels, typ, default, kept = items
+        if kept is not None and str(scope) != "card":
+            raise self._error("only a card variable can be 'kept' (the others never reset)",
+                              self._tok_span(kept))
         return "vars", ir.VarDecl(
             span=self._tok_span(name), name=str(name), labels=labels, type=str(typ),
+            kept=kept is not None,
             scope=str(scope) if scope is not None else "global",
             default=default if default is not None else ir.NoneLit(span=self._tok_span(name)))
 
@@ -604,13 +665,14 @@ class _ToIR(Transformer):
                        source=source, to=str(to), start=start)
 
     def choose_stmt(self, meta: Any, items: list[Any]) -> ir.Choose:
-        player, verb, name, domain, where, prompt, skip = items
+        player, secret, verb, name, domain, where, prompt, skip = items
         optional = str(verb).startswith("may")
         if skip is not None and not optional:
             raise self._error("'skip' needs 'may choose' (a choice that can be skipped)",
                               skip.span)
         return ir.Choose(span=self._span(meta), player=player, name=str(name), domain=domain,
-                         where=where, optional=optional, skip_label=skip, prompt=prompt)
+                         where=where, optional=optional, skip_label=skip, prompt=prompt,
+                         secret=secret is not None)
 
     def skip(self, meta: Any, items: list[Any]) -> ir.Labels:
         return items[0]
@@ -656,6 +718,50 @@ class _ToIR(Transformer):
         return ir.ForEachPlayer(span=self._span(meta), var=str(var), start=start,
                                 clockwise=str(direction or "clockwise") == "clockwise",
                                 body=body)
+
+    def foreach_ordered(self, meta: Any, items: list[Any]) -> ir.ForEachPlayer:
+        var, order, start, body = items
+        return ir.ForEachPlayer(span=self._span(meta), var=str(var), start=start, order=order,
+                                body=body)
+
+    def foreach_in(self, meta: Any, items: list[Any]) -> ir.ForEachIn:
+        var, coll, body = [i for i in items if i is not None]
+        return ir.ForEachIn(span=self._span(meta), var=str(var), coll=coll, body=body)
+
+    def break_stmt(self, meta: Any, items: list[Any]) -> ir.Break:
+        return ir.Break(span=self._span(meta))
+
+    def do_stmt(self, meta: Any, items: list[Any]) -> ir.Do:
+        return ir.Do(span=self._span(meta), name=str(items[0]))
+
+    def trigger_stmt(self, meta: Any, items: list[Any]) -> ir.Trigger:
+        return ir.Trigger(span=self._span(meta), step=str(items[0]), cards=items[1])
+
+    def include_decl(self, meta: Any, items: list[Any]) -> tuple[str, Any]:
+        return "includes", [_unquote(items[0]), self._span(meta)]
+
+    def ability_decl(self, meta: Any, items: list[Any]) -> tuple[str, Any]:
+        name, labels, *parts = items
+        modifies: dict[str, Any] = {}
+        steps: dict[str, Any] = {}
+        for key, stat, value, span in parts:
+            table = modifies if key == "modify" else steps
+            if stat in table:
+                raise self._error(f"ability '{name}' already has '{key} {stat}'", span)
+            table[stat] = value
+        return "abilities", ir.AbilityDecl(span=self._tok_span(name), name=str(name),
+                                           labels=labels, modifies=modifies, steps=steps)
+
+    def modify_item(self, meta: Any, items: list[Any]) -> tuple[str, str, Any, Span]:
+        return "modify", str(items[0]), items[1], self._span(meta)
+
+    def at_item(self, meta: Any, items: list[Any]) -> tuple[str, str, Any, Span]:
+        return "at", str(items[0]), items[1], self._span(meta)
+
+    def rule_decl(self, meta: Any, items: list[Any]) -> tuple[str, Any]:
+        name, labels, body = items
+        return "rules", ir.RuleDecl(span=self._tok_span(name), name=str(name), labels=labels,
+                                    body=body)
 
     def trick_stmt(self, meta: Any, items: list[Any]) -> ir.Trick:
         climbing, zone, leader, play, *clauses = items

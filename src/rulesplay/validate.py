@@ -18,11 +18,12 @@ from .parse import parse_template
 # enum:<name> list:<T>.
 ANY = "any"
 BUILTINS = ("count", "any", "all", "sum", "max", "min", "top", "bottom", "first", "last",
-            "values", "random", "index", "best", "owner", "abs")
+            "values", "random", "index", "best", "owner", "abs", "shares", "union", "bonus")
 # Builtins whose argument at this position is evaluated once per element, with ``it`` bound.
 PER_ELEMENT = {"count": 1, "any": 1, "all": 1, "sum": 1, "max": 1, "min": 1, "values": 1,
-               "best": 1}
-RESERVED = {"it", "players", "seats", "bool", "end", "none", "yes", "no", "true", "false"}
+               "best": 1, "union": 1}
+RESERVED = {"it", "this", "players", "seats", "bool", "end", "none", "yes", "no", "true",
+            "false", "ability"}
 
 
 @dataclass
@@ -38,6 +39,10 @@ class Symbols:
     zones: dict[str, ir.ZoneDecl] = field(default_factory=dict)
     vars: dict[str, ir.VarDecl] = field(default_factory=dict)
     phases: dict[str, ir.PhaseDecl] = field(default_factory=dict)
+    abilities: dict[str, ir.AbilityDecl] = field(default_factory=dict)
+    rules: dict[str, ir.RuleDecl] = field(default_factory=dict)
+    stats: set[str] = field(default_factory=set)  # names some ability modifies
+    steps: set[str] = field(default_factory=set)  # names some ability has blocks at
 
 
 @dataclass
@@ -63,6 +68,8 @@ def elem_type(t: str) -> str | None:
     """The element type of a collection type, or None when ``t`` is not a collection."""
     if t.startswith("list:"):
         return t[5:]
+    if t.startswith("set:"):
+        return f"enum:{t[4:]}"
     if t == "zone":
         return "card"
     if t == ANY:
@@ -92,6 +99,10 @@ def describe(t: str) -> str:
         return f"a table of {describe('list:' + t[5:])}"
     if t.startswith("pvar:"):
         return f"{describe(t[5:])} per player"
+    if t.startswith("set:"):
+        return f"a set of {t[4:]} values"
+    if t == "ability":
+        return "an ability"
     return t
 
 
@@ -108,7 +119,8 @@ def compatible(a: str, b: str) -> bool:
         return True
     if "none" in (a, b):
         other = b if a == "none" else a
-        return other in ("player", "card", "int", "str", "none") or other.startswith("enum:")
+        return other in ("player", "card", "int", "str", "none", "ability") or \
+            other.startswith("enum:")
     if {a, b} <= {"int", "bool"} or {a, b} == {"int", "player"}:
         return True
     if a.startswith("list:") and b.startswith("list:"):
@@ -127,6 +139,7 @@ class Checker:
         self.out = Checked(ruleset, self.sym)
         self.scopes: list[dict[str, str]] = []
         self.key_card: str | None = None  # a trick's card name, while its key is checked
+        self.loops = 0  # loops around the statement being checked (for 'break')
 
     # ------------------------------------------------------------ reporting
     def error(self, message: str, span: Span) -> None:
@@ -141,7 +154,7 @@ class Checker:
         seen: dict[str, Span] = {}
 
         def claim(name: str, span: Span, what: str) -> bool:
-            if name in RESERVED or name in BUILTINS:
+            if name in RESERVED:
                 self.error(f"'{name}' is a reserved word and cannot name a {what}", span)
                 return False
             if name in seen:
@@ -174,6 +187,15 @@ class Checker:
             for i, a in enumerate(k.attrs):
                 if a.value is not None:
                     typ = self.derived_attr(k, i)
+                elif a.text:
+                    typ = "str"
+                elif a.set_of is not None:
+                    if a.set_of not in self.sym.enums:
+                        self.error(f"unknown enum '{a.set_of}' for attribute '{a.name}'"
+                                   + did_you_mean(a.set_of, self.sym.enums), a.span)
+                    typ = f"set:{a.set_of}"
+                elif a.enum == "ability":
+                    typ = "ability"
                 elif a.enum is not None:
                     if a.enum not in self.sym.enums:
                         self.error(f"unknown enum '{a.enum}' for attribute '{a.name}'"
@@ -200,6 +222,16 @@ class Checker:
             if p.name in self.sym.phases:
                 self.error(f"phase '{p.name}' is already declared", p.span)
             self.sym.phases[p.name] = p
+        for ab in r.abilities:
+            if ab.name in self.sym.abilities or ab.name in self.sym.enum_values:
+                self.error(f"ability '{ab.name}' is already declared", ab.span)
+            self.sym.abilities[ab.name] = ab
+            self.sym.stats.update(ab.modifies)
+            self.sym.steps.update(ab.steps)
+        for rule in r.rules:
+            if rule.name in self.sym.rules:
+                self.error(f"rule '{rule.name}' is already declared", rule.span)
+            self.sym.rules[rule.name] = rule
         if not r.kinds:
             self.error("a ruleset needs at least one 'card' kind", r.span)
         if not r.zones:
@@ -398,6 +430,9 @@ class Checker:
         if n in sym.choice_values:
             res[id(e)] = ("choice_value", n)
             return "str"
+        if n in sym.abilities:
+            res[id(e)] = ("ability_value", n)
+            return "ability"
         if n in sym.enum_values:
             res[id(e)] = ("enum_value", n)
             return f"enum:{sym.enum_values[n]}"
@@ -460,7 +495,8 @@ class Checker:
         arity = {"count": (1, 2), "any": (1, 2), "all": (2, 2), "sum": (2, 2), "max": (1, 2),
                  "min": (1, 2), "top": (1, 1), "bottom": (1, 1), "first": (2, 2),
                  "last": (2, 2), "values": (2, 2), "random": (1, 1), "index": (1, 1),
-                 "best": (2, 2), "owner": (1, 1), "abs": (1, 1)}
+                 "best": (2, 2), "owner": (1, 1), "abs": (1, 1), "shares": (2, 2),
+                 "union": (2, 2), "bonus": (2, 2)}
         if f not in arity:
             self.error(f"unknown function '{f}'" + did_you_mean(f, BUILTINS), e.span)
             for a in args:
@@ -474,6 +510,25 @@ class Checker:
             return ANY
         if f in ("max", "min") and len(args) == 2 and elem_type(self.expr(args[0], it)) is None:
             self.want(args[1], "int", it)
+            return "int"
+        if f == "shares":
+            for arg in args:
+                t = self.expr(arg, it)
+                if not (t.startswith("set:") or t.startswith("list:set:") or t == ANY):
+                    self.error(f"'shares' compares sets, got {describe(t)}", arg.span)
+            return "bool"
+        if f == "bonus":
+            stat = args[0]
+            if not isinstance(stat, ir.Name) or stat.id not in self.sym.stats:
+                name = stat.id if isinstance(stat, ir.Name) else "?"
+                self.error(f"no ability modifies '{name}'"
+                           + did_you_mean(name, self.sym.stats), stat.span)
+            else:
+                self.out.res[id(stat)] = ("stat", stat.id)
+            el = self.coll(args[1], it)
+            if el not in ("card", ANY):
+                self.error(f"'bonus' adds up the abilities of cards, got "
+                           f"{describe('list:' + el)}", args[1].span)
             return "int"
         if f in ("index", "owner"):
             self.want(args[0], "card", it)
@@ -503,6 +558,11 @@ class Checker:
             return "int"
         if f == "values":
             return f"list:{self.expr(args[1], el)}"
+        if f == "union":
+            t = self.expr(args[1], el)
+            if not (t.startswith("set:") or t == ANY):
+                self.error(f"'union' joins sets, got {describe(t)}", args[1].span)
+            return t
         if f == "best":
             self.expr(args[1], el)
             return el
@@ -553,14 +613,40 @@ class Checker:
                 self.want(s.count, "int")
             if s.test is not None:
                 self.want(s.test, "bool")
-            self.block(s.body, {s.var: "int"} if s.var else None)
+            self.loop_block(s.body, {s.var: "int"} if s.var else None)
         elif isinstance(s, ir.ForEachPlayer):
             if s.start is not None:
                 self.want(s.start, "player")
             self.scopes.append({})
             self.bind(s.var, "player", s.span)
-            self.block(s.body)
+            if s.order is not None:
+                t = self.expr(s.order)
+                if t not in ("int", "bool", "tuple", ANY):
+                    self.error(f"'ordered by' needs a number or a tuple, got {describe(t)}",
+                               s.order.span)
+            self.loop_block(s.body)
             self.scopes.pop()
+        elif isinstance(s, ir.ForEachIn):
+            el = self.coll(s.coll, None, " to loop over")
+            self.scopes.append({})
+            self.bind(s.var, el, s.span)
+            self.loop_block(s.body)
+            self.scopes.pop()
+        elif isinstance(s, ir.Break):
+            if self.loops == 0:
+                self.error("'break' is only allowed inside 'repeat' or 'for each'", s.span)
+        elif isinstance(s, ir.Do):
+            if s.name not in self.sym.rules:
+                self.error(f"unknown rule '{s.name}'" + did_you_mean(s.name, self.sym.rules),
+                           s.span)
+        elif isinstance(s, ir.Trigger):
+            if s.step not in self.sym.steps:
+                self.error(f"no ability has a block 'at {s.step}'"
+                           + did_you_mean(s.step, self.sym.steps), s.span)
+            el = self.coll(s.cards, None, " to trigger")
+            if el not in ("card", ANY):
+                self.error(f"'trigger' runs the abilities of cards, got "
+                           f"{describe('list:' + el)}", s.cards.span)
         elif isinstance(s, ir.Choose):
             self.want(s.player, "player", what=" (who chooses)")
             el = self.coll(s.domain, None, " to choose from")
@@ -581,6 +667,68 @@ class Checker:
             pass
         else:
             raise AssertionError(s)
+
+    def loop_block(self, stmts: list[ir.Stmt], bound: dict[str, str] | None = None) -> None:
+        self.loops += 1
+        self.block(stmts, bound)
+        self.loops -= 1
+
+    def isolated_block(self, stmts: list[ir.Stmt], bound: dict[str, str]) -> None:
+        """A body of its own (an ability or rule): no outer locals, no outer loop."""
+        scopes, loops = self.scopes, self.loops
+        self.scopes, self.loops = [{}], 0
+        self.block(stmts, bound)
+        self.scopes, self.loops = scopes, loops
+
+    def tables(self, k: ir.KindDecl) -> None:
+        """Each table cell must fit its attribute's type."""
+        attrs = {a.name: a for a in k.attrs}
+        for row in k.rows or []:
+            for name, value in row.values.items():
+                a = attrs[name]
+                problem = None
+                if a.text and not isinstance(value, str):
+                    problem = "a quoted text"
+                elif a.set_of is not None:
+                    values = self.sym.enums.get(a.set_of)
+                    names = [v.name for v in values.values] if values else []
+                    bad = [v for v in (value or []) if v not in names] \
+                        if isinstance(value, list) else ["?"]
+                    if bad:
+                        problem = f"values of {a.set_of} ({', '.join(names)})" \
+                            + did_you_mean(str(bad[0]), names)
+                elif a.enum == "ability":
+                    if value is not None and not (isinstance(value, list) and len(value) == 1
+                                                  and value[0] in self.sym.abilities):
+                        problem = "an ability name or none" + (did_you_mean(
+                            str(value[0]), self.sym.abilities) if isinstance(value, list)
+                            and value else "")
+                elif a.enum is not None:
+                    e = self.sym.enums.get(a.enum)
+                    names = [v.name for v in e.values] if e else []
+                    if not (isinstance(value, list) and len(value) == 1 and value[0] in names):
+                        problem = f"one {a.enum} value ({', '.join(names)})"
+                elif a.lo is not None and a.hi is not None:
+                    if isinstance(value, bool) or not isinstance(value, int) or \
+                            not a.lo <= value <= a.hi:
+                        problem = f"a number from {a.lo} to {a.hi}"
+                if problem:
+                    self.error(f"the '{name}' cell of this row must be {problem}", row.span)
+
+    def rule_cycles(self) -> None:
+        """``do`` must not call a rule from inside itself (that would never end)."""
+        calls = {name: _calls(rule.body) for name, rule in self.sym.rules.items()}
+        for name, rule in self.sym.rules.items():
+            seen, todo = set(), list(calls[name])
+            while todo:
+                nxt = todo.pop()
+                if nxt == name:
+                    self.error(f"rule '{name}' runs itself (through 'do'); it would never end",
+                               rule.span)
+                    break
+                if nxt not in seen and nxt in calls:
+                    seen.add(nxt)
+                    todo.extend(calls[nxt])
 
     def unknown_zone(self, e: ir.Expr, verb: str) -> bool:
         """Report ``e`` when it is a bare name (or ``name[p]``) that nothing declares, where a
@@ -608,7 +756,8 @@ class Checker:
             var = self.sym.vars.get(t.id)
             if var is None or var.scope == "card" or var.scope == "player":
                 if t.id in self.sym.options:
-                    msg = f"option '{t.id}' is read-only"
+                    msg = f"option '{t.id}' is read-only; declare a 'var' for a value " \
+                        "that changes during play"
                 elif var is not None:
                     msg = f"'{t.id}' is a {var.scope} variable: say " + \
                         (f"card.{t.id}" if var.scope == "card" else f"{t.id}[seat]")
@@ -703,6 +852,18 @@ class Checker:
         for k in r.kinds:
             self.want(k.copies, "int")
             self.template(k.card_label, attrs=True)
+            self.tables(k)
+        for ab in r.abilities:
+            self.template(ab.labels)
+            for stat, e in ab.modifies.items():
+                self.scopes.append({"this": "card"})
+                self.want(e, "int", what=f" (modify {stat})")
+                self.scopes.pop()
+            for body in ab.steps.values():
+                self.isolated_block(body, {"this": "card"})
+        for rule in r.rules:
+            self.isolated_block(rule.body, {})
+        self.rule_cycles()
         for p in r.phases:
             self.template(p.labels)
             self.block(p.body)
@@ -960,18 +1121,42 @@ def constant_checks(c: Checker) -> None:
                        "allowed", k, (k.name, 0))
 
 
-def _phase_ends(stmts: list[ir.Stmt]) -> bool:
+def child_blocks(s: ir.Stmt) -> list[list[ir.Stmt]]:
+    """The statement lists nested directly in a statement."""
+    if isinstance(s, ir.If):
+        return [*s.bodies, s.orelse]
+    if isinstance(s, ir.Repeat | ir.ForEachPlayer | ir.ForEachIn):
+        return [s.body]
+    if isinstance(s, ir.Trick):
+        return [s.after_play, s.after_trick]
+    return []
+
+
+def _calls(stmts: list[ir.Stmt]) -> set[str]:
+    out: set[str] = set()
+    for s in stmts:
+        if isinstance(s, ir.Do):
+            out.add(s.name)
+        for child in child_blocks(s):
+            out |= _calls(child)
+    return out
+
+
+def _phase_ends(stmts: list[ir.Stmt], r: ir.Ruleset | None = None,
+                seen: set[str] | None = None) -> bool:
+    """Whether running ``stmts`` can end the game (``end game``, also inside rules and
+    abilities they run)."""
+    seen = set() if seen is None else seen
     for s in stmts:
         if isinstance(s, ir.EndGame):
             return True
-        children: list[list[ir.Stmt]] = []
-        if isinstance(s, ir.If):
-            children = [*s.bodies, s.orelse]
-        elif isinstance(s, ir.Repeat | ir.ForEachPlayer):
-            children = [s.body]
-        elif isinstance(s, ir.Trick):
-            children = [s.after_play, s.after_trick]
-        if any(_phase_ends(c) for c in children):
+        children = child_blocks(s)
+        if r is not None and isinstance(s, ir.Do) and s.name not in seen:
+            seen.add(s.name)
+            children = [rule.body for rule in r.rules if rule.name == s.name]
+        if r is not None and isinstance(s, ir.Trigger):
+            children = [ab.steps[s.step] for ab in r.abilities if s.step in ab.steps]
+        if any(_phase_ends(c, r, seen) for c in children):
             return True
     return False
 
@@ -981,7 +1166,7 @@ def phase_edges(r: ir.Ruleset) -> dict[str, list[str]]:
     edges: dict[str, list[str]] = {}
     for p in r.phases:
         targets = [t.target for t in p.transitions]
-        if _phase_ends(p.body) and "end" not in targets:
+        if _phase_ends(p.body, r) and "end" not in targets:
             targets.append("end")
         edges[p.name] = targets
     return edges
@@ -1009,7 +1194,7 @@ def graph_checks(c: Checker) -> None:
     for p in r.phases:
         if not edges[p.name]:
             c.error(f"phase '{p.name}' has no 'next' and never ends the game", p.span)
-        elif p.transitions and p.transitions[-1].guard is not None and not _phase_ends(p.body):
+        elif p.transitions and p.transitions[-1].guard is not None and not _phase_ends(p.body, r):
             c.error(f"the last 'next' of phase '{p.name}' has a condition; add an "
                     "unconditional 'next' so the phase always has a way out",
                     p.transitions[-1].span)
@@ -1021,8 +1206,8 @@ def graph_checks(c: Checker) -> None:
                 todo.append(t)
     for p in r.phases:
         if p.name not in seen:
-            c.error(f"phase '{p.name}' cannot be reached from the start phase '{start}'",
-                    p.span)
+            c.error(f"phase '{p.name}' cannot be reached from the start phase '{start}' (no "
+                    f"reachable phase says 'next {p.name}')", p.span)
     if "end" not in seen:
         c.error(f"the game has no path to its end: no phase reachable from '{start}' says "
                 "'next end' or 'end game'", c.sym.phases[start].span)

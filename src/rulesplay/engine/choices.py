@@ -46,10 +46,15 @@ class Action:
 
 
 class Decision:
-    """Something that can be pending: it lists legal actions and resolves the chosen one."""
+    """Something that can be pending: it lists legal actions and resolves the chosen one.
+
+    ``secret`` decisions are made in private: other seats learn that the player decided,
+    not what (their decision events are marked ``"private": true``).
+    """
 
     name: str = ""
     index: int = 0
+    secret: bool = False
 
     def legal(self, s: State) -> list[Action]:
         raise NotImplementedError
@@ -100,6 +105,7 @@ class ChooseNode(Decision):
         self.filter, _ = comp.candidate_filter(c.where, c.name)
         self.slot = lay.local(c.name)
         self.optional = c.optional
+        self.secret = c.secret
         card = comp.type_of(c.domain) in ("zone", "list:card")
         self.actions = ActionCache(prog, c.name, card,
                                    seats=comp.type_of(c.domain) == "list:player")

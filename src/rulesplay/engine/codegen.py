@@ -92,6 +92,28 @@ def _is(kinds: list[str], c: Any, kind: str) -> bool:
     return c is not None and kinds[c] == kind
 
 
+def _shares(a: Any, b: Any) -> bool:
+    a = a if isinstance(a, frozenset) else frozenset().union(*(x for x in a if x))
+    b = b if isinstance(b, frozenset) else frozenset().union(*(x for x in b if x))
+    return not a.isdisjoint(b)
+
+
+def _union(values: Any) -> frozenset[Any]:
+    return frozenset().union(*(v for v in values if v))
+
+
+def _bonus(s: Any, cards: Any, table: list[Any], slot: int) -> int:
+    total = 0
+    saved = s.loc[slot]
+    for c in cards:
+        fn = table[c] if c is not None else None
+        if fn is not None:
+            s.loc[slot] = c
+            total += fn(s, None)
+    s.loc[slot] = saved
+    return total
+
+
 def _side(p: Any, step: int, n: int) -> Any:
     return None if p is None else (p + step) % n
 
@@ -287,7 +309,7 @@ class ExprCompiler:
         value: Any
         if cat == "option":
             value = lay.options[n]
-        elif cat in ("enum_value", "choice_value"):
+        elif cat in ("enum_value", "choice_value", "ability_value"):
             value = n
         elif cat in ("zone", "pzone"):
             return str(lay.zone_id[n])
@@ -323,6 +345,12 @@ class ExprCompiler:
             return f"abs({self.gen(args[0])})"
         if f == "index":
             return f"_index(s, {self.gen(args[0])})"
+        if f == "shares":
+            return f"_shares({self.gen(args[0])}, {self.gen(args[1])})"
+        if f == "bonus":
+            stat = args[0].id  # type: ignore[attr-defined]
+            table = self.const(self.lay.stat_tables.setdefault(stat, []))
+            return f"_bonus(s, {self.gen_coll(args[1])}, {table}, {self.lay.local('this')})"
         if f == "owner":
             return f"_owner(s, {self.gen(args[0])}, {self.const(self.lay.zone_owner)})"
         if f == "first":
@@ -354,6 +382,8 @@ class ExprCompiler:
             return f"_values({{{per} for it in {coll}}}, {self.const(self.lay.sort_key)})"
         if f == "best":
             return f"_best({coll}, lambda it: {per})"
+        if f == "union":
+            return f"_union({per} for it in {coll})"
         raise AssertionError(f)
 
 

@@ -37,12 +37,13 @@ def move_cards(s: State, cards: Any, to: int, top: bool = True) -> None:
     if not batch:
         return
     zones, where, cv, events = s.zones, s.where, s.cv, s.events
+    resets = s.program.card_var_resets
     for c in batch:
         src = where[c]
         zones[src].remove(c)
         where[c] = to
-        for table in cv:
-            table[c] = None
+        for slot, default in resets:
+            cv[slot][c] = default
         if events is not None:
             events.append(s.program.move_event(c, src, to))
     if top:
@@ -93,6 +94,41 @@ class Block(Node):
         s.stack.pop()
 
 
+class LoopNode(Node):
+    """Marks loops: ``break`` pops frames up to and including the innermost loop's."""
+
+
+class Nop(Node):
+    """A frame that does nothing (what ``break`` leaves for the block that ran it)."""
+
+    def __init__(self, index: int) -> None:
+        self.index = index
+
+    def start(self, s: State) -> list[Any]:
+        return [self.index]
+
+    def step(self, s: State, f: list[Any]) -> None:
+        s.stack.pop()
+
+
+class BreakNode(Node):
+    """``break``: leave the innermost ``repeat`` or ``for each``."""
+
+    def __init__(self, index: int, nop: Nop) -> None:
+        self.index, self.nop = index, nop
+
+    def start(self, s: State) -> list[Any]:
+        nodes = s.program.nodes
+        while s.stack:
+            frame = s.stack.pop()
+            if isinstance(nodes[frame[0]], LoopNode):
+                break
+        return self.nop.start(s)
+
+    def step(self, s: State, f: list[Any]) -> None:  # pragma: no cover - never on the stack
+        s.stack.pop()
+
+
 class IfNode(Node):
     def __init__(self, index: int, tests: list[Fn], bodies: list[Block | None]) -> None:
         self.index, self.tests, self.bodies = index, tests, bodies
@@ -110,7 +146,7 @@ class IfNode(Node):
             s.stack.append(body.start(s))
 
 
-class RepeatNode(Node):
+class RepeatNode(LoopNode):
     """``repeat N times [as i]`` or ``repeat while COND``."""
 
     def __init__(self, index: int, count: Fn | None, test: Fn | None, slot: int | None,
@@ -135,7 +171,7 @@ class RepeatNode(Node):
         s.stack.append(self.body.start(s))
 
 
-class ForEachNode(Node):
+class ForEachNode(LoopNode):
     """``for each player p from SEAT``: every seat once, clockwise or counterclockwise."""
 
     def __init__(self, index: int, start: Fn | None, slot: int, clockwise: bool, n: int,
@@ -156,6 +192,95 @@ class ForEachNode(Node):
         s.loc[self.slot] = (f[1] + self.dir * f[2]) % self.n
         f[2] += 1
         s.stack.append(self.body.start(s))
+
+
+class OrderedForEachNode(LoopNode):
+    """``for each player p ordered by KEY from SEAT``: highest KEY first; ties in turn
+    order from SEAT. The order is fixed when the loop starts."""
+
+    def __init__(self, index: int, key: Fn, start: Fn | None, slot: int, n: int,
+                 body: Block) -> None:
+        self.index, self.key, self.first, self.slot, self.n, self.body = \
+            index, key, start, slot, n, body
+
+    def start(self, s: State) -> list[Any]:
+        first = self.first(s, None) if self.first is not None else 0
+        saved = s.loc[self.slot]
+        keyed = []
+        for k in range(self.n):
+            seat = (first + k) % self.n
+            s.loc[self.slot] = seat
+            keyed.append((self.key(s, None), -k, seat))
+        s.loc[self.slot] = saved
+        order = [seat for *_, seat in sorted(keyed, reverse=True)]
+        return [self.index, order, 0]
+
+    def step(self, s: State, f: list[Any]) -> None:
+        if f[2] >= len(f[1]):
+            s.stack.pop()
+            return
+        s.loc[self.slot] = f[1][f[2]]
+        f[2] += 1
+        s.stack.append(self.body.start(s))
+
+
+class ForEachInNode(LoopNode):
+    """``for each x in COLL``: the collection is copied when the loop starts."""
+
+    def __init__(self, index: int, coll: Fn, slot: int, body: Block) -> None:
+        self.index, self.coll, self.slot, self.body = index, coll, slot, body
+
+    def start(self, s: State) -> list[Any]:
+        return [self.index, list(self.coll(s, None)), 0]
+
+    def step(self, s: State, f: list[Any]) -> None:
+        if f[2] >= len(f[1]):
+            s.stack.pop()
+            return
+        s.loc[self.slot] = f[1][f[2]]
+        f[2] += 1
+        s.stack.append(self.body.start(s))
+
+
+class DoNode(Node):
+    """``do NAME``: runs the rule's block."""
+
+    def __init__(self, index: int, rule: Block) -> None:
+        self.index, self.rule = index, rule
+
+    def start(self, s: State) -> list[Any]:
+        return self.rule.start(s)
+
+    def step(self, s: State, f: list[Any]) -> None:  # pragma: no cover - never on the stack
+        s.stack.pop()
+
+
+class TriggerNode(Node):
+    """``trigger STEP for CARDS``: each card's ability block ``at STEP``, ``this`` bound.
+
+    Frame: ``[node, cards, next index, the value of this before]``.
+    """
+
+    def __init__(self, index: int, cards: Fn, blocks: dict[str, Block], this_slot: int
+                 ) -> None:
+        self.index, self.cards, self.blocks, self.this = index, cards, blocks, this_slot
+
+    def start(self, s: State) -> list[Any]:
+        return [self.index, list(self.cards(s, None)), 0, s.loc[self.this]]
+
+    def step(self, s: State, f: list[Any]) -> None:
+        ability_of = s.program.layout.ability_of
+        cards = f[1]
+        while f[2] < len(cards):
+            c = cards[f[2]]
+            f[2] += 1
+            block = self.blocks.get(ability_of[c]) if c is not None else None
+            if block is not None:
+                s.loc[self.this] = c
+                s.stack.append(block.start(s))
+                return
+        s.loc[self.this] = f[3]
+        s.stack.pop()
 
 
 class PhaseNode(Node):

@@ -34,6 +34,8 @@ class Layout:
         self.zone_owner: list[int | None] = []  # zone id -> owner seat
         self.zone_name: list[str] = []
         self.sort_key: dict[Any, Any] = {}
+        self.ability_of: list[str | None] = []  # card -> its ability's name
+        self.stat_tables: dict[str, list[Any]] = {}  # stat -> per card: its modifier or None
 
     def local(self, name: str) -> int:
         """The slot of local name ``name`` (one slot per name; phases are not recursive)."""

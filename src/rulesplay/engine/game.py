@@ -16,12 +16,18 @@ from .choices import Action, ChooseNode, Decision
 from .codegen import ExprCompiler
 from .effects import (
     Block,
+    BreakNode,
+    DoNode,
     Effect,
+    ForEachInNode,
     ForEachNode,
     IfNode,
     Node,
+    Nop,
+    OrderedForEachNode,
     PhaseNode,
     RepeatNode,
+    TriggerNode,
     compile_assign,
     compile_deal,
     compile_let,
@@ -62,6 +68,7 @@ class Program:
         self._build_cards()
         self._build_zones()
         self._build_vars()
+        # Phase nodes come first, so a phase's node index is its position in `phases`.
         self.phase_index: dict[str, int] = {}
         self.phases: list[PhaseNode] = []
         for p in self.ruleset.phases:
@@ -69,6 +76,7 @@ class Program:
             self.nodes.append(node)
             self.phase_index[p.name] = node.index
             self.phases.append(node)
+        self._build_abilities()
         for node in self.phases:
             node.body = self.block(node.decl.body)  # type: ignore[assignment]
             node.label = self.template(node.decl.labels, default=node.name)
@@ -104,28 +112,20 @@ class Program:
         multi_attr_kinds = sum(1 for k in self.ruleset.kinds if k.attrs) > 1
         label_fns = []
         for k in self.ruleset.kinds:
-            domains: list[list[Any]] = []
             printed = [a for a in k.attrs if a.value is None]
             # Derived attributes (``value = EXPR``), evaluated per card in declaration order.
             self.compiler.card_attrs_as_names = True
             derived = [(d, self.compiler.expr(d.value)) for d in k.attrs
                        if d.value is not None]
             self.compiler.card_attrs_as_names = False
-            for attr in printed:
-                if attr.enum is not None:
-                    decl = self.checked.symbols.enums[attr.enum]
-                    domains.append([v.name for v in decl.values])
-                else:
-                    domains.append(list(range(attr.lo or 0, (attr.hi or 0) + 1)))
             copies = self.compiler.expr(k.copies)(None, None)
             if not isinstance(copies, int) or copies < 1:
                 raise RulesValidationError(f"copies of '{k.name}' must be at least 1", k.span)
             label = self._card_label_fn(k)
-            for combo in itertools.product(*domains):
-                values = dict(zip((a.name for a in printed), combo, strict=True))
-                stem = "-".join(str(v) for v in combo) if combo else k.name
-                if multi_attr_kinds and combo:
+            for values, stem, short, row_copies in self._prototypes(k, printed, copies):
+                if multi_attr_kinds and k.rows is None and values:
                     stem = f"{k.name}-{stem}"
+                copies = row_copies
                 for copy in range(1, copies + 1):
                     cid = len(lay.kind_of)
                     lay.kind_of.append(k.name)
@@ -141,9 +141,10 @@ class Program:
                                 attr.span) from None
                         values[attr.name] = lay.attr_table[attr.name][cid] = value
                     self.card_ids.append(f"{stem}#{copy}" if copies > 1 else stem)
-                    self.card_attrs.append({"kind": k.name, **values})
-                    self.card_short.append(k.short or "".join(
-                        str(v)[0] if isinstance(v, str) else str(v) for v in combo) or k.name)
+                    self.card_attrs.append({"kind": k.name, **{
+                        a: sorted(v) if isinstance(v, frozenset) else v
+                        for a, v in values.items()}})
+                    self.card_short.append(k.short or short)
                     label_fns.append((label, cid))
         self.num_cards = len(lay.kind_of)
         if len(set(self.card_ids)) != self.num_cards:
@@ -151,10 +152,42 @@ class Program:
                                        "different attributes", self.ruleset.span)
         self.card_labels = [fn(cid) for fn, cid in label_fns]
 
+    def _prototypes(self, k: ir.KindDecl, printed: list[ir.AttrDecl], copies: int
+                    ) -> list[tuple[dict[str, Any], str, str, int]]:
+        """The distinct cards of a kind: (printed attribute values, id stem, short name,
+        copies), from its table rows or else from every combination of its attributes."""
+        if k.rows is not None:
+            out = []
+            for i, row in enumerate(k.rows, 1):
+                values = {a.name: _cell(a, row.values.get(a.name)) for a in printed}
+                name = values.get("name")
+                short = "".join(w[0] for w in name.split()).lower() \
+                    if isinstance(name, str) and name else f"{k.name[0]}{i}"
+                out.append((values, f"{k.name}-{i}", short, row.copies))
+            return out
+        domains: list[list[Any]] = []
+        for attr in printed:
+            if attr.enum is not None:
+                decl = self.checked.symbols.enums[attr.enum]
+                domains.append([v.name for v in decl.values])
+            else:
+                domains.append(list(range(attr.lo or 0, (attr.hi or 0) + 1)))
+        out = []
+        for combo in itertools.product(*domains):
+            values = dict(zip((a.name for a in printed), combo, strict=True))
+            stem = "-".join(str(v) for v in combo) if combo else k.name
+            short = "".join(str(v)[0] if isinstance(v, str) else str(v) for v in combo) \
+                or k.name
+            out.append((values, stem, short, copies))
+        return out
+
     def _card_label_fn(self, k: ir.KindDecl) -> Callable[[int], str]:
         parts = self.checked.templates.get((id(k.card_label), self.lang or "")) \
             if self.lang in k.card_label.other else \
             self.checked.templates.get((id(k.card_label), ""))
+        if parts is None and any(a.name == "name" and a.text for a in k.attrs):
+            names = self.layout.attr_table["name"]
+            return lambda c: str(names[c])
         if parts is None:
             name = k.labels.get(self.lang, k.name)
             attrs = [a.name for a in k.attrs if a.value is None]
@@ -201,6 +234,43 @@ class Program:
                 self.pvars.append((lay.pslot[v.name], self.var_default(v)))
             else:
                 lay.cslot[v.name] = len(lay.cslot)
+        # Card variables: their defaults (fixed values) and which reset when a card moves.
+        self.card_var_defaults: list[Any] = []
+        self.card_var_resets: list[tuple[int, Any]] = []
+        for v in self.ruleset.vars:
+            if v.scope == "card":
+                default = self.var_default(v)(None, None)
+                self.card_var_defaults.append(default)
+                if not v.kept:
+                    self.card_var_resets.append((lay.cslot[v.name], default))
+
+    def _build_abilities(self) -> None:
+        """Each card's ability; modifiers per stat and card; blocks per step; rules."""
+        lay, rs = self.layout, self.ruleset
+        ability_attrs = [a.name for k in rs.kinds for a in k.attrs if a.enum == "ability"]
+        lay.ability_of = [None] * self.num_cards
+        for name in ability_attrs:
+            for c, value in enumerate(lay.attr_table[name]):
+                lay.ability_of[c] = lay.ability_of[c] or value
+        for ab in rs.abilities:
+            self.enum_labels.setdefault(ab.name, ab.labels.get(self.lang, ab.name))
+        self.this_slot = lay.local("this")
+        modifiers: dict[str, dict[str, Fn]] = {}
+        for ab in rs.abilities:
+            for stat, e in ab.modifies.items():
+                modifiers.setdefault(stat, {})[ab.name] = self.compiler.expr(e)
+        for stat, by_ability in modifiers.items():
+            table = lay.stat_tables.setdefault(stat, [])
+            table[:] = [by_ability.get(a) if a else None for a in lay.ability_of]
+        # Rules first as empty blocks, so `do` can name a rule declared later.
+        self.rules: dict[str, Block] = {r.name: self.add(Block(len(self.nodes), []))
+                                        for r in rs.rules}
+        for r in rs.rules:
+            self._fill(self.rules[r.name], r.body)
+        self.step_blocks: dict[str, dict[str, Block]] = {}
+        for ab in rs.abilities:
+            for step, body in ab.steps.items():
+                self.step_blocks.setdefault(step, {})[ab.name] = self.block(body)
 
     def var_default(self, v: ir.VarDecl) -> Fn:
         return self.compiler.expr(v.default)
@@ -211,7 +281,9 @@ class Program:
         return node
 
     def block(self, stmts: list[ir.Stmt]) -> Block:
-        block = self.add(Block(len(self.nodes), []))
+        return self._fill(self.add(Block(len(self.nodes), [])), stmts)
+
+    def _fill(self, block: Block, stmts: list[ir.Stmt]) -> Block:
         for st in stmts:
             effect, node = self.stmt(st)
             block.stmts.append((effect, node, st.span))
@@ -244,6 +316,20 @@ class Program:
             node = RepeatNode(index, comp.expr(st.count) if st.count is not None else None,
                               comp.expr(st.test) if st.test is not None else None,
                               self.layout.local(st.var) if st.var else None, self.block(st.body))
+        elif isinstance(st, ir.ForEachPlayer) and st.order is not None:
+            node = OrderedForEachNode(
+                index, comp.expr(st.order), comp.expr(st.start) if st.start is not None else None,
+                self.layout.local(st.var), self.layout.n, self.block(st.body))
+        elif isinstance(st, ir.ForEachIn):
+            node = ForEachInNode(index, comp.coll(st.coll), self.layout.local(st.var),
+                                 self.block(st.body))
+        elif isinstance(st, ir.Break):
+            node = BreakNode(index, self.add(Nop(len(self.nodes))))
+        elif isinstance(st, ir.Do):
+            node = DoNode(index, self.rules[st.name])
+        elif isinstance(st, ir.Trigger):
+            node = TriggerNode(index, comp.coll(st.cards), self.step_blocks.get(st.step, {}),
+                               self.this_slot)
         elif isinstance(st, ir.ForEachPlayer):
             node = ForEachNode(index, comp.expr(st.start) if st.start is not None else None,
                                self.layout.local(st.var), st.clockwise, self.layout.n,
@@ -330,6 +416,16 @@ class Program:
 
     def decision(self, index: int) -> Decision:
         return self.nodes[index]  # type: ignore[no-any-return]
+
+
+def _cell(attr: ir.AttrDecl, value: Any) -> Any:
+    """A table cell as a run-time value: a set attribute becomes a frozenset of names, an
+    enum or ability attribute its one name."""
+    if attr.set_of is not None:
+        return frozenset(value or ())
+    if isinstance(value, list):
+        return value[0] if value else None
+    return value
 
 
 def _straight(st: ir.Stmt) -> bool:

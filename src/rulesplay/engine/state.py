@@ -63,7 +63,7 @@ class State:
         s.loc = [None] * program.num_locals
         s.g = [None] * len(lay.gslot)
         s.pv = [[None] * lay.n for _ in lay.pslot]
-        s.cv = [[None] * program.num_cards for _ in lay.cslot]
+        s.cv = [[default] * program.num_cards for default in program.card_var_defaults]
         s.by = [None] * program.num_cards
         s.pending, s.terminal, s.phase, s.span = None, False, None, None
         s.events = [] if record_events else None
@@ -144,7 +144,7 @@ class State:
             self.events.append({
                 "type": "decision", "player": player, "phase": self.program.phase_name(self),
                 "decision": node.name, "prompt": node.prompt(self), "action": chosen.id,
-                "label": chosen.label})
+                "label": chosen.label, "private": node.secret})
         self.history.append((player, chosen.id))
         self.pending = None
         self._legal = None

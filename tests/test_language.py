@@ -1,0 +1,233 @@
+"""Language constructs grown for card-table games: tables, sets, abilities (modify / at),
+trigger, bonus, secret choices, for each ... in, ordered turns, break, kept card variables,
+rules with ``do``, and ``include``. Each test runs a small ruleset written for it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import rulesplay
+from rulesplay.errors import RulesError
+
+BASE = '''
+game "Lab"
+players 2..3
+enum cls: fighter, mage, rogue
+card hero:
+    name: text
+    classes: set of cls
+    attack: 0..9
+    ability: ability
+    table:
+        "Knight" | fighter        | 3 | steady | 2
+        "Wizard" | mage, rogue    | 1 | spark
+        "Squire" | -              | 0 | none
+zone deck: shared, public
+zone town: shared, public
+zone camp: per player, public
+var total: int = 0
+var seen: int = 0
+card var gold: int = 5 kept
+card var mark: int = 1
+ability steady "Steady: +2 attack":
+    modify attack: 2
+ability spark "Spark: +1 attack per hero in town, and 10 at dawn":
+    modify attack: count(town)
+    at dawn:
+        total += 10 + this.attack
+'''
+
+
+def game(body: str, tmp_path: Path | None = None) -> rulesplay.Game:
+    return rulesplay.loads(BASE + body)
+
+
+def finish(state: rulesplay.State) -> rulesplay.State:
+    while not state.is_terminal():
+        state.apply(state.legal_actions()[0])
+    return state
+
+
+def test_table_rows_make_cards_with_ids_labels_sets_and_copies() -> None:
+    g = game("phase p:\n    next end\nscore: 0\n")
+    s = g.new_state(2)
+    prog = s.program
+    assert prog.card_ids == ["hero-1#1", "hero-1#2", "hero-2", "hero-3"]
+    assert prog.card_labels == ["Knight", "Knight", "Wizard", "Squire"]
+    assert prog.card_attrs[2]["classes"] == ["mage", "rogue"]
+    assert prog.card_attrs[3]["classes"] == []
+
+
+def test_set_attributes_membership_shares_and_union() -> None:
+    g = game('''
+phase p:
+    total = count(deck where mage in it.classes) * 100
+            + count(deck where shares(it.classes, top(deck).classes))
+    seen = count(union(deck, it.classes))
+    next end
+score: total + seen
+''')
+    s = g.new_state(2)
+    # one mage (Wizard); top(deck) is the Squire (no classes): shares nothing
+    assert s.var("total") == 100
+    assert s.var("seen") == 3
+
+
+def test_bonus_sums_modifiers_with_this_bound() -> None:
+    g = game('''
+phase p:
+    move deck where it.name == "Wizard" to town
+    total = bonus(attack, deck) * 10 + bonus(attack, town)
+    next end
+score: total
+''')
+    s = g.new_state(2)
+    # deck: two Knights (+2 each) and the Squire (no ability): 4; town: Wizard, count(town)=1
+    assert s.var("total") == 41
+
+
+def test_trigger_runs_step_blocks_in_order_with_this() -> None:
+    g = game('''
+phase p:
+    trigger dawn for deck
+    next end
+score: total
+''')
+    s = g.new_state(2)
+    assert s.var("total") == 11  # only the Wizard acts at dawn: 10 + its attack 1
+
+
+def test_secret_choice_is_marked_private_in_the_log() -> None:
+    g = game('''
+phase p:
+    for each player q:
+        q secretly chooses h from deck "pick a hero"
+        move h to camp[q]
+    next end
+score: 0
+''')
+    s = g.new_state(2, record_events=True)
+    finish(s)
+    decisions = [e for e in s.events if e["type"] == "decision"]
+    assert len(decisions) == 2 and all(e["private"] for e in decisions)
+
+
+def test_for_each_in_loops_over_a_snapshot_and_break_leaves_it() -> None:
+    g = game('''
+phase p:
+    for each card c in deck:
+        move c to town
+        seen += 1
+        if c.name == "Wizard":
+            break
+    next end
+score: seen
+''')
+    s = g.new_state(2)
+    assert s.var("seen") == 3  # Knight, Knight, Wizard; the Squire stays
+    assert s.zone_cards("deck") == ["hero-3"]
+
+
+def test_ordered_turns_highest_key_first_ties_from_the_start_seat() -> None:
+    g = game('''
+player var points: int = 0
+phase p:
+    points[2] = 5
+    for each player q ordered by points[q] from 1:
+        total = total * 10 + q + 1
+    next end
+score: total
+''')
+    s = g.new_state(3)
+    # seat 2 first (5 points), then the tie of seats 0 and 1 in turn order from seat 1: 1, 0
+    assert s.var("total") == 321
+
+
+def test_kept_card_variables_survive_moves_and_others_reset_to_default() -> None:
+    g = game('''
+phase p:
+    top(deck).gold = 9
+    top(deck).mark = 7
+    move top(deck) to town
+    total = top(town).gold * 10 + top(town).mark
+    next end
+score: total
+''')
+    s = g.new_state(2)
+    assert s.var("total") == 91
+
+
+def test_rules_run_with_do_and_cannot_call_themselves() -> None:
+    g = game('''
+rule pay:
+    total += 3
+phase p:
+    do pay
+    do pay
+    next end
+score: total
+''')
+    assert g.new_state(2).var("total") == 6
+    with pytest.raises(RulesError, match="runs itself"):
+        rulesplay.loads(BASE + '''
+rule a:
+    do b
+rule b:
+    do a
+phase p:
+    do a
+    next end
+score: 0
+''')
+
+
+def test_break_outside_a_loop_and_unknown_step_are_errors() -> None:
+    with pytest.raises(RulesError) as err:
+        rulesplay.loads(BASE + '''
+phase p:
+    break
+    trigger dwan for deck
+    next end
+score: bonus(attak, deck)
+''')
+    text = err.value.render()
+    assert "'break' is only allowed inside" in text
+    assert "no ability has a block 'at dwan'" in text and "did you mean 'dawn'" in text
+    assert "no ability modifies 'attak'" in text and "did you mean 'attack'" in text
+
+
+def test_table_cells_are_checked_against_their_attributes() -> None:
+    bad = BASE.replace('"Squire" | -              | 0 | none',
+                       '"Squire" | fightr         | 12 | stedy')
+    with pytest.raises(RulesError) as err:
+        rulesplay.loads(bad + "phase p:\n    next end\nscore: 0\n")
+    text = err.value.render()
+    assert "the 'classes' cell of this row must be values of cls" in text
+    assert "did you mean 'fighter'" in text
+
+
+def test_a_row_with_the_wrong_number_of_cells_is_a_syntax_error() -> None:
+    bad = BASE.replace('"Squire" | -              | 0 | none', '"Squire" | 0')
+    with pytest.raises(RulesError, match="this row has 2 cells; the table needs 4"):
+        rulesplay.loads(bad + "phase p:\n    next end\nscore: 0\n")
+
+
+def test_include_adds_declarations_and_reports_missing_files(tmp_path: Path) -> None:
+    folder = tmp_path / "rulesets"
+    folder.mkdir()
+    (folder / "cards.rules").write_text(BASE.split("zone deck")[0].replace(
+        'game "Lab"\nplayers 2..3\n', ""))
+    main = folder / "main.rules"
+    main.write_text('game "Inc"\nplayers 2..2\ninclude "cards.rules"\n'
+                    "zone deck: shared, public\nzone town: shared, public\n"
+                    "var total: int = 0\n"
+                    "ability steady \"s\":\n    modify attack: 2\n"
+                    "ability spark \"p\":\n    modify attack: 1\n"
+                    "phase p:\n    total = bonus(attack, deck)\n    next end\nscore: total\n")
+    s = rulesplay.load(main).new_state(2)
+    assert s.var("total") == 2 + 2 + 1
+    (folder / "broken.rules").write_text('game "B"\nplayers 2..2\ninclude "nope.rules"\n')
+    with pytest.raises(RulesError, match="'include': no such file 'nope.rules'"):
+        rulesplay.load(folder / "broken.rules")
