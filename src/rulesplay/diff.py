@@ -261,6 +261,14 @@ def _phases(base: ir.Ruleset, var: ir.Ruleset) -> list[str]:
     return out
 
 
+def _named_blocks(what: str, base: list[Any], var: list[Any]) -> list[str]:
+    """Abilities or rules added, removed or changed (compared without spans)."""
+    b, v = _by_name(base), _by_name(var)
+    out, both = _added_removed(what, b, v, lambda d: d.labels.text or d.name)
+    out += [f"{what} '{n}' changed" for n in both if not _same(b[n], v[n])]
+    return out
+
+
 def diff(base: ir.Ruleset, variant: ir.Ruleset) -> list[str]:
     """Describe what ``variant`` changes with respect to ``base``, one line per change.
 
@@ -286,6 +294,8 @@ def diff(base: ir.Ruleset, variant: ir.Ruleset) -> list[str]:
     out += _zones(base, variant)
     out += _vars(base, variant)
     out += _phases(base, variant)
+    out += _named_blocks("ability", base.abilities, variant.abilities)
+    out += _named_blocks("rule", base.rules, variant.rules)
     from .validate import start_phase
 
     if start_phase(base) != start_phase(variant):
