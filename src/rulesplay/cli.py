@@ -24,6 +24,7 @@ from .engine.game import Game, load
 from .engine.state import State
 from .errors import OptionError, RulesError
 from .narrate import Narrator, score_table, tr, winner_line
+from .session import HUMAN, Session, play
 
 try:  # the agent registry is optional: without it every bot is a uniform random chooser
     from .agents import make_agent as _registry_make_agent  # type: ignore[attr-defined]
@@ -107,6 +108,8 @@ def main() -> None:
       rulesplay validate rulesets/bargain_hunter.rules
       rulesplay run rulesets/bargain_hunter.rules --players 4 --seed 7
       rulesplay run rulesets/bargain_hunter.rules --option rounds=1 --log game.jsonl
+      rulesplay run rulesets/bargain_hunter.rules --seat 0=human
+      rulesplay resume bargain_hunter-7.save.json
       rulesplay replay game.jsonl
     """
 
@@ -114,6 +117,11 @@ def main() -> None:
 # ---------------------------------------------------------------- helpers
 def _console() -> Console:
     return Console(file=sys.stdout, highlight=False, emoji=False, soft_wrap=True)
+
+
+def _table_console() -> Console:
+    """The console of a game with human seats: wraps to the terminal's width."""
+    return Console(file=sys.stdout, highlight=False, emoji=False)
 
 
 def _parse_pairs(values: tuple[str, ...], flag: str) -> list[tuple[str, str]]:
@@ -163,14 +171,21 @@ def _new_state(game: Game, players: int | None, seed: int) -> State:
 @click.option("--bot", default="random", show_default=True, metavar="NAME",
               help="Bot playing every seat not set with --seat.")
 @click.option("--seat", "seats", multiple=True, metavar="N=BOT",
-              help="Bot for one seat, e.g. --seat 0=random (repeatable).")
+              help="Who plays one seat: a bot (--seat 1=greedy) or a person at this "
+                   "terminal (--seat 0=human); repeatable, several humans pass and play.")
+@click.option("--save", "save_path", type=click.Path(dir_okay=False), default=None,
+              help="With human seats: the file 'save', quit and Ctrl-C write the game to "
+                   "(default: FILE-SEED.save.json in the current directory).")
 def run(file: str, players: int | None, seed: int | None, options: tuple[str, ...],
         log_path: str | None, quiet: bool, lang: str | None, bot: str,
-        seats: tuple[str, ...]) -> None:
-    """Play a complete game of FILE with bots and print what happens.
+        seats: tuple[str, ...], save_path: str | None) -> None:
+    """Play a complete game of FILE and print what happens.
 
-    The account shows each phase, every decision, trick winners and where cards went, then
-    the final score table. The same --seed (and options) always gives the same game.
+    With bots only, the account shows each phase, every decision, trick winners and where
+    cards went, then the final score table. The same --seed (and options) always gives the
+    same game. With --seat N=human you play seat N at the terminal against the bots: each
+    turn shows what your seat may see and the numbered choices; 'save' (or Ctrl-C) keeps the
+    game for 'rulesplay resume'.
     """
     lang = _lang(lang)
     game = _load_game(file, dict(_parse_pairs(options, "--option")), lang)
@@ -183,15 +198,16 @@ def run(file: str, players: int | None, seed: int | None, options: tuple[str, ..
     for key, name in _parse_pairs(seats, "--seat"):
         if not key.isdigit() or int(key) >= n:
             raise click.UsageError(f"--seat {key}={name}: seats are 0 to {n - 1}")
-        bots[int(key)] = name
-    agents = {s: make_agent(name, s, seed) for s, name in bots.items()}
+        bots[int(key)] = HUMAN if name.lower() == HUMAN else name
+    agents = {s: make_agent(name, s, seed) for s, name in bots.items() if name != HUMAN}
     log = _open_log(log_path)
     console = _console()
     header = tr(lang, "header", title=game.title, n=n, seed=seed)
     if game.option_values:
         opts = ", ".join(f"{k}={_show_value(v)}" for k, v in game.option_values.items())
         header += "; " + tr(lang, "options", options=opts)
-    if not quiet:
+    humans = sorted(s for s, name in bots.items() if name == HUMAN)
+    if not quiet or humans:
         console.print(header, style="bold")
         if random_seed:
             console.print(tr(lang, "repeat", seed=seed), style="dim")
@@ -202,6 +218,15 @@ def run(file: str, players: int | None, seed: int | None, options: tuple[str, ..
             _write(log, [{"type": "header", "ruleset": file, "options": game.option_values,
                           "players": n, "seed": seed, "lang": lang,
                           "bots": {str(s): b for s, b in bots.items()}}])
+        if humans:
+            save = save_path or f"{Path(file).stem}-{seed}.save.json"
+            names = ", ".join(state.program.seat_name(s) for s in humans)
+            if game.ruleset.about:
+                console.print(game.ruleset.about, style="italic")
+            console.print(tr(lang, "human_intro", seats=names, path=save), style="dim")
+            session = Session(state, bots, agents, _abs(log_path), log, save)
+            log = None  # the session closes it
+            sys.exit(_play_humans(session, _table_console()))
         _play(state, agents, None if quiet else Narrator(state.program, console), log)
     except RulesError as exc:
         if log is not None:  # so that 'replay' can tell the same failure from a mismatch
@@ -214,6 +239,46 @@ def run(file: str, players: int | None, seed: int | None, options: tuple[str, ..
         console.print()
     console.print(score_table(state))
     console.print(winner_line(state), style="bold")
+
+
+def _abs(path: str | None) -> str | None:
+    return str(Path(path).resolve()) if path else None
+
+
+def _play_humans(session: Session, console: Console) -> int:
+    """Run a session with human seats; returns the exit code (0, or 130 after Ctrl-C)."""
+    try:
+        return play(session, console)
+    except RulesError as exc:
+        if session.log is not None:  # so that 'replay' can tell the same failure
+            _write(session.log, [{"type": "error", "message": exc.message}])
+        raise
+    finally:
+        session.close()
+
+
+@main.command()
+@click.argument("save_file", metavar="SAVE", type=click.Path(exists=True, dir_okay=False))
+def resume(save_file: str) -> None:
+    """Continue a game saved with 'save', quit or Ctrl-C during 'run --seat N=human'.
+
+    The game goes on exactly where it stopped: same seats, the bots with their generators as
+    they were, and the same log file (appended to). Saving again writes to SAVE by default.
+    """
+    try:
+        session = Session.load(save_file, make_agent)
+    except OSError as exc:
+        raise click.ClickException(f"cannot resume {save_file}: {exc.strerror}") from None
+    except RulesError as exc:
+        if exc.span.line:  # the ruleset itself has an error now: show it with its caret
+            raise
+        raise click.ClickException(exc.message) from None
+    state = session.state
+    console = _table_console()
+    console.print(tr(state.program.lang, "resumed", path=save_file,
+                     title=state.program.game.title, n=state.num_players, seed=state.seed,
+                     k=state.decisions + 1), style="bold")
+    sys.exit(_play_humans(session, console))
 
 
 def _show_value(v: Any) -> str:
