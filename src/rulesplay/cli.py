@@ -507,3 +507,34 @@ def options(file: str) -> None:
         click.echo(f"{game.title} has no options.")
         return
     _console().print(table)
+
+
+@main.command(name="diff")
+@click.argument("base", type=click.Path(dir_okay=False))
+@click.argument("variant", type=click.Path(dir_okay=False))
+def diff_(base: str, variant: str) -> None:
+    """Show what VARIANT changes compared with BASE, in the language's terms.
+
+    Lists options whose defaults changed, phases added, removed or replaced (with the
+    choice and trick constraints that differ), card kinds, zones, variables, abilities,
+    rules and scoring. Exit 0 in every case; "no change" when the two play the same.
+    """
+    from .compose import load_ruleset
+    from .diff import diff
+
+    base_rs = load_ruleset(base)[0]
+    variant_rs = load_ruleset(variant)[0]
+    lines = diff(base_rs, variant_rs)
+    click.echo(f"{variant} compared with {base}:")
+    for line in lines or ["no change: the two rulesets play the same"]:
+        click.echo(("  " if not line.startswith("  ") else "    ") + line.strip())
+
+
+def _register_simulation() -> None:
+    from .sim_cli import compare, simulate
+
+    main.add_command(simulate)
+    main.add_command(compare)
+
+
+_register_simulation()

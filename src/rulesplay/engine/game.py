@@ -93,6 +93,9 @@ class Program:
         self.winners_fn: Fn | None = self.compiler.expr(self.ruleset.winners) \
             if self.ruleset.winners is not None else None
         self.num_locals = len(lay.lslot)
+        # Names of choices made in secret: others learn that they were made, not what.
+        self.secret_choices = {n.name for n in self.nodes
+                               if isinstance(n, ChooseNode) and n.secret}
 
     # ------------------------------------------------------------ tables
     def _build_cards(self) -> None:

@@ -218,6 +218,13 @@ class State:
         best = max(keys)
         return [seat for seat, k in enumerate(keys) if k == best]
 
+    def public_history(self, seat: int | None) -> list[tuple[int, str | None]]:
+        """Every decision so far as ``seat`` knows it: ``(player, action id)``, with the id
+        None for another player's secret choice (``secretly chooses``)."""
+        secret = self.program.secret_choices
+        return [(p, None if p != seat and aid.split(":", 1)[0] in secret else aid)
+                for p, aid in self.history]
+
     def observation(self, seat: int | None) -> dict[str, Any]:
         """What ``seat`` may see (see :func:`rulesplay.engine.observe.observation`)."""
         from .observe import observation

@@ -1,0 +1,76 @@
+"""The agent protocol: ``step(infoset, rng) -> Action``, given only what the seat may know."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from ..engine.choices import Action
+from ..engine.state import State
+from .infoset import InfoSet, Tracker
+
+
+class Agent:
+    """A player that chooses actions for one seat.
+
+    Args:
+        seat: the seat it plays.
+        seed: seeds its own generator (``self.rng``), so a game replays exactly.
+
+    Subclasses implement :meth:`choose`. :meth:`step` accepts an :class:`InfoSet` (built by a
+    driver) or the true :class:`State`, from which the agent's own :class:`Tracker` builds
+    the infoset, so the agent never looks at the state itself.
+    """
+
+    name = "agent"
+    needs_samples = False
+
+    def __init__(self, seat: int, seed: int = 0, **params: Any) -> None:
+        if params:
+            raise ValueError(f"bot '{self.name}' takes no parameter "
+                             f"{', '.join(sorted(params))}")
+        self.seat = seat
+        self.rng = random.Random(f"rulesplay-agent/{seed}/{seat}")
+        self.tracker = Tracker(seat)
+
+    def infoset(self, state: State) -> InfoSet:
+        """The information set of this agent's seat at the true ``state``."""
+        if self.needs_samples:
+            return self.tracker.infoset(state)
+        return InfoSet(state, self.seat)
+
+    def step(self, info: InfoSet | State, rng: random.Random | None = None) -> Action:
+        """The action to take.
+
+        Args:
+            info: the seat's :class:`InfoSet`, or the true state (the infoset is built from
+                it; only the seat's view is used).
+            rng: generator to use; default the agent's own.
+
+        Raises:
+            ValueError: it is not this seat's decision (or the game is over).
+        """
+        if isinstance(info, State):
+            if info.current_player() != self.seat:
+                raise ValueError(f"it is not seat {self.seat}'s turn")
+            info = self.infoset(info)
+        if not info.legal_actions:
+            raise ValueError("no legal action: the game is over")
+        return self.choose(info, rng or self.rng)
+
+    def choose(self, info: InfoSet, rng: random.Random) -> Action:
+        """Pick one of ``info.legal_actions`` (subclasses)."""
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(seat={self.seat})"
+
+
+def rollout(state: State, rng: random.Random, stop: Any = None, limit: int = 1_000_000) -> int:
+    """Play uniformly random actions on ``state`` until the end, ``stop(state)`` is true, or
+    ``limit`` decisions; returns the number of decisions made."""
+    n = 0
+    while not state.terminal and n < limit and not (stop is not None and stop(state)):
+        state.apply(rng.choice(state.legal_actions()))
+        n += 1
+    return n

@@ -1,0 +1,70 @@
+"""``greedy``: one-step look-ahead on the ruleset's own score, over determinised samples.
+
+For each legal action: take a determinisation of the hidden cards (:meth:`InfoSet.sample`),
+apply the action, then finish the look-ahead with a short random rollout until this seat
+decides again after some other seat has (so a card's effect on a trick shows), the game ends,
+or ``depth`` decisions pass. The value is ``score[seat] - max(score of the others)`` (the
+ruleset's ``score:`` expression), averaged over ``samples`` determinisations (the same ones for
+every action); ties are broken by the agent's generator.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from ..engine.choices import Action
+from ..engine.state import State
+from .base import Agent
+from .infoset import InfoSet
+
+
+class GreedyAgent(Agent):
+    """One-step look-ahead (spec ``greedy``, ``greedy:samples=4,depth=12``).
+
+    Args:
+        seat, seed: as for :class:`Agent`.
+        samples: determinisations per decision (default 4).
+        depth: most random decisions in the look-ahead rollout (default ``3 * players``).
+    """
+
+    name = "greedy"
+    needs_samples = True
+
+    def __init__(self, seat: int, seed: int = 0, samples: int = 4, depth: int = 0,
+                 **params: Any) -> None:
+        super().__init__(seat, seed, **params)
+        if samples < 1 or depth < 0:
+            raise ValueError("greedy: samples must be at least 1 and depth at least 0")
+        self.samples, self.depth = int(samples), int(depth)
+
+    def value(self, s: State) -> float:
+        """``score[seat] - max(score of the others)``."""
+        scores = s.scores()
+        others = [v for i, v in enumerate(scores) if i != self.seat]
+        return float(scores[self.seat] - (max(others) if others else 0))
+
+    def choose(self, info: InfoSet, rng: random.Random) -> Action:
+        legal = info.legal_actions
+        if len(legal) == 1:
+            return legal[0]
+        depth = self.depth or 3 * info.num_players
+        totals = [0.0] * len(legal)
+        seat = self.seat
+        for _ in range(self.samples):
+            world = info.sample(rng)
+            for i, a in enumerate(legal):
+                s = world.clone()
+                s.apply(a.id)
+                others_moved = False
+                n = 0
+                while not s.terminal and n < depth:
+                    p = s.current_player()
+                    if p == seat and others_moved:
+                        break
+                    others_moved = others_moved or p != seat
+                    s.apply(rng.choice(s.legal_actions()))
+                    n += 1
+                totals[i] += self.value(s)
+        best = max(totals)
+        return rng.choice([a for a, t in zip(legal, totals, strict=True) if t == best])

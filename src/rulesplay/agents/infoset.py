@@ -1,0 +1,462 @@
+"""What one seat may know, and worlds consistent with it: :class:`InfoSet` and :class:`Tracker`.
+
+An agent is never handed the true :class:`~rulesplay.State`. It gets an :class:`InfoSet`:
+its seat, its observation, its legal actions, the public history (every decision, with the
+choice hidden when another seat made it in secret) and :meth:`InfoSet.sample`, which deals a *determinisation*: a complete state in
+which the cards the seat cannot see are placed at random, consistently with everything the seat
+has seen.
+
+How the sampler stays consistent (and fast)
+-------------------------------------------
+A :class:`Tracker` (one per agent) rebuilds the game's past privately: it replays the public
+decision history from the game's start (same program and seed), so it holds the state just
+before every earlier decision. From that replay it keeps, for its seat:
+
+* **Known cards.** A card the seat saw (in a zone it sees) that then moved into a zone it cannot
+  see is still known there (a trick taken face down into a hidden pile, a discard pile put
+  under the deck); a move between two zones the seat cannot see reveals no card, so the card
+  becomes unknown again; a card the seat never saw stays unknown. Known cards stay where they are in every sample; only *unknown* cards
+  are dealt.
+* **Revealed constraints.** For each earlier decision by another seat ``p``: a private clone of
+  the state before it and the action taken. A sampled world is valid only if that action would
+  have been legal in the past state rebuilt from the sample. The rebuild: each zone of ``p``
+  the seat cannot see held, then, the cards of it whose whereabouts the seat knows now (e.g.
+  played since) plus the unknown cards the sample puts in that zone now. That is exact when no
+  unknown card entered the zone since (sizes tell); otherwise the constraint is dropped for
+  that zone (never over-constrain). All other unseen cards of the past state are laid out in a
+  canonical (sorted) order, so nothing in a check depends on where the true cards are.
+
+Sampling is then a *constrained deal*: each constraint is first turned into per-card
+exclusions (card ``x`` cannot be in zone ``z`` when the action would have been illegal with
+``x`` there; e.g. a seat that did not follow red holds no red card), computed once per
+constraint and cached; unknown cards are dealt most-constrained first into the unseen slots
+they are allowed in. Exclusions assume a card that makes an action illegal keeps it illegal
+with more cards beside it (true of follow-suit rules: ``not any(hand, ...)``). Every deal is
+then checked exactly against all live constraints; a failing deal is rejected and redealt, up
+to ``tries`` times, after which the deal with the fewest violations is used and counted in
+``Tracker.stats["fallbacks"]``.
+
+Everything a sample depends on is public or the seat's own (zone sizes, cards seen, moves
+seen, the history) and the agent's generator: permuting the cards the seat cannot see in the
+true state leaves every sample, hence every choice, unchanged.
+
+Limits: a shuffle of an unseen zone that holds known cards is not detected (their positions
+stay as seen); local variables of the interpreter are copied as they are in the true state;
+knowledge that follows only from the rules' logic, not from seeing cards (a deal that gives
+each seat a whole suit by rule), is not inferred: those cards are sampled as unknown.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from ..engine.choices import Action
+from ..engine.observe import visible_to
+from ..engine.state import State
+from ..errors import RulesError
+
+__all__ = ["InfoSet", "Tracker"]
+
+
+def _seen_cards(s: State, seat: int) -> set[int]:
+    """The cards ``seat`` sees now (whole visible zones and the top of ``top`` zones)."""
+    out: set[int] = set()
+    for z, content in enumerate(s.zones):
+        how = visible_to(s, z, seat)
+        if how == "all":
+            out.update(content)
+        elif how == "top" and content:
+            out.add(content[-1])
+    return out
+
+
+def _unseen_slots(s: State, seat: int) -> list[tuple[int, int]]:
+    """(zone, size) of every zone with cards ``seat`` cannot see (a ``top`` zone without its
+    top card)."""
+    out = []
+    for z, content in enumerate(s.zones):
+        how = visible_to(s, z, seat)
+        if how == "none":
+            out.append((z, len(content)))
+        elif how == "top" and len(content) > 1:
+            out.append((z, len(content) - 1))
+    return out
+
+
+class _Record:
+    """One earlier decision by another seat: the state before it (private) and the action."""
+
+    __slots__ = ("seat", "action", "state", "zones", "hidden", "work", "work_key", "excl",
+                 "tested")
+
+    def __init__(self, state: State, observer: int, action: str) -> None:
+        self.seat = state.current_player()
+        self.action = action
+        self.state = state
+        self.zones = [z for z, owner in enumerate(state.program.layout.zone_owner)
+                      if owner == self.seat and visible_to(state, z, observer) != "all"]
+        self.hidden = {c for z, _ in _unseen_slots(state, observer)
+                       for c in _unseen_part(state, z, observer)}
+        self.work: State | None = None
+        self.work_key: Any = None
+        self.excl: dict[int, set[int]] = {}
+        self.tested: dict[int, set[int]] = {}
+
+
+def _unseen_part(s: State, z: int, seat: int) -> list[int]:
+    content = s.zones[z]
+    return content[:-1] if visible_to(s, z, seat) == "top" else list(content)
+
+
+class Tracker:
+    """Keeps, for one seat, what it knows about a game: replays the public history privately.
+
+    Args:
+        seat: the observing seat.
+        tries: deals tried per sample before falling back to the best one found.
+
+    ``stats`` counts ``samples``, ``rejected`` (deals failing an exact check) and
+    ``fallbacks`` (samples that still violate a constraint after ``tries`` deals).
+    """
+
+    def __init__(self, seat: int, tries: int = 20) -> None:
+        self.seat = seat
+        self.tries = tries
+        self.stats = {"samples": 0, "rejected": 0, "fallbacks": 0}
+        self._reset(None)
+
+    def _reset(self, state: State | None) -> None:
+        self.cur: State | None = state
+        self.records: list[_Record] = []
+        self.known: dict[int, int] = {}
+
+    # ------------------------------------------------------------ following the game
+    def sync(self, state: State) -> None:
+        """Bring the private replay up to ``state`` (the true current state).
+
+        The replay starts from the game's seed and applies ``state.history``; when that does
+        not reproduce what the seat sees in ``state`` (a scenario built with ``arrange`` or a
+        loaded save), the tracker starts afresh from ``state`` with no memory of the past.
+        """
+        cur = self.cur
+        fresh = (cur is None or cur.program is not state.program or cur.seed != state.seed
+                 or len(cur.history) > len(state.history)
+                 or state.history[:len(cur.history)] != cur.history)
+        if fresh:
+            try:
+                cur = State.new(state.program, state.seed, record_events=True)
+            except RulesError:
+                self._restart(state)
+                return
+            self._reset(cur)
+            self._observe(cur)
+        assert cur is not None
+        try:
+            for p, aid in state.history[len(cur.history):]:
+                if cur.current_player() != p:
+                    raise RulesError("history does not replay")
+                # Another seat's public decision constrains samples; a secret one cannot
+                # (this seat does not know what was chosen).
+                if p != self.seat and aid.split(":", 1)[0] not in cur.program.secret_choices:
+                    self.records.append(_Record(cur.clone(), self.seat, aid))
+                cur.apply(aid)
+                self._observe(cur)
+        except RulesError:
+            self._restart(state)
+            return
+        if not self._same_view(cur, state):
+            self._restart(state)
+
+    def _restart(self, state: State) -> None:
+        """No usable past: follow the game from ``state`` on (cards seen now are not known
+        once hidden; nothing revealed earlier constrains samples)."""
+        cur = state.clone()
+        cur.events = []
+        self._reset(cur)
+
+    def _observe(self, s: State) -> None:
+        """Update known cards from the moves since the last call (the replay's events)."""
+        events = s.events
+        if not events:
+            return
+        prog = s.program
+        lay, index = prog.layout, self._card_index(prog)
+        seat, known = self.seat, self.known
+        for e in events:
+            if e["type"] != "move":
+                continue
+            c = index[e["card"]]
+            src, dst = e["from"], e["to"]
+            zs = lay.zone_id[src["zone"]] + (src["owner"] or 0)
+            zd = lay.zone_id[dst["zone"]] + (dst["owner"] or 0)
+            if visible_to(s, zd, seat) != "none":
+                known.pop(c, None)
+            elif visible_to(s, zs, seat) != "none":
+                known[c] = zd  # seen leaving: still known where it went
+            else:
+                # A move between two zones this seat cannot see shows only that a card
+                # moved, not which one (e.g. a secret pick from another hand).
+                known.pop(c, None)
+        events.clear()
+
+    _index: dict[str, int] | None = None
+
+    def _card_index(self, prog: Any) -> dict[str, int]:
+        if self._index is None or len(self._index) != prog.num_cards:
+            self._index = {cid: i for i, cid in enumerate(prog.card_ids)}
+        return self._index
+
+    def _same_view(self, a: State, b: State) -> bool:
+        if a.pending != b.pending or len(a.zones) != len(b.zones):
+            return False
+        for z, (ca, cb) in enumerate(zip(a.zones, b.zones, strict=True)):
+            how = visible_to(a, z, self.seat)
+            if len(ca) != len(cb) or (how == "all" and ca != cb) or (
+                    how == "top" and ca and ca[-1] != cb[-1]):
+                return False
+        return True
+
+    def infoset(self, state: State) -> InfoSet:
+        """The information set of the tracker's seat at ``state`` (syncs first)."""
+        self.sync(state)
+        return InfoSet(state, self.seat, self)
+
+
+class InfoSet:
+    """Everything one seat may use to decide, built by the driver for the acting seat.
+
+    Attributes:
+        seat: the deciding seat.
+        game: the :class:`rulesplay.Game` (rules and options are public).
+        legal_actions: the seat's legal actions now.
+        history: the public history: ``(seat, action id)`` of every decision so far.
+
+    The true state is held privately (``_state``) and only used to copy public parts and
+    the seat's own cards; agents must use :attr:`observation` and :meth:`sample`.
+    """
+
+    def __init__(self, state: State, seat: int, tracker: Tracker | None = None) -> None:
+        self._state = state
+        self._tracker = tracker
+        self.seat = seat
+        self.game = state.program.game
+        self.legal_actions: list[Action] = list(state.legal_actions())
+        self.history: tuple[tuple[int, str | None], ...] = tuple(state.public_history(seat))
+        self._obs: dict[str, Any] | None = None
+        self._plan: Any = None
+
+    @property
+    def observation(self) -> dict[str, Any]:
+        """``state.observation(seat)``: the seat's view as plain data."""
+        if self._obs is None:
+            self._obs = self._state.observation(self.seat)
+        return self._obs
+
+    @property
+    def num_players(self) -> int:
+        return self._state.num_players
+
+    # ------------------------------------------------------------ sampling
+    def sample(self, rng: random.Random) -> State:
+        """A determinisation: a full state consistent with what the seat has seen.
+
+        Args:
+            rng: the agent's generator (the only source of randomness; the sample's own
+                generator is reseeded from it too, so future chance is not the true one).
+
+        Returns:
+            A new :class:`State` the agent may play forward freely.
+        """
+        plan = self._plan or self._make_plan()
+        slots, unknown, allowed, checks = plan
+        tr = self._tracker
+        best, best_bad = None, None
+        tries = tr.tries if tr is not None and checks else 1
+        for _ in range(tries):
+            deal = self._deal(slots, unknown, allowed, rng)
+            if deal is None:
+                continue
+            bad = sum(1 for rec, zones in checks if not self._check(rec, zones, deal))
+            if bad == 0:
+                best, best_bad = deal, 0
+                break
+            if tr is not None:
+                tr.stats["rejected"] += 1
+            if best_bad is None or bad < best_bad:
+                best, best_bad = deal, bad
+        if tr is not None:
+            tr.stats["samples"] += 1
+            if best_bad is None or best_bad > 0:
+                tr.stats["fallbacks"] += 1
+        if best is None:  # no deal respects the exclusions: deal without them
+            best = self._deal(slots, unknown, None, rng)
+            assert best is not None
+        return self._build(slots, best, rng)
+
+    def _make_plan(self) -> Any:
+        s, seat, tr = self._state, self.seat, self._tracker
+        known = tr.known if tr is not None else {}
+        # Unseen slots per zone: (zone, [indices of unknown cards]); known cards stay put.
+        slots: list[tuple[int, list[int]]] = []
+        unknown: list[int] = []
+        for z, size in _unseen_slots(s, seat):
+            content = s.zones[z]
+            idx = [i for i in range(size) if known.get(content[i]) != z]
+            if idx:
+                slots.append((z, idx))
+                unknown.extend(s.zones[z][i] for i in idx)
+        unknown.sort()
+        caps = {z: len(idx) for z, idx in slots}
+        checks: list[tuple[_Record, list[int]]] = []
+        excl: dict[int, set[int]] = {}
+        if tr is not None:
+            seen_now = _seen_cards(s, seat)
+            unknown_set = set(unknown)
+            for rec in tr.records:
+                live = []
+                accounted: list[tuple[int, list[int]]] = []
+                for z in rec.zones:
+                    past = _unseen_part(rec.state, z, seat)
+                    acc = [c for c in past if c in seen_now or c in known]
+                    accounted.append((z, acc))
+                    if caps.get(z, 0) > 0 and len(past) - len(acc) == caps[z]:
+                        live.append(z)
+                if not live:
+                    continue
+                self._prepare(rec, accounted)
+                checks.append((rec, live))
+                for z in live:
+                    ex = self._exclusions(rec, z, unknown_set)
+                    if ex:
+                        excl.setdefault(z, set()).update(ex)
+        allowed = {c: [z for z, _ in slots if c not in excl.get(z, ())] for c in unknown}
+        self._plan = (slots, unknown, allowed if excl else None, checks)
+        return self._plan
+
+    def _prepare(self, rec: _Record, accounted: list[tuple[int, list[int]]]) -> None:
+        """Lay out the record's working copy: its seat's unseen zones hold only the cards
+        accounted for; all other unseen cards fill the other unseen zones in sorted order."""
+        key = tuple((z, tuple(acc)) for z, acc in accounted)
+        if rec.work is not None and rec.work_key == key:
+            return
+        w = rec.state.clone()
+        placed = {c for _, acc in accounted for c in acc}
+        rest = sorted(rec.hidden - placed)
+        own = {z for z, _ in accounted}
+        fill = [z for z, _ in _unseen_slots(w, self.seat) if z not in own]
+        if not fill:
+            fill = [next(z for z in range(len(w.zones)) if z not in own)]
+        k = 0
+        for z, acc in accounted:
+            _set_zone(w, z, acc, visible_to(w, z, self.seat) == "top" and bool(w.zones[z]))
+        for i, z in enumerate(fill):
+            size = len(_unseen_part(rec.state, z, self.seat))
+            take = rest[k:] if i == len(fill) - 1 else rest[k:k + size]
+            k += len(take)
+            keep_top = visible_to(w, z, self.seat) == "top" and bool(w.zones[z])
+            _set_zone(w, z, take, keep_top)
+        w._legal = None
+        rec.work, rec.work_key = w, key
+
+    def _exclusions(self, rec: _Record, z: int, unknown: set[int]) -> set[int]:
+        """Cards that cannot be in zone ``z`` given the record's action (cached)."""
+        ex = rec.excl.setdefault(z, set())
+        tested = rec.tested.setdefault(z, set())
+        todo = unknown - tested
+        if not todo:
+            return ex & unknown
+        w = rec.work
+        assert w is not None
+        for x in sorted(todo):
+            tested.add(x)
+            if x not in rec.hidden or not _legal_with(w, rec.action, [(x, z)]):
+                ex.add(x)
+        return ex & unknown
+
+    def _check(self, rec: _Record, zones: list[int], deal: dict[int, list[int]]) -> bool:
+        w = rec.work
+        assert w is not None
+        moves = []
+        for z in zones:
+            for c in deal[z]:
+                if c not in rec.hidden:
+                    return False
+                moves.append((c, z))
+        return _legal_with(w, rec.action, moves)
+
+    def _deal(self, slots: list[tuple[int, list[int]]], unknown: list[int],
+              allowed: dict[int, list[int]] | None,
+              rng: random.Random) -> dict[int, list[int]] | None:
+        """Assign the unknown cards to unseen zones (sizes kept), respecting ``allowed``."""
+        if allowed is None:
+            cards = unknown[:]
+            rng.shuffle(cards)
+            out, k = {}, 0
+            for z, idx in slots:
+                out[z] = cards[k:k + len(idx)]
+                k += len(idx)
+            return out
+        order = unknown[:]
+        rng.shuffle(order)
+        order.sort(key=lambda c: len(allowed[c]))
+        room = {z: len(idx) for z, idx in slots}
+        out = {z: [] for z, _ in slots}
+        for c in order:
+            options = [z for z in allowed[c] if room[z] > 0]
+            if not options:
+                return None
+            total = sum(room[z] for z in options)
+            r = rng.random() * total
+            for z in options:
+                r -= room[z]
+                if r < 0:
+                    break
+            out[z].append(c)
+            room[z] -= 1
+        for cards in out.values():
+            rng.shuffle(cards)
+        return out
+
+    def _build(self, slots: list[tuple[int, list[int]]], deal: dict[int, list[int]],
+               rng: random.Random) -> State:
+        s = self._state.clone()
+        where = s.where
+        for z, idx in slots:
+            content = s.zones[z]
+            for i, c in zip(idx, deal[z], strict=True):
+                content[i] = c
+                where[c] = z
+        s.rng = random.Random(rng.getrandbits(64))
+        s._legal = None
+        return s
+
+
+def _set_zone(w: State, z: int, cards: list[int], keep_top: bool) -> None:
+    """Replace the unseen part of zone ``z`` of ``w`` with ``cards`` (``where`` updated for
+    the new cards; cards pushed out are expected to be placed elsewhere by the caller)."""
+    top = w.zones[z][-1:] if keep_top else []
+    w.zones[z] = list(cards) + top
+    for c in cards:
+        w.where[c] = z
+
+
+def _legal_with(w: State, action: str, moves: list[tuple[int, int]]) -> bool:
+    """Whether ``action`` is legal in ``w`` with each card ``c`` of ``moves`` moved to zone
+    ``z``; ``w`` is restored afterwards."""
+    back = []
+    zones, where = w.zones, w.where
+    for c, z in moves:
+        src = where[c]
+        zones[src].remove(c)
+        zones[z].append(c)
+        where[c] = z
+        back.append((c, src, z))
+    w._legal = None
+    ok = any(a.id == action for a in w.legal_actions())
+    for c, src, z in reversed(back):
+        zones[z].remove(c)
+        zones[src].append(c)
+        where[c] = src
+    w._legal = None
+    return ok

@@ -1,0 +1,150 @@
+"""``mcts``: single-observer information-set Monte Carlo tree search (SO-ISMCTS).
+
+Cowling, Powley & Whitehouse, "Information Set Monte Carlo Tree Search", IEEE TCIAIG 4(2),
+2012. One tree for the deciding seat; each node is reached by an action id and stores the
+reward of the seat that chose it. Each iteration:
+
+1. *Determinise*: deal the cards the seat cannot see (:meth:`InfoSet.sample`, consistent with
+   what play revealed).
+2. *Select*: in the sampled world, while every legal action has a child, move to the child
+   maximising ``mean reward + c * sqrt(ln(availability) / visits)``; a child's availability
+   counts the iterations in which it was legal (it may be illegal in other worlds).
+3. *Expand* one untried legal action, chosen by the agent's generator.
+4. *Roll out* uniformly at random to the end of the game.
+5. *Back-propagate* the reward vector: ``win`` gives 1 to a sole winner and ``1/k`` to each of
+   ``k`` tied winners; ``score`` gives each seat its score normalised to 0..1 between the
+   lowest and highest score of the game.
+
+The move played is the root child with the most visits. Budget: ``iterations`` or
+``seconds`` (wall clock; results then depend on the machine's speed).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from typing import Any
+
+from ..engine.choices import Action
+from ..engine.state import State
+from .base import Agent
+from .infoset import InfoSet
+
+
+class Node:
+    """A tree node: the action leading to it, the seat that chose it, and statistics."""
+
+    __slots__ = ("parent", "action", "player", "children", "visits", "avail", "reward")
+
+    def __init__(self, parent: Node | None, action: str | None, player: int) -> None:
+        self.parent, self.action, self.player = parent, action, player
+        self.children: dict[str, Node] = {}
+        self.visits = 0
+        self.avail = 1
+        self.reward = 0.0
+
+
+class MctsAgent(Agent):
+    """SO-ISMCTS (spec ``mcts``, ``mcts:iterations=500``, ``mcts:seconds=0.5``).
+
+    Args:
+        seat, seed: as for :class:`Agent`.
+        iterations: iterations per decision (default 100 unless ``seconds`` is given).
+        seconds: time per decision instead of an iteration count.
+        c: exploration constant of UCB (default 0.7).
+        reward: ``win`` (default) or ``score``.
+
+    Raises:
+        ValueError: a budget that is not positive or an unknown reward.
+    """
+
+    name = "mcts"
+    needs_samples = True
+
+    def __init__(self, seat: int, seed: int = 0, iterations: int = 0, seconds: float = 0.0,
+                 c: float = 0.7, reward: str = "win", **params: Any) -> None:
+        super().__init__(seat, seed, **params)
+        if iterations < 0 or seconds < 0 or (iterations and seconds):
+            raise ValueError("mcts: give either iterations or seconds, positive")
+        if reward not in ("win", "score"):
+            raise ValueError("mcts: reward is 'win' or 'score'")
+        self.iterations = int(iterations) or (0 if seconds else 100)
+        self.seconds = float(seconds)
+        self.c = float(c)
+        self.reward_kind = reward
+        self.last_root: Node | None = None
+
+    def rewards(self, s: State) -> list[float]:
+        """The reward of every seat at the end of a game."""
+        n = s.num_players
+        if self.reward_kind == "win":
+            winners = s.winners()
+            share = 1.0 / len(winners)
+            out = [0.0] * n
+            for w in winners:
+                out[w] = share
+            return out
+        scores = s.scores()
+        lo, hi = min(scores), max(scores)
+        if hi == lo:
+            return [0.5] * n
+        return [(v - lo) / (hi - lo) for v in scores]
+
+    def choose(self, info: InfoSet, rng: random.Random) -> Action:
+        legal = info.legal_actions
+        if len(legal) == 1:
+            return legal[0]
+        root = Node(None, None, -1)
+        deadline = time.perf_counter() + self.seconds if self.seconds else None
+        done = 0
+        while True:
+            if deadline is not None:
+                if done > 0 and time.perf_counter() >= deadline:
+                    break
+            elif done >= self.iterations:
+                break
+            self._iterate(root, info.sample(rng), rng)
+            done += 1
+        self.last_root = root
+        ids = {a.id: a for a in legal}
+        best = max((ch for aid, ch in root.children.items() if aid in ids),
+                   key=lambda ch: (ch.visits, ch.reward))
+        return ids[best.action]  # type: ignore[index]
+
+    def _iterate(self, root: Node, s: State, rng: random.Random) -> None:
+        node, c, log, sqrt = root, self.c, math.log, math.sqrt
+        while not s.terminal:
+            legal = s.legal_actions()
+            children = node.children
+            untried = []
+            for a in legal:
+                ch = children.get(a.id)
+                if ch is None:
+                    untried.append(a)
+                else:
+                    ch.avail += 1
+            if untried:
+                a = rng.choice(untried)
+                child = Node(node, a.id, s.current_player())
+                children[a.id] = child
+                s.apply(a)
+                node = child
+                break
+            best, best_v, best_a = None, -1.0, None
+            for a in legal:
+                ch = children[a.id]
+                v = ch.reward / ch.visits + c * sqrt(log(ch.avail) / ch.visits)
+                if v > best_v:
+                    best, best_v, best_a = ch, v, a
+            assert best is not None
+            s.apply(best_a)  # type: ignore[arg-type]
+            node = best
+        while not s.terminal:
+            s.apply(rng.choice(s.legal_actions()))
+        r = self.rewards(s)
+        while node is not None:
+            node.visits += 1
+            if node.player >= 0:
+                node.reward += r[node.player]
+            node = node.parent  # type: ignore[assignment]

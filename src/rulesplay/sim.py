@@ -1,0 +1,442 @@
+"""Batch simulation and statistics: ``simulate`` (many games, one ruleset) and ``compare``
+(a base ruleset against a variant, on the same seeds).
+
+Reproducibility: game ``i`` of a run with seed ``S`` gets its own seed derived from ``(S, i)``
+(:func:`game_seed`); the bots of that game are seeded from it and their seat. Games run in
+separate processes (``workers``), but every game's result depends only on its index, so the
+results are the same whatever the number of workers.
+
+Measures per game: each seat's score; the winners (a win shared by ``k`` seats counts ``1/k``
+to each, so win rates add up to 100%); decisions (all seats' choices); tricks (completed
+tricks, from the interpreter's ``trick`` events); rounds (how many times the game entered
+the first phase it enters more than once, e.g. each deal; 1 when no phase repeats); whether
+the game ended in a tie (several winners); who made the first decision; wall time.
+
+Statistics: win rates with 95% Wilson score intervals; means with standard deviations; for
+``compare``, differences of proportions with Newcombe's hybrid score interval and differences
+of means with Welch's interval. "Clear" means the 95% interval excludes zero (one test per
+line: with many lines, expect an occasional false alarm).
+"""
+
+from __future__ import annotations
+
+import math
+import multiprocessing
+import os
+import random
+import statistics
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+Z95 = statistics.NormalDist().inv_cdf(0.975)
+
+__all__ = ["Comparison", "GameRecord", "Result", "compare", "game_seed", "simulate"]
+
+
+def game_seed(seed: int, index: int) -> int:
+    """The seed of game ``index`` in a run seeded ``seed`` (stable across processes)."""
+    return random.Random(f"rulesplay-sim/{seed}/{index}").getrandbits(48)
+
+
+@dataclass
+class GameRecord:
+    """What one simulated game produced."""
+
+    index: int
+    seed: int
+    scores: list[int]
+    winners: list[int]
+    decisions: int
+    tricks: int
+    rounds: int
+    first: int
+    seconds: float
+
+
+def play_game(game: Any, players: int, bots: Mapping[int, str], seed: int,
+              index: int = 0) -> GameRecord:
+    """Play one game with bots in every seat and measure it.
+
+    Args:
+        game: a loaded :class:`rulesplay.Game`.
+        players: number of seats.
+        bots: agent spec per seat (missing seats play ``random``).
+        seed: the game's seed (its bots are seeded from it too).
+        index: the game's index in its batch (recorded only).
+
+    Raises:
+        RulesError: the ruleset failed while running.
+    """
+    from .agents import make_agent
+
+    t0 = time.perf_counter()
+    s = game.new_state(num_players=players, seed=seed, record_events=True)
+    agents = [make_agent(bots.get(p, "random"), p, seed) for p in range(players)]
+    tricks = 0
+    phases: dict[str, int] = {}
+
+    def count() -> None:
+        nonlocal tricks
+        for e in s.events:
+            kind = e["type"]
+            if kind == "trick":
+                tricks += 1
+            elif kind == "phase":
+                phases[e["phase"]] = phases.get(e["phase"], 0) + 1
+        s.events.clear()
+
+    count()
+    first = s.current_player()
+    while not s.terminal:
+        s.apply(agents[s.current_player()].step(s))
+        count()
+    rounds = next((k for k in phases.values() if k > 1), 1)
+    return GameRecord(index, seed, s.scores(), s.winners(), s.decisions, tricks, rounds,
+                      first, time.perf_counter() - t0)
+
+
+# ------------------------------------------------------------ workers
+_GAME: Any = None
+
+
+def _init(path: str, options: dict[str, Any], lang: str | None) -> None:
+    global _GAME
+    from .engine.game import load
+
+    _GAME = load(path, options, lang)
+
+
+def _work(job: tuple[int, dict[int, str], int, list[int]]) -> list[GameRecord]:
+    players, bots, seed, indices = job
+    return [play_game(_GAME, players, bots, game_seed(seed, i), i) for i in indices]
+
+
+def simulate(path: str, n: int, players: int | None = None,
+             options: Mapping[str, Any] | None = None, bots: Mapping[int, str] | None = None,
+             seed: int = 0, workers: int | None = None, lang: str | None = None,
+             progress: Callable[[int], None] | None = None) -> Result:
+    """Play ``n`` games of the ruleset at ``path`` and gather statistics.
+
+    Args:
+        path: the ``.rules`` file.
+        n: number of games (at least 1).
+        players: seats (default: the ruleset's minimum).
+        options: ruleset options by name (strings allowed, as from the command line).
+        bots: agent spec per seat (``"random"``, ``"mcts:iterations=200"``...); default random.
+        seed: the run's seed; game ``i`` is seeded with :func:`game_seed` ``(seed, i)``.
+        workers: processes (default: all cores; 1 runs in this process).
+        lang: display language (does not change results).
+        progress: called with the number of games finished so far, as they finish.
+
+    Returns:
+        A :class:`Result`; identical for any ``workers``.
+
+    Raises:
+        RulesError: the ruleset does not load or fails while running.
+        OptionError: a bad option or player count.
+        ValueError: ``n`` below 1 or a bad bot spec.
+    """
+    from .agents import make_agent
+    from .engine.game import load
+
+    if n < 1:
+        raise ValueError("the number of games must be at least 1")
+    opts = dict(options or {})
+    game = load(path, opts, lang)
+    nplayers = players if players is not None else game.player_range[0]
+    game.program(nplayers)  # checks the player count and options
+    table = {p: (bots or {}).get(p, "random") for p in range(nplayers)}
+    for p, spec in table.items():
+        make_agent(spec, p, 0)  # checks every spec before starting processes
+    workers = max(1, min(workers or os.cpu_count() or 1, n))
+    t0 = time.perf_counter()
+    games: list[GameRecord] = []
+    if workers == 1:
+        for i in range(n):
+            games.append(play_game(game, nplayers, table, game_seed(seed, i), i))
+            if progress:
+                progress(len(games))
+    else:
+        size = max(1, min(25, n // (workers * 8)))
+        jobs = [(nplayers, table, seed, list(range(i, min(n, i + size))))
+                for i in range(0, n, size)]
+        global _GAME
+        if "fork" in multiprocessing.get_all_start_methods():
+            # Workers inherit the loaded game; no re-import of the caller's main module.
+            ctx, init, args = multiprocessing.get_context("fork"), None, ()
+            _GAME = game
+        else:
+            ctx, init, args = multiprocessing.get_context("spawn"), _init, (path, opts, lang)
+        with ctx.Pool(workers, init, args) as pool:
+            for batch in pool.imap_unordered(_work, jobs):
+                games.extend(batch)
+                if progress:
+                    progress(len(games))
+        games.sort(key=lambda g: g.index)
+    return Result(path=path, title=game.title, players=nplayers, options=opts,
+                  bots=table, seed=seed, workers=workers,
+                  wall=time.perf_counter() - t0, games=games)
+
+
+# ------------------------------------------------------------ statistics
+def wilson(successes: float, n: int) -> tuple[float, float]:
+    """The 95% Wilson score interval of a proportion (``successes`` may be fractional)."""
+    if n == 0:
+        return 0.0, 1.0
+    p, z = successes / n, Z95
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def newcombe(x1: float, n1: int, x2: float, n2: int) -> tuple[float, float, float]:
+    """Difference ``p2 - p1`` of two proportions with Newcombe's 95% hybrid score interval."""
+    p1, p2 = x1 / n1, x2 / n2
+    l1, u1 = wilson(x1, n1)
+    l2, u2 = wilson(x2, n2)
+    d = p2 - p1
+    lo = d - math.sqrt((p2 - l2) ** 2 + (u1 - p1) ** 2)
+    hi = d + math.sqrt((u2 - p2) ** 2 + (p1 - l1) ** 2)
+    return d, lo, hi
+
+
+def _t95(df: float) -> float:
+    """Two-sided 95% quantile of Student's t (Cornish-Fisher expansion, good for df >= 3)."""
+    if not math.isfinite(df) or df > 1e6:
+        return Z95
+    z = Z95
+    df = max(df, 1.0)
+    return (z + (z ** 3 + z) / (4 * df) + (5 * z ** 5 + 16 * z ** 3 + 3 * z) / (96 * df ** 2)
+            + (3 * z ** 7 + 19 * z ** 5 + 17 * z ** 3 - 15 * z) / (384 * df ** 3))
+
+
+def welch(a: list[float], b: list[float]) -> tuple[float, float, float]:
+    """Difference ``mean(b) - mean(a)`` with Welch's 95% interval."""
+    ma, mb = statistics.fmean(a), statistics.fmean(b)
+    va = statistics.variance(a) if len(a) > 1 else 0.0
+    vb = statistics.variance(b) if len(b) > 1 else 0.0
+    se2 = va / len(a) + vb / len(b)
+    d = mb - ma
+    if se2 == 0:
+        return d, d, d
+    num = se2 ** 2
+    den = ((va / len(a)) ** 2 / max(len(a) - 1, 1)) + ((vb / len(b)) ** 2 / max(len(b) - 1, 1))
+    df = num / den if den > 0 else math.inf
+    half = _t95(df) * math.sqrt(se2)
+    return d, d - half, d + half
+
+
+def _mean_sd(xs: list[float]) -> dict[str, float]:
+    return {"mean": statistics.fmean(xs), "sd": statistics.stdev(xs) if len(xs) > 1 else 0.0}
+
+
+@dataclass
+class Result:
+    """The games of one simulation and their statistics (see the module docstring)."""
+
+    path: str
+    title: str
+    players: int
+    options: dict[str, Any]
+    bots: dict[int, str]
+    seed: int
+    workers: int
+    wall: float
+    games: list[GameRecord] = field(default_factory=list)
+
+    @property
+    def n(self) -> int:
+        return len(self.games)
+
+    def wins(self, seat: int) -> float:
+        """Games won by ``seat`` (a win shared by k seats counts 1/k)."""
+        return sum(1 / len(g.winners) for g in self.games if seat in g.winners)
+
+    def win_rate(self, seat: int) -> tuple[float, float, float]:
+        """``(rate, low, high)``: the seat's win rate with its 95% Wilson interval."""
+        w = self.wins(seat)
+        return (w / self.n, *wilson(w, self.n))
+
+    def first_player_wins(self) -> float:
+        """Games won by the seat that made the first decision (shared wins count 1/k)."""
+        return sum(1 / len(g.winners) for g in self.games if g.first in g.winners)
+
+    def ties(self) -> int:
+        """Games with several winners."""
+        return sum(1 for g in self.games if len(g.winners) > 1)
+
+    def scores(self, seat: int) -> list[float]:
+        return [float(g.scores[seat]) for g in self.games]
+
+    def spreads(self) -> list[float]:
+        """Per game, highest minus lowest score."""
+        return [float(max(g.scores) - min(g.scores)) for g in self.games]
+
+    def measure(self, name: str) -> list[float]:
+        """Per game ``decisions``, ``tricks``, ``rounds`` or ``seconds``."""
+        return [float(getattr(g, name)) for g in self.games]
+
+    def summary(self) -> dict[str, Any]:
+        """All statistics as plain data (what ``--json`` prints, without the games)."""
+        n = self.n
+        seats = []
+        for p in range(self.players):
+            rate, lo, hi = self.win_rate(p)
+            seats.append({"seat": p, "bot": self.bots[p], "win_rate": rate, "win_low": lo,
+                          "win_high": hi, "score": _mean_sd(self.scores(p))})
+        first = self.first_player_wins()
+        ties = self.ties()
+        return {
+            "ruleset": self.path, "title": self.title, "games": n, "players": self.players,
+            "options": self.options, "seed": self.seed, "workers": self.workers,
+            "seats": seats,
+            "first_player": {"win_rate": first / n, "low": wilson(first, n)[0],
+                             "high": wilson(first, n)[1], "fair": 1 / self.players},
+            "ties": {"share": ties / n, "low": wilson(ties, n)[0], "high": wilson(ties, n)[1]},
+            "spread": _mean_sd(self.spreads()),
+            "decisions": _mean_sd(self.measure("decisions")),
+            "tricks": _mean_sd(self.measure("tricks")),
+            "rounds": _mean_sd(self.measure("rounds")),
+            "seconds_per_game": statistics.fmean(self.measure("seconds")),
+            "wall_seconds": self.wall, "games_per_second": n / self.wall if self.wall else 0.0,
+        }
+
+    def to_dict(self, games: bool = True) -> dict[str, Any]:
+        """The summary plus (``games=True``) every game's record."""
+        out = self.summary()
+        if games:
+            out["per_game"] = [asdict(g) for g in self.games]
+        return out
+
+
+# ------------------------------------------------------------ compare
+@dataclass
+class Line:
+    """One compared measure: base and variant values, the difference and its 95% CI."""
+
+    key: str
+    label: str
+    base: float
+    variant: float
+    diff: float
+    low: float
+    high: float
+    percent: bool
+
+    @property
+    def clear(self) -> bool:
+        """The 95% interval excludes zero."""
+        return self.low > 0 or self.high < 0
+
+
+@dataclass
+class Comparison:
+    """A base and a variant simulated on the same seeds, measure by measure."""
+
+    base: Result
+    variant: Result
+    lines: list[Line]
+
+    def verdict(self) -> list[str]:
+        """Plain-words findings: one sentence per clear difference, or "no clear difference"."""
+        out = [_sentence(line, self.base.players) for line in self.lines if line.clear]
+        if out and len(out) < len(self.lines):
+            out.append("No clear difference in the other measures.")
+        if not out:
+            out.append(f"No clear difference: over {self.base.n} games each, the variant "
+                       "does not measurably change win rates, scores, spread, length or ties "
+                       "(95% intervals all include zero).")
+        return out
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"base": self.base.summary(), "variant": self.variant.summary(),
+                "differences": [{**asdict(line), "clear": line.clear} for line in self.lines],
+                "verdict": self.verdict()}
+
+
+def _fmt(v: float, percent: bool, signed: bool = False) -> str:
+    if percent:
+        return f"{v * 100:+.1f}" if signed else f"{v * 100:.1f}%"
+    return f"{v:+.2f}" if signed else f"{v:.2f}"
+
+
+def _sentence(line: Line, players: int) -> str:
+    unit = " points" if line.percent else ""
+    ci = (f"95% CI {_fmt(line.low, line.percent, True)}..{_fmt(line.high, line.percent, True)}"
+          f"{unit}")
+    a, b = _fmt(line.base, line.percent), _fmt(line.variant, line.percent)
+    up = line.diff > 0
+    if line.key.startswith("win:"):
+        seat = line.key[4:]
+        how = "favours" if up else "handicaps"
+        return f"Seat {seat} wins {b} vs {a}: the variant clearly {how} seat {seat} ({ci})."
+    if line.key == "first":
+        how = "more" if up else "less"
+        return (f"The first player wins {b} vs {a} (fair: {100 / players:.0f}%): the variant "
+                f"clearly gives the first player {how} of an advantage ({ci}).")
+    if line.key.startswith("score:"):
+        seat = line.key[6:]
+        how = "higher" if up else "lower"
+        return f"Seat {seat} scores clearly {how}: {b} vs {a} on average ({ci})."
+    if line.key == "spread":
+        how = "further apart" if up else "closer together"
+        return f"Scores end clearly {how}: spread {b} vs {a} ({ci})."
+    if line.key == "ties":
+        how = "more" if up else "fewer"
+        return f"Clearly {how} ties: {b} of games vs {a} ({ci})."
+    how = "longer" if up else "shorter"
+    return f"Games are clearly {how} in {line.label}: {b} vs {a} on average ({ci})."
+
+
+def compare(base: str, variant: str, n: int, players: int | None = None,
+            options: Mapping[str, Any] | None = None, bots: Mapping[int, str] | None = None,
+            seed: int = 0, workers: int | None = None, lang: str | None = None,
+            progress: Callable[[str, int], None] | None = None) -> Comparison:
+    """Simulate ``base`` and ``variant`` on the same seeds and compare them.
+
+    Args:
+        base, variant: ``.rules`` files (the variant typically ``extends`` the base).
+        n, players, options, bots, seed, workers, lang: as for :func:`simulate` (options
+            that one of the two rulesets does not declare are rejected).
+        progress: called with ``("base" | "variant", games finished)``.
+
+    Returns:
+        A :class:`Comparison` with one :class:`Line` per measure (variant minus base).
+
+    Raises:
+        RulesError, OptionError, ValueError: as for :func:`simulate`; also when the two
+            rulesets are not both playable with the same number of players.
+    """
+    def prog(which: str) -> Callable[[int], None] | None:
+        return (lambda k: progress(which, k)) if progress else None
+
+    a = simulate(base, n, players, options, bots, seed, workers, lang, prog("base"))
+    b = simulate(variant, n, players if players is not None else a.players, options, bots,
+                 seed, workers, lang, prog("variant"))
+    lines: list[Line] = []
+    for p in range(a.players):
+        d, lo, hi = newcombe(a.wins(p), a.n, b.wins(p), b.n)
+        lines.append(Line(f"win:{p}", f"seat {p} win rate", a.wins(p) / a.n,
+                          b.wins(p) / b.n, d, lo, hi, True))
+    fa, fb = a.first_player_wins(), b.first_player_wins()
+    lines.append(Line("first", "first player's win rate", fa / a.n, fb / b.n,
+                      *newcombe(fa, a.n, fb, b.n), True))
+    for p in range(a.players):
+        sa, sb = a.scores(p), b.scores(p)
+        lines.append(Line(f"score:{p}", f"seat {p} mean score", statistics.fmean(sa),
+                          statistics.fmean(sb), *welch(sa, sb), False))
+    for key, label, xa, xb in (
+            ("spread", "score spread (best - worst)", a.spreads(), b.spreads()),
+            ("decisions", "decisions", a.measure("decisions"), b.measure("decisions")),
+            ("tricks", "tricks", a.measure("tricks"), b.measure("tricks")),
+            ("rounds", "rounds", a.measure("rounds"), b.measure("rounds"))):
+        if len(set(xa) | set(xb)) == 1 and key == "tricks":
+            continue  # a game without tricks: nothing to compare
+        lines.append(Line(key, label, statistics.fmean(xa), statistics.fmean(xb),
+                          *welch(xa, xb), False))
+    ta, tb = a.ties(), b.ties()
+    lines.append(Line("ties", "share of ties", ta / a.n, tb / b.n,
+                      *newcombe(ta, a.n, tb, b.n), True))
+    return Comparison(a, b, lines)

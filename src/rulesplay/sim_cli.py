@@ -1,0 +1,260 @@
+"""The ``simulate`` and ``compare`` commands (plain click commands; the CLI group adds them).
+
+    rulesplay simulate FILE -n N [--players P] [--option K=V] [--bot SPEC] [--seat I=SPEC]
+                       [--seed S] [--workers W] [--json] [--plot FILE.png]
+    rulesplay compare BASE VARIANT -n N [same options]
+
+Progress goes to stderr (a rich bar with games/s and time left); results go to stdout as a
+table, or as JSON with ``--json``.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import click
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    ProgressColumn,
+    Task,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.table import Table
+from rich.text import Text
+
+from .sim import Comparison, Result
+from .sim import compare as run_compare
+from .sim import simulate as run_simulate
+
+__all__ = ["compare", "simulate"]
+
+
+class _Speed(ProgressColumn):
+    """Games per second."""
+
+    def render(self, task: Task) -> Text:
+        speed = task.finished_speed or task.speed
+        return Text(f"{speed:.0f} games/s" if speed else "-- games/s", style="cyan")
+
+
+def _progress(console: Console) -> Progress:
+    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                    _Speed(), TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(),
+                    console=console, transient=False, disable=not console.is_terminal)
+
+
+def _pairs(values: tuple[str, ...], flag: str) -> list[tuple[str, str]]:
+    out = []
+    for v in values:
+        key, eq, value = v.partition("=")
+        if not eq or not key.strip():
+            raise click.UsageError(f"{flag} expects KEY=VALUE, got '{v}'")
+        out.append((key.strip(), value.strip()))
+    return out
+
+
+def _bots(bot: str, seats: tuple[str, ...]) -> dict[int, str]:
+    """Seat -> spec from ``--seat`` values; unlisted seats get ``--bot`` (filled later)."""
+    from .agents import make_agent
+
+    out: dict[int, str] = {}
+    for key, spec in _pairs(seats, "--seat"):
+        if not key.isdigit():
+            raise click.UsageError(f"--seat {key}={spec}: the seat must be a number")
+        out[int(key)] = spec
+    for spec in [bot, *out.values()]:
+        try:
+            make_agent(spec, 0, 0)
+        except ValueError as exc:
+            raise click.UsageError(f"--bot/--seat: {exc}") from None
+    return out
+
+
+def _table_bots(bot: str, seats: dict[int, str], players: int) -> dict[int, str]:
+    for s in seats:
+        if not 0 <= s < players:
+            raise click.UsageError(f"--seat {s}: seats are 0 to {players - 1}")
+    return {p: seats.get(p, bot) for p in range(players)}
+
+
+def _players_of(path: str, options: dict[str, Any], players: int | None) -> int:
+    if players is not None:
+        return players
+    from .engine.game import load
+
+    return load(path, options).player_range[0]
+
+
+def _common(f: Any) -> Any:
+    for deco in reversed([
+        click.option("-n", "--games", "n", type=click.IntRange(min=1), default=1000,
+                     show_default=True, help="Number of games."),
+        click.option("--players", type=int, default=None,
+                     help="Number of players (default: the ruleset's minimum)."),
+        click.option("--option", "options", multiple=True, metavar="K=V",
+                     help="Set a ruleset option (repeatable)."),
+        click.option("--bot", default="random", show_default=True,
+                     help="Bot for every seat not set with --seat (random, greedy, mcts, "
+                          "mcts:iterations=500, mcts:seconds=0.5...)."),
+        click.option("--seat", "seats", multiple=True, metavar="I=SPEC",
+                     help="Bot for one seat, e.g. --seat 0=mcts (repeatable)."),
+        click.option("--seed", type=int, default=0, show_default=True,
+                     help="Seed of the run; game i is seeded from (seed, i)."),
+        click.option("--workers", type=click.IntRange(min=1), default=None,
+                     help="Processes (default: all cores). Results do not depend on it."),
+        click.option("--json", "as_json", is_flag=True, help="Print the results as JSON."),
+    ]):
+        f = deco(f)
+    return f
+
+
+def _pct(v: float) -> str:
+    return f"{v * 100:.1f}%"
+
+
+def result_tables(r: Result) -> list[Table]:
+    """Rich tables for a simulation: seats, then game measures."""
+    s = r.summary()
+    seats = Table(title=f"{r.title}: {r.n} games, {r.players} players, seed {r.seed}"
+                        + (f", options {r.options}" if r.options else ""))
+    for col in ("Seat", "Bot", "Win rate", "95% CI", "Mean score", "Score sd"):
+        seats.add_column(col, justify="left" if col in ("Seat", "Bot") else "right")
+    for row in s["seats"]:
+        seats.add_row(str(row["seat"]), row["bot"], _pct(row["win_rate"]),
+                      f"{_pct(row['win_low'])}..{_pct(row['win_high'])}",
+                      f"{row['score']['mean']:.2f}", f"{row['score']['sd']:.2f}")
+    game = Table(title="Games")
+    game.add_column("Measure")
+    game.add_column("Value", justify="right")
+    game.add_column("Spread / 95% CI", justify="right")
+    fp, ties = s["first_player"], s["ties"]
+    game.add_row("First player's win rate", _pct(fp["win_rate"]),
+                 f"{_pct(fp['low'])}..{_pct(fp['high'])} (fair {_pct(fp['fair'])})")
+    game.add_row("Ties (several winners)", _pct(ties["share"]),
+                 f"{_pct(ties['low'])}..{_pct(ties['high'])}")
+    game.add_row("Score spread (best - worst)", f"{s['spread']['mean']:.2f}",
+                 f"sd {s['spread']['sd']:.2f}")
+    for key in ("decisions", "tricks", "rounds"):
+        game.add_row(f"Length: {key}", f"{s[key]['mean']:.1f}", f"sd {s[key]['sd']:.1f}")
+    game.add_row("Time per game", f"{s['seconds_per_game'] * 1000:.1f} ms",
+                 f"{s['games_per_second']:.0f} games/s on {r.workers} worker(s)")
+    return [seats, game]
+
+
+def comparison_table(c: Comparison) -> Table:
+    """A rich table: each measure for base and variant, difference and 95% CI."""
+    t = Table(title=f"{c.base.title} ({c.base.path}) vs {c.variant.title} ({c.variant.path}):"
+                    f" {c.base.n} games each, {c.base.players} players")
+    for col in ("Measure", "Base", "Variant", "Difference", "95% CI", ""):
+        t.add_column(col, justify="left" if col == "Measure" else "right")
+    for line in c.lines:
+        if line.percent:
+            vals = (_pct(line.base), _pct(line.variant), f"{line.diff * 100:+.1f} pt",
+                    f"{line.low * 100:+.1f}..{line.high * 100:+.1f}")
+        else:
+            vals = (f"{line.base:.2f}", f"{line.variant:.2f}", f"{line.diff:+.2f}",
+                    f"{line.low:+.2f}..{line.high:+.2f}")
+        t.add_row(line.label, *vals, "[bold]clear[/bold]" if line.clear else "")
+    return t
+
+
+def _plot(r: Result, path: str) -> None:
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise click.ClickException(
+            "--plot needs matplotlib: pip install 'rulesplay[plot]' (or pip install "
+            "matplotlib)") from None
+    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(11, 4.2))
+    for p in range(r.players):
+        ax1.hist(r.scores(p), bins=30, histtype="step", label=f"seat {p} ({r.bots[p]})")
+    ax1.set_xlabel("final score")
+    ax1.set_ylabel("games")
+    ax1.set_title("Score distribution by seat")
+    ax1.legend()
+    rates = [r.win_rate(p) for p in range(r.players)]
+    ax2.bar([str(p) for p in range(r.players)], [x[0] * 100 for x in rates],
+            yerr=[[(x[0] - x[1]) * 100 for x in rates], [(x[2] - x[0]) * 100 for x in rates]],
+            capsize=4)
+    ax2.axhline(100 / r.players, linestyle="--", color="grey", label="fair share")
+    ax2.set_xlabel("seat")
+    ax2.set_ylabel("win rate (%) with 95% CI")
+    ax2.set_title("Win rate by seat")
+    ax2.legend()
+    fig.suptitle(f"{r.title}: {r.n} games, {r.players} players")
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
+
+
+@click.command()
+@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@_common
+@click.option("--plot", "plot_path", metavar="FILE.png", default=None,
+              help="Draw score distributions and win rates by seat (needs matplotlib).")
+def simulate(file: str, n: int, players: int | None, options: tuple[str, ...], bot: str,
+             seats: tuple[str, ...], seed: int, workers: int | None, as_json: bool,
+             plot_path: str | None) -> None:
+    """Play N games of FILE with bots and report win rates, scores and game length."""
+    opts = dict(_pairs(options, "--option"))
+    per_seat = _bots(bot, seats)
+    nplayers = _players_of(file, opts, players)
+    bots = _table_bots(bot, per_seat, nplayers)
+    err = Console(stderr=True)
+    try:
+        with _progress(err) as bar:
+            task = bar.add_task("simulating", total=n)
+            result = run_simulate(file, n, nplayers, opts, bots, seed, workers,
+                                  progress=lambda k: bar.update(task, completed=k))
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from None
+    if plot_path:
+        _plot(result, plot_path)
+    if as_json:
+        click.echo(json.dumps(result.to_dict(), indent=2, ensure_ascii=False))
+        return
+    out = Console()
+    for t in result_tables(result):
+        out.print(t)
+    if plot_path:
+        out.print(f"plot written to {plot_path}")
+
+
+@click.command()
+@click.argument("base", type=click.Path(exists=True, dir_okay=False))
+@click.argument("variant", type=click.Path(exists=True, dir_okay=False))
+@_common
+def compare(base: str, variant: str, n: int, players: int | None, options: tuple[str, ...],
+            bot: str, seats: tuple[str, ...], seed: int, workers: int | None,
+            as_json: bool) -> None:
+    """Simulate BASE and VARIANT on the same seeds and say what the variant changes."""
+    opts = dict(_pairs(options, "--option"))
+    per_seat = _bots(bot, seats)
+    nplayers = _players_of(base, opts, players)
+    bots = _table_bots(bot, per_seat, nplayers)
+    err = Console(stderr=True)
+    try:
+        with _progress(err) as bar:
+            tasks = {"base": bar.add_task("base", total=n),
+                     "variant": bar.add_task("variant", total=n)}
+            result = run_compare(base, variant, n, nplayers, opts, bots, seed, workers,
+                                 progress=lambda which, k: bar.update(tasks[which],
+                                                                      completed=k))
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from None
+    if as_json:
+        click.echo(json.dumps(result.to_dict(), indent=2, ensure_ascii=False))
+        return
+    out = Console()
+    out.print(comparison_table(result))
+    for sentence in result.verdict():
+        out.print(sentence)

@@ -1,0 +1,162 @@
+"""Batch simulation, statistics, compare, and the simulate/compare commands."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import click
+import pytest
+from click.testing import CliRunner
+from conftest import BARGAIN_HUNTER, RULESETS
+
+from rulesplay.sim import _t95 as t95
+from rulesplay.sim import compare, game_seed, newcombe, simulate, welch, wilson
+from rulesplay.sim_cli import compare as compare_cmd
+from rulesplay.sim_cli import simulate as simulate_cmd
+
+BH = str(BARGAIN_HUNTER)
+QUICK = str(RULESETS / "variants" / "bargain_hunter_quick.rules")
+
+
+def _strip(result: object) -> list[tuple]:
+    return [(g.index, g.seed, g.scores, g.winners, g.decisions, g.tricks, g.rounds, g.first)
+            for g in result.games]  # type: ignore[attr-defined]
+
+
+# ------------------------------------------------------------ statistics
+def test_wilson_interval_matches_published_values() -> None:
+    lo, hi = wilson(10, 100)  # Newcombe (1998), Table I: 0.0552..0.1744
+    assert (round(lo, 4), round(hi, 4)) == (0.0552, 0.1744)
+    assert abs(wilson(0, 10)[0]) < 1e-12 and abs(wilson(10, 10)[1] - 1) < 1e-12
+
+
+def test_newcombe_difference_matches_published_values() -> None:
+    d, lo, hi = newcombe(48, 80, 56, 70)  # Newcombe (1998), example (a): +0.0524..+0.3339
+    assert (round(d, 4), round(lo, 4), round(hi, 4)) == (0.2, 0.0524, 0.3339)
+
+
+def test_t_quantiles_and_welch() -> None:
+    assert abs(t95(10) - 2.228) < 0.005 and abs(t95(30) - 2.042) < 0.002
+    assert abs(t95(1e9) - 1.960) < 0.001
+    d, lo, hi = welch([1.0, 2.0, 3.0, 4.0], [3.0, 4.0, 5.0, 6.0])
+    # equal variances 5/3, n = 4 each: se = sqrt(5/6), df = 6, t = 2.447
+    assert d == 2.0 and abs((hi - d) - 2.447 * math.sqrt(5 / 6)) < 0.02 and lo < 0 < hi
+    assert welch([1.0, 1.0], [1.0, 1.0]) == (0.0, 0.0, 0.0)
+
+
+def test_game_seeds_are_stable_and_distinct() -> None:
+    assert game_seed(0, 0) == game_seed(0, 0)
+    assert len({game_seed(s, i) for s in range(3) for i in range(100)}) == 300
+
+
+# ------------------------------------------------------------ simulate
+def test_results_do_not_depend_on_the_number_of_workers() -> None:
+    one = simulate(BH, 24, 4, {"rounds": 1}, seed=5, workers=1)
+    two = simulate(BH, 24, 4, {"rounds": 1}, seed=5, workers=2)
+    assert _strip(one) == _strip(two)
+    assert one.summary()["seats"] == two.summary()["seats"]
+    other = simulate(BH, 24, 4, {"rounds": 1}, seed=6, workers=1)
+    assert _strip(other) != _strip(one)
+
+
+def test_summary_measures_games() -> None:
+    seen = []
+    r = simulate(BH, 30, 4, {"rounds": 2}, bots={0: "greedy:samples=1"}, seed=1, workers=1,
+                 progress=seen.append)
+    assert seen == list(range(1, 31))
+    s = r.summary()
+    assert abs(sum(row["win_rate"] for row in s["seats"]) - 1) < 1e-9
+    assert [row["bot"] for row in s["seats"]] == ["greedy:samples=1", "random", "random",
+                                                  "random"]
+    for row in s["seats"]:
+        assert row["win_low"] <= row["win_rate"] <= row["win_high"]
+    assert s["rounds"] == {"mean": 2.0, "sd": 0.0}
+    # 8 cards each in round 1 minus the bargain, then 8 more: 7 + 8 tricks.
+    assert s["tricks"]["mean"] == 15.0
+    assert 4 + 15 * 4 < s["decisions"]["mean"] < 110  # bargains, plays, declarations...
+    assert s["ties"]["share"] == r.ties() / 30
+    assert all(g.scores == r.games[i].scores for i, g in enumerate(r.games))
+    # The greedy seat should do better than the random ones.
+    assert s["seats"][0]["score"]["mean"] > max(x["score"]["mean"] for x in s["seats"][1:])
+    data = json.loads(json.dumps(r.to_dict()))
+    assert len(data["per_game"]) == 30 and data["per_game"][0]["index"] == 0
+
+
+def test_simulate_rejects_bad_input() -> None:
+    with pytest.raises(ValueError, match="at least 1"):
+        simulate(BH, 0)
+    with pytest.raises(ValueError, match="unknown bot"):
+        simulate(BH, 2, 4, bots={1: "oracle"})
+
+
+# ------------------------------------------------------------ compare
+def test_compare_reports_a_clear_difference_in_plain_words() -> None:
+    c = compare(BH, QUICK, 40, 4, seed=2, workers=1)
+    lines = {line.key: line for line in c.lines}
+    assert lines["rounds"].base == 4 and lines["rounds"].variant == 2
+    assert lines["decisions"].clear and lines["decisions"].diff < 0
+    verdict = " ".join(c.verdict())
+    assert "Games are clearly shorter in decisions" in verdict
+    assert "Games are clearly shorter in rounds: 2.00 vs 4.00" in verdict
+    assert json.loads(json.dumps(c.to_dict()))["verdict"] == c.verdict()
+
+
+def test_compare_of_a_ruleset_with_itself_finds_no_clear_difference() -> None:
+    c = compare(BH, BH, 30, 4, {"rounds": 1}, seed=3, workers=1)
+    assert not any(line.clear for line in c.lines)
+    assert c.verdict()[0].startswith("No clear difference: over 30 games each")
+
+
+# ------------------------------------------------------------ commands
+def _cli() -> click.Group:
+    group = click.Group()
+    group.add_command(simulate_cmd)
+    group.add_command(compare_cmd)
+    return group
+
+
+def test_simulate_command_prints_a_table_and_json() -> None:
+    run = CliRunner().invoke(_cli(), ["simulate", BH, "-n", "12", "--players", "4",
+                                      "--option", "rounds=1", "--seat", "0=greedy",
+                                      "--workers", "1"])
+    assert run.exit_code == 0, run.output
+    assert "Bargain Hunter: 12 games, 4 players" in run.output
+    assert "greedy" in run.output and "Win rate" in run.output
+    assert "First player's win rate" in run.output
+    run = CliRunner().invoke(_cli(), ["simulate", BH, "-n", "6", "--players", "3",
+                                      "--option", "rounds=1", "--json", "--workers", "2"])
+    assert run.exit_code == 0, run.output
+    data = json.loads(run.output)
+    assert data["games"] == 6 and data["players"] == 3 and data["workers"] == 2
+
+
+def test_compare_command_prints_the_verdict() -> None:
+    run = CliRunner().invoke(_cli(), ["compare", BH, QUICK, "-n", "20", "--players", "4",
+                                      "--workers", "1"])
+    assert run.exit_code == 0, run.output
+    assert "Games are clearly shorter in rounds" in run.output
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--seat", "7=random"], "seats are 0 to 3"),
+    (["--seat", "x=random"], "the seat must be a number"),
+    (["--bot", "oracle"], "unknown bot 'oracle'"),
+    (["--option", "rounds"], "--option expects KEY=VALUE"),
+])
+def test_simulate_command_usage_errors(args: list[str], message: str) -> None:
+    run = CliRunner().invoke(_cli(), ["simulate", BH, "-n", "2", "--players", "4", *args])
+    assert run.exit_code == 2 and message in run.output, run.output
+
+
+def test_plot_needs_matplotlib_or_writes_a_png(tmp_path: object) -> None:
+    out = tmp_path / "plot.png"  # type: ignore[operator]
+    run = CliRunner().invoke(_cli(), ["simulate", BH, "-n", "4", "--players", "4",
+                                      "--option", "rounds=1", "--workers", "1",
+                                      "--plot", str(out)])
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        assert run.exit_code == 1 and "--plot needs matplotlib" in run.output
+    else:
+        assert run.exit_code == 0 and out.read_bytes()[:4] == b"\x89PNG"
