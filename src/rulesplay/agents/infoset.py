@@ -1,10 +1,10 @@
 """What one seat may know, and worlds consistent with it: :class:`InfoSet` and :class:`Tracker`.
 
 An agent is never handed the true :class:`~rulesplay.State`. It gets an :class:`InfoSet`:
-its seat, its observation, its legal actions, the public history (every decision, with the
-choice hidden when another seat made it in secret) and :meth:`InfoSet.sample`, which deals a *determinisation*: a complete state in
-which the cards the seat cannot see are placed at random, consistently with everything the seat
-has seen.
+its seat, its observation, its legal actions, the public history (every decision, with
+the choice hidden when another seat made it in secret) and :meth:`InfoSet.sample`, which
+deals a *determinisation*: a complete state in which the cards the seat cannot see are
+placed at random, consistently with everything the seat has seen.
 
 How the sampler stays consistent (and fast)
 -------------------------------------------
@@ -14,9 +14,9 @@ before every earlier decision. From that replay it keeps, for its seat:
 
 * **Known cards.** A card the seat saw (in a zone it sees) that then moved into a zone it cannot
   see is still known there (a trick taken face down into a hidden pile, a discard pile put
-  under the deck); a move between two zones the seat cannot see reveals no card, so the card
-  becomes unknown again; a card the seat never saw stays unknown. Known cards stay where they are in every sample; only *unknown* cards
-  are dealt.
+  under the deck); a move between two zones the seat cannot see reveals no card, so the
+  card becomes unknown again; a card the seat never saw stays unknown. Known cards stay
+  where they are in every sample; only *unknown* cards are dealt.
 * **Revealed constraints.** For each earlier decision by another seat ``p``: a private clone of
   the state before it and the action taken. A sampled world is valid only if that action would
   have been legal in the past state rebuilt from the sample. The rebuild: each zone of ``p``
