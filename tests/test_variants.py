@@ -62,7 +62,10 @@ def test_each_variant_is_short_commented_and_plays_to_the_end(name: str) -> None
     lo, hi = game.player_range
     for seed in range(3):
         state = playout(game, lo + seed % (hi - lo + 1), seed)
-        assert state.is_terminal() and state.winners()
+        assert state.is_terminal()
+        # Someone wins, unless the ruleset's own 'winners:' line lets everyone lose (Bargain
+        # Quest: the hero deck runs out).
+        assert state.winners() or game.ruleset.winners is not None
 
 
 @pytest.mark.parametrize("name", VARIANTS)
