@@ -231,3 +231,48 @@ def test_include_adds_declarations_and_reports_missing_files(tmp_path: Path) -> 
     (folder / "broken.rules").write_text('game "B"\nplayers 2..2\ninclude "nope.rules"\n')
     with pytest.raises(RulesError, match="'include': no such file 'nope.rules'"):
         rulesplay.load(folder / "broken.rules")
+
+
+def test_yes_no_card_attributes_and_dynamic_skip_labels() -> None:
+    g = rulesplay.loads('''
+game "Flags"
+players 2..2
+card token:
+    name: text
+    shiny: bool
+    table:
+        "Gem" | yes | 2
+        "Rock" | no
+zone box: shared, public
+zone keep: per player, public
+phase p:
+    0 may choose t from box where t.shiny "take a shiny token"
+        skip "leave {count(box)} tokens"
+    if t != none:
+        move t to keep[0]
+    next end
+score: count(keep[player])
+''')
+    s = g.new_state(2)
+    actions = {a.id: a.label for a in s.legal_actions()}
+    assert set(actions) == {"t:token-1#1", "t:token-1#2", "t:skip"}
+    assert actions["t:skip"] == "leave 3 tokens"
+
+
+def test_tables_count_rows_not_attribute_ranges() -> None:
+    # A wide range per attribute would be millions of combinations; a table makes its rows.
+    g = rulesplay.loads('''
+game "Wide"
+players 2..2
+card thing:
+    name: text
+    a: 0..999
+    b: 0..999
+    table:
+        "x" | 1 | 2
+zone box: shared, public
+phase p:
+    next end
+score: 0
+''')
+    assert g.new_state(2).program.num_cards == 1

@@ -88,7 +88,7 @@ def main():
     assert first.get("Bandit Captain") == 1 and first.get("Orc Warlord") == 2 \
         and first.get("Vampire Queen") == 3
     types = Counter(r["type"] for r in expand(k["upgrade"]))
-    assert types == {"display": 6, "storage": 6}, types
+    assert types == {"more_display": 6, "more_storage": 6}, types
     for name, rows in k.items():
         assert all(r.get("adventure") in ("yes", "no") for r in rows), name
     refs = {name: sum(r["copies"] for r in rows if r["adventure"] == "yes") for name, rows in k.items()}

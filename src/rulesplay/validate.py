@@ -189,6 +189,9 @@ class Checker:
                     typ = self.derived_attr(k, i)
                 elif a.text:
                     typ = "str"
+                    if k.rows is None:
+                        self.error(f"'{a.name}: text' needs a table: each card has its own "
+                                   "text", a.span)
                 elif a.set_of is not None:
                     if a.set_of not in self.sym.enums:
                         self.error(f"unknown enum '{a.set_of}' for attribute '{a.name}'"
@@ -196,6 +199,11 @@ class Checker:
                     typ = f"set:{a.set_of}"
                 elif a.enum == "ability":
                     typ = "ability"
+                    if k.rows is None:
+                        self.error(f"'{a.name}: ability' needs a table: each card names its "
+                                   "own ability", a.span)
+                elif a.enum == "bool":
+                    typ = "bool"
                 elif a.enum is not None:
                     if a.enum not in self.sym.enums:
                         self.error(f"unknown enum '{a.enum}' for attribute '{a.name}'"
@@ -689,6 +697,9 @@ class Checker:
                 problem = None
                 if a.text and not isinstance(value, str):
                     problem = "a quoted text"
+                elif a.enum == "bool":
+                    if not isinstance(value, bool):
+                        problem = "yes or no"
                 elif a.set_of is not None:
                     values = self.sym.enums.get(a.set_of)
                     names = [v.name for v in values.values] if values else []
@@ -1110,12 +1121,19 @@ def constant_checks(c: Checker) -> None:
                 report(f"copies of '{k.name}' must be a whole number of at least 1, not "
                        f"{_show_value(copies)}{where}", k.copies, (k.name, 0))
                 continue
-            cards = copies
-            for a in k.attrs:
-                if a.enum is not None and a.enum in c.sym.enums:
-                    cards *= max(len(c.sym.enums[a.enum].values), 1)
-                elif a.lo is not None and a.hi is not None and a.lo <= a.hi:
-                    cards *= a.hi - a.lo + 1
+            if k.rows is not None:  # a table makes its rows, each with its copies
+                cards = sum(row.copies for row in k.rows)
+            else:
+                cards = copies
+                for a in k.attrs:
+                    if a.value is not None:
+                        continue
+                    if a.enum is not None and a.enum in c.sym.enums:
+                        cards *= max(len(c.sym.enums[a.enum].values), 1)
+                    elif a.enum == "bool":
+                        cards *= 2
+                    elif a.lo is not None and a.hi is not None and a.lo <= a.hi:
+                        cards *= a.hi - a.lo + 1
             if cards > MAX_CARDS:
                 report(f"card kind '{k.name}' makes {cards} cards; at most {MAX_CARDS} are "
                        "allowed", k, (k.name, 0))

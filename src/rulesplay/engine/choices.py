@@ -109,8 +109,9 @@ class ChooseNode(Decision):
         card = comp.type_of(c.domain) in ("zone", "list:card")
         self.actions = ActionCache(prog, c.name, card,
                                    seats=comp.type_of(c.domain) == "list:player")
-        if c.skip_label is not None:
-            self.actions.skip_label = prog.template(c.skip_label)(None)
+        # A skip label may name the state ("keep {count(hand[p])} cards"): made per listing.
+        self.skip_text: Callable[[State], str] | None = \
+            prog.template(c.skip_label) if c.skip_label is not None else None
         self.prompt_text: Callable[[State], str] = prog.template(c.prompt, default=c.name)
 
     def effect(self, s: State) -> None:
@@ -128,7 +129,10 @@ class ChooseNode(Decision):
         get = self.actions.get
         out = [get(v) for v in self.filter(s, self.domain(s, None))]
         if self.optional:
-            out.append(get(None))
+            skip = get(None)
+            if self.skip_text is not None:
+                skip = Action(skip.id, self.skip_text(s), None, skip.choice, False)
+            out.append(skip)
         return out
 
     def resolve(self, s: State, action: Action) -> None:

@@ -170,7 +170,9 @@ class Program:
             return out
         domains: list[list[Any]] = []
         for attr in printed:
-            if attr.enum is not None:
+            if attr.enum == "bool":
+                domains.append([False, True])
+            elif attr.enum is not None:
                 decl = self.checked.symbols.enums[attr.enum]
                 domains.append([v.name for v in decl.values])
             else:
