@@ -160,3 +160,23 @@ def test_plot_needs_matplotlib_or_writes_a_png(tmp_path: object) -> None:
         assert run.exit_code == 1 and "--plot needs matplotlib" in run.output
     else:
         assert run.exit_code == 0 and out.read_bytes()[:4] == b"\x89PNG"
+
+
+def test_holm_correction_keeps_chance_findings_from_being_called_clear() -> None:
+    from rulesplay.sim import Line, holm
+
+    def line(key: str, diff: float, half_width: float) -> Line:
+        return Line(key, key, 0.0, diff, diff, diff - half_width, diff + half_width, False)
+
+    # 95% interval excludes zero but p ~ 0.03: clear alone, not among 14 measures.
+    borderline = line("borderline", 1.0, 0.92)
+    strong = line("strong", 5.0, 1.0)  # p far below 0.05 / 14
+    noise = [line(f"n{i}", 0.1, 1.0) for i in range(12)]
+    lines = [borderline, strong, *noise]
+    holm(lines)
+    assert borderline.low > 0 and not borderline.clear
+    assert strong.clear
+    assert not any(n.clear for n in noise)
+    alone = [line("alone", 1.0, 0.92)]
+    holm(alone)
+    assert alone[0].clear

@@ -324,11 +324,34 @@ class Line:
     low: float
     high: float
     percent: bool
+    significant: bool = False  # set by :func:`holm` over all the lines of a comparison
+
+    @property
+    def p_value(self) -> float:
+        """Two-sided p-value of "no difference", from the 95% interval (normal approximation:
+        standard error = interval width / (2 x 1.96))."""
+        se = (self.high - self.low) / (2 * Z95)
+        if se <= 0:
+            return 0.0 if self.diff != 0 else 1.0
+        return math.erfc(abs(self.diff) / se / math.sqrt(2))
 
     @property
     def clear(self) -> bool:
-        """The 95% interval excludes zero."""
-        return self.low > 0 or self.high < 0
+        """The difference is clear: its 95% interval excludes zero and it stays significant
+        after Holm's correction for the number of measures compared (see :func:`holm`)."""
+        return self.significant and (self.low > 0 or self.high < 0)
+
+
+def holm(lines: list[Line], alpha: float = 0.05) -> None:
+    """Mark the lines whose difference is significant at family-wise level ``alpha``
+    (Holm-Bonferroni): comparing many measures at once would otherwise call about one in
+    twenty differences "clear" by chance alone."""
+    ordered = sorted(lines, key=lambda line: line.p_value)
+    m = len(ordered)
+    for i, line in enumerate(ordered):
+        if line.p_value > alpha / (m - i):
+            break
+        line.significant = True
 
 
 @dataclass
@@ -346,8 +369,9 @@ class Comparison:
             out.append("No clear difference in the other measures.")
         if not out:
             out.append(f"No clear difference: over {self.base.n} games each, the variant "
-                       "does not measurably change win rates, scores, spread, length or ties "
-                       "(95% intervals all include zero).")
+                       "does not measurably change win rates, scores, spread, length or ties.")
+        out.append(f"(A difference is called clear when it holds at the 5% level after "
+                   f"Holm's correction for the {len(self.lines)} measures compared.)")
         return out
 
     def to_dict(self) -> dict[str, Any]:
@@ -439,4 +463,5 @@ def compare(base: str, variant: str, n: int, players: int | None = None,
     ta, tb = a.ties(), b.ties()
     lines.append(Line("ties", "share of ties", ta / a.n, tb / b.n,
                       *newcombe(ta, a.n, tb, b.n), True))
+    holm(lines)
     return Comparison(a, b, lines)
