@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -302,3 +303,80 @@ def test_bots_come_from_the_agent_registry_when_there_is_one(
     assert made == [("first", 0, 3), ("first", 1, 3), ("first", 2, 3)]
     bad = cli("run", BH, "--seed", "3", "--bot", "clever", *SHORT)
     assert bad.exit_code == 2 and "available: first" in bad.output
+
+
+# ---------------------------------------------------------------- the account and the end
+BQ = str(ROOT / "rulesets" / "bargain_quest.rules")
+CH = str(ROOT / "rulesets" / "card_hunt.rules")
+
+TOP = """game "Top Two"
+players 3..4
+
+card chip "chip":
+    n: 1..6
+
+zone box "box": shared, hidden
+zone won "chips won": per player, public
+
+player var purse "purse": int = 0
+
+phase go "Go":
+    for each player p:
+        repeat p times:
+            move top(box) to won[p]
+        purse[p] = 5 * p + 7
+    end game
+
+score: SCORE
+"""
+
+
+def _tiny(tmp_path: Path, score: str, winners: str | None) -> str:
+    path = tmp_path / "top.rules"
+    text = TOP.replace("SCORE", score)
+    if winners is not None:
+        text += f"winners: {winners}\n"
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+def test_several_winners_of_a_winners_declaration_are_not_tied(tmp_path: Path) -> None:
+    out = cli("run", _tiny(tmp_path, "count(won[player])", "seats where count(won[it]) >= 1"),
+              "--players", "3", "--seed", "1").output
+    assert "Winners: Seat 1, Seat 2" in out and "Tied" not in out
+    # the player variable is a column of the final table: 5 * seat + 7
+    table = out.split("Final scores")[1]
+    assert "purse" in table
+    assert [re.search(rf"Seat {s}\b.*\b{5 * s + 7}\b", table) is not None
+            for s in range(3)] == [True] * 3
+
+
+def test_winners_sharing_the_best_score_are_tied(tmp_path: Path) -> None:
+    out = cli("run", _tiny(tmp_path, "count(box) + 1", None), "--players", "3",
+              "--seed", "1").output
+    assert "Tied winners: Seat 0, Seat 1, Seat 2" in out
+
+
+def test_nobody_wins_is_said_plainly(tmp_path: Path) -> None:
+    out = cli("run", _tiny(tmp_path, "count(won[player])", "seats where count(won[it]) > 9"),
+              "--players", "3", "--seed", "1").output
+    assert "Nobody wins." in out
+    assert "Winner" not in out and "★" not in out
+
+
+def test_moves_between_players_zones_name_both_owners() -> None:
+    out = cli("run", BQ, "--players", "3", "--seed", "2").output
+    passed = [line for line in out.splitlines() if "cards passed on" in line and "→" in line]
+    assert passed
+    for line in passed:
+        src, dst = line.split(":", 1)[1].split("→")
+        assert re.search(r"Seat \d's", src) and re.search(r"Seat \d's", dst), line
+
+
+def test_a_voluntary_pass_is_told_once() -> None:
+    out = cli("run", CH, "--players", "3", "--seed", "2").output
+    lines = out.splitlines()
+    assert any(re.fullmatch(r"Seat \d passes", ln) for ln in lines)
+    doubled = [a for a, b in zip(lines, lines[1:], strict=False)
+               if a == b and a.endswith("passes")]
+    assert not doubled

@@ -21,6 +21,7 @@ from rulesplay.engine.observe import visible_to
 from rulesplay.engine.state import State
 from rulesplay.human import (
     CardBook,
+    SeatNarrator,
     SeatView,
     choice_list,
     parse_choice,
@@ -460,3 +461,119 @@ def test_ctrl_c_inside_a_bot_move_saves_the_game_from_before_that_move(tmp_path:
     assert again.state.scores() == whole.state.scores()
     assert again.state.history == whole.state.history
     assert (tmp_path / "cut.jsonl").read_text() == (tmp_path / "whole.jsonl").read_text()
+
+
+# ---------------------------------------------------------------- card tables, secret choices
+BQ = str(ROOT / "rulesets" / "bargain_quest.rules")
+
+
+def test_a_table_game_session_starts_shows_a_hand_and_takes_a_choice(tmp_path: Path) -> None:
+    from rulesplay.session import Session, play
+
+    state = rulesplay.load(BQ).new_state(num_players=3, seed=4, record_events=True)
+    agents = {s: _Stopper(s, 4, None) for s in (1, 2)}
+    session = Session(state, {0: "human", 1: "random", 2: "random"}, agents, None, None,
+                      str(tmp_path / "bq.json"))
+    typed: list[str] = []
+
+    def ask(prompt: str) -> str:
+        if len(typed) == 4:
+            raise EOFError  # leave (the game is saved)
+        legal = choice_list(session.state, CardBook(session.state.program))
+        typed.append(CardBook(session.state.program).short(
+            state.program.card_ids[legal[-1].value]) if legal[-1].card else "1")
+        return typed[-1]
+
+    out = Console(file=io.StringIO(), width=80, color_system=None)
+    assert play(session, out, ask) == 0
+    screen = out.file.getvalue()  # type: ignore[attr-defined]
+    assert "Traceback" not in screen and "Saved to" in screen
+    assert re.search(r"Your cards to draft \(\d\): \w", screen)
+    assert "Seat 0, your turn: draft a card" in screen
+    table = screen[:screen.index("Saved to")]  # (the save path is as long as it is)
+    assert all(len(line) <= 80 for line in table.splitlines()), table
+    assert len(session.state.history) > 4  # the typed short names were taken
+    mine = [aid for p, aid in session.state.history if p == 0]
+    picked = [state.program.card_short[state.program.card_ids.index(a.split(":", 1)[1])]
+              for a in mine]
+    assert [t.rstrip("0123456789") for t in typed[:len(mine)]] == picked
+    # other seats' secret drafts are told as such, never with the card
+    assert "Seat 1 decides in secret: draft a card" in screen
+    assert not re.search(r"Seat [12]: draft a card", screen)
+
+
+def test_secret_choices_of_others_stay_secret() -> None:
+    state = rulesplay.load(BQ).new_state(num_players=3, seed=1, record_events=True)
+    rng = random.Random(1)
+    for _ in range(3):  # each seat drafts once
+        state.apply(rng.choice(state.legal_actions()))
+    events = state.events or []
+    private = [ev for ev in events if ev["type"] == "decision" and ev.get("private")]
+    assert len(private) == 3
+    for seat in range(3):
+        view = SeatView(state.program, seat).filter(events)
+        decisions = [ev for ev in view if ev["type"] == "decision"]
+        for raw, shown in zip(private, decisions, strict=True):
+            if raw["player"] == seat:
+                assert shown == raw
+            else:
+                assert shown.get("secret") and raw["label"] not in str(shown)
+        text = text_of(SeatNarrator(state.program, seat).lines(view))
+        for raw in private:
+            if raw["player"] != seat:
+                assert f"Seat {raw['player']} decides in secret: draft a card" in text
+            else:
+                assert raw["label"] in text
+
+
+def test_table_cards_have_unique_short_names_details_and_grouping() -> None:
+    state = rulesplay.load(BQ).new_state(num_players=3, seed=1)
+    prog = state.program
+    book = CardBook(prog)
+    by_label: dict[str, set[str]] = {}
+    for cid, label in zip(prog.card_ids, prog.card_labels, strict=True):
+        by_label.setdefault(label, set()).add(book.short(cid))
+    assert all(len(s) == 1 for s in by_label.values())  # copies share their short name
+    shorts = [next(iter(s)) for s in by_label.values()]
+    assert len(set(shorts)) == len(shorts)  # different cards never do
+    first = {label: prog.card_ids[prog.card_labels.index(label)] for label in by_label}
+    assert book.short(first["Short Sword"]) != book.short(first["Sharpened Steel"])
+    assert book.short(first["Iron Longsword"]) == "il"  # unambiguous initials stay as they are
+    assert book.details(first["Spiked Buckler"]) == \
+        "Fighter/Rogue · hearts 1 · price 5 · attack 1 · defense 2"
+    assert book.details(first["Loaded Dice"]).endswith("Loaded Dice · adventure")
+    copies = [c for c, label in zip(prog.card_ids, prog.card_labels, strict=True)
+              if label == "Short Sword"][:2]
+    hero = first["Rogue"]
+    assert book.grouped([first["Tome of Flame"], *copies]).plain == \
+        "Short Sword ×2, Tome of Flame"
+    assert book.grouped([hero, first["Gilded Helm"]]).plain == "item: Gilded Helm · hero: Rogue"
+    assert book.text(hero).style == ""  # no colour for names that are not colours
+
+
+def test_a_table_game_screen_never_shows_unseen_cards_and_fits_80_columns() -> None:
+    state = rulesplay.load(BQ).new_state(num_players=3, seed=2, record_events=True)
+    prog = state.program
+    book = CardBook(prog)
+    rng = random.Random(2)
+    words = {str(v).lower() for v in prog.enum_labels.values()}  # class names are words too
+    ever_seen: set[int] = set(_visible_now(state, 0))
+    last, screens = 0, 0
+    while not state.is_terminal() and screens < 25:
+        if state.current_player() == 0:
+            events = state.events or []
+            view = SeatView(prog, 0).filter(events)
+            screen = text_of(render_screen(state, 0, view[last:], book)
+                             + render_help(state, 0, book))
+            assert all(len(line) <= 80 for line in screen.splitlines())
+            forbidden = {label for label in _hidden_labels(state, 0, ever_seen)
+                         if label.lower() not in words}
+            leaks = {label for label in forbidden if re.search(
+                rf"(?<![\w-]){re.escape(label)}(?![\w'-])", screen)}
+            assert not leaks, f"seat 0 sees {leaks} on:\n{screen}"
+            last = len(events)
+            screens += 1
+        done = len(state.events or [])
+        state.apply(rng.choice(state.legal_actions()))
+        ever_seen |= _visible_now(state, 0) | _shown_in_passing(state, 0, done)
+    assert screens == 25

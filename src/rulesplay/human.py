@@ -21,10 +21,15 @@ A screen, for seat 0 of a four-player game::
     ── Seat 0, your turn: play ────────────────────────
      1 red 3  r3    2 red 7  r7   ...
 
+Cards of a card table (kinds with a ``name: text`` attribute) are named by their name,
+grouped by kind, and offered one per line with their printed values (``Spiked Buckler  sb2
+Fighter/Rogue · hearts 1 · price 5 · attack 1 · defense 2``); rulesets with many zones get
+one line per seat instead of a table, and face-down shared zones share one line.
+
 Choosing: a number, or a card's short name (``r7``: the first letter of each enum value and
-the number; or the ruleset's ``short``), its label (``red 7``) or a unique part of it (``7``
-when only one 7 may be played); ``help``, ``moves``, ``show``, ``save [FILE]`` and ``quit``
-are commands.
+the number; ``ss2``: the initials of a name, numbered when two names share them; or the
+ruleset's ``short``), its label (``red 7``) or a unique part of it (``7`` when only one 7 may
+be played); ``help``, ``moves``, ``show``, ``save [FILE]`` and ``quit`` are commands.
 """
 
 from __future__ import annotations
@@ -54,6 +59,10 @@ SINCE_LIMIT = 30  # lines of "since your last turn" shown
 COLOUR_ALIASES = {"orange": "dark_orange", "grey": "grey50", "gray": "grey50", "pink": "pink1",
                   "brown": "orange4", "gold": "gold1", "silver": "grey70"}
 COMMANDS = "help · moves · show · save [FILE] · quit"
+MANY_ZONES = 6  # more shared zones: empty ones are left out, face-down ones share a line
+DETAIL_LIMIT = 4  # table cards in a public zone of at most this many are shown in full
+MANY_VARS = 4  # more game variables: only those set are shown
+MANY_COLUMNS = 5  # more per-player zones and variables: one line per seat, not a table
 
 
 class SaveRequest(Exception):
@@ -64,8 +73,11 @@ class QuitRequest(Exception):
     """Raised by a human seat that leaves without saving."""
 
 
-def colour_style(name: str) -> str | None:
-    """The rich colour for an enum value name or label, or None when it names no colour."""
+def colour_style(name: Any) -> str | None:
+    """The rich colour for an enum value name or label, or None when it names no colour
+    (or is not a name at all: None, a number, a set of values)."""
+    if not isinstance(name, str) or not name.strip():
+        return None
     key = name.strip().lower().replace(" ", "_")
     key = COLOUR_ALIASES.get(key, key)
     try:
@@ -75,9 +87,56 @@ def colour_style(name: str) -> str | None:
     return key
 
 
+def _value_key(value: Any, order: dict[str, tuple[int, ...]]) -> tuple[Any, ...]:
+    """A sort key for any attribute value (None, number, enum value, set of values) that
+    compares with the key of any other value."""
+    if value is None:
+        return (0,)
+    if isinstance(value, bool | int | float):
+        return (1, value)
+    if isinstance(value, str):
+        return (2, order.get(value, (1 << 30,)), value)
+    if isinstance(value, list | tuple | set | frozenset):
+        return (3, tuple(_value_key(v, order) for v in value))
+    return (4, str(value))
+
+
+def _unique_shorts(labels: list[str], shorts: list[str]) -> list[str]:
+    """Short names, one per card, that tell different labels apart: a short shared by cards of
+    different labels gets a number (``ss1``, ``ss2``; a letter after a short ending in a
+    digit: ``r7a``), in card order; copies of one label share their short."""
+    by_short: dict[str, list[str]] = {}
+    for label, short in zip(labels, shorts, strict=True):
+        group = by_short.setdefault(short.lower(), [])
+        if label not in group:
+            group.append(label)
+    taken = set(by_short)
+    rename: dict[tuple[str, str], str] = {}
+    for short, group in by_short.items():
+        if len(group) < 2:
+            continue
+        k = 0
+        for label in group:
+            while True:
+                k += 1
+                name = short + (chr(ord("a") + k - 1) if short[-1:].isdigit() and k <= 26
+                                else str(k))
+                if name not in taken:
+                    break
+            taken.add(name)
+            rename[(short, label)] = name
+    return [rename.get((short.lower(), label), short.lower())
+            for label, short in zip(labels, shorts, strict=True)]
+
+
 # ---------------------------------------------------------------- cards
 class CardBook:
-    """How cards look and are typed: labels, colours, hand grouping and typed names.
+    """How cards look and are typed: labels, colours, hand grouping, details and typed names.
+
+    Cards of a kind with a ``text`` attribute (a card table: cards named by their ``name``)
+    are grouped by kind and listed by name; other cards are grouped by their first enum
+    attribute (``red 3 7 9``). Every card has a short name unique among labels
+    (:func:`_unique_shorts`).
 
     Args:
         program: the compiled game (card tables; nothing about where cards are).
@@ -92,6 +151,7 @@ class CardBook:
         for e_i, e in enumerate(rs.enums):
             for v_i, v in enumerate(e.values):
                 self.enum_of_value.setdefault(v.name, (e_i, v_i))
+        enums = {e.name for e in rs.enums}
         kinds = {k.name: k for k in rs.kinds}
         self.kind_order = {k.name: i for i, k in enumerate(rs.kinds)}
         self.kinds: list[int] = []
@@ -100,13 +160,19 @@ class CardBook:
         self.rest: list[tuple[Any, ...]] = []
         self.words: list[set[str]] = []
         self.names: list[set[str]] = []
+        self.named: list[bool] = []  # a card of a table kind, shown by its name
+        self.details_of: list[str] = []
+        self.shorts = _unique_shorts(list(program.card_labels), list(program.card_short))
         for c, attrs in enumerate(program.card_attrs):
             kind = kinds[attrs["kind"]]
             kind_label = kind.labels.get(program.lang, kind.name)
-            enum_attrs = [a.name for a in kind.attrs if a.enum is not None and a.value is None]
+            named = any(a.text for a in kind.attrs)
+            enum_attrs = [a.name for a in kind.attrs
+                          if a.enum in enums and a.value is None and not a.set_of
+                          and isinstance(attrs.get(a.name), str)]
             others = [a.name for a in kind.attrs if a.name not in enum_attrs]
             style = ""
-            if enum_attrs:
+            if enum_attrs and not named:
                 first = attrs[enum_attrs[0]]
                 label = program.enum_labels.get(first, first)
                 style = colour_style(first) or colour_style(label) or ""
@@ -114,27 +180,84 @@ class CardBook:
                                     style))
             else:
                 self.groups.append(((1, (self.kind_order[kind.name], 0), ""), kind_label, ""))
+                enum_attrs = [] if named else enum_attrs
+                others = [a.name for a in kind.attrs if a.name not in enum_attrs]
             self.styles.append(style)
             self.kinds.append(self.kind_order[kind.name])
-            self.rest.append(tuple(lay.sort_key.get(attrs[a], (attrs[a],))
-                                   if isinstance(attrs[a], str) else (attrs[a],)
-                                   for a in enum_attrs[1:] + others if a in attrs))
+            rest = tuple(_value_key(attrs.get(a), lay.sort_key)
+                         for a in enum_attrs[1:] + others if a in attrs)
+            if named:
+                rest = ((2, program.card_labels[c].lower()), *rest)
+            self.rest.append(rest)
             label = program.card_labels[c].lower()
             words = {kind.name.lower(), kind_label.lower()}
-            values = [attrs[a.name] for a in kind.attrs if a.name in attrs]
-            for v in values:
-                words.add(str(v).lower())
-                if isinstance(v, str):
-                    words.add(program.enum_labels.get(v, v).lower())
-            names = {program.card_short[c].lower(), label, label.replace(" ", ""),
-                     program.card_ids[c].lower()}
+            for a in kind.attrs:
+                v = attrs.get(a.name)
+                for item in (v if isinstance(v, list | tuple) else [v]):
+                    if item is None:
+                        continue
+                    words.add(str(item).lower())
+                    if isinstance(item, str):
+                        words.add(program.enum_labels.get(item, item).lower())
+            names = {program.card_short[c].lower(), self.shorts[c], label,
+                     label.replace(" ", ""), program.card_ids[c].lower()}
             if enum_attrs:
                 initial = str(attrs[enum_attrs[0]])[:1].lower()
                 for a in others:
-                    if a in attrs:
+                    if a in attrs and attrs[a] is not None:
                         names.add(initial + str(attrs[a]).lower())
             self.words.append(words)
             self.names.append(names)
+            self.named.append(named)
+            self.details_of.append(self._details(kind, attrs) if named else "")
+
+    def _details(self, kind: ir.KindDecl, attrs: dict[str, Any]) -> str:
+        """A table card's printed values in one line: ``Fighter/Rogue · hearts 1 · price 5 ·
+        Rally`` (sets and enum values by label, numbers with their attribute's name, a 0..1
+        attribute only by name when 1, an ability by the words before its colon)."""
+        prog = self.program
+        parts: list[str] = []
+        for a in kind.attrs:
+            v = attrs.get(a.name)
+            if a.text or v is None:
+                continue
+            name = a.name.replace("_", " ")
+            if isinstance(v, list | tuple):
+                if v:
+                    parts.append("/".join(str(prog.enum_labels.get(x, x)) for x in v))
+            elif isinstance(v, bool):
+                if v:
+                    parts.append(name)
+            elif isinstance(v, int):
+                if (a.lo, a.hi) == (0, 1):
+                    if v:
+                        parts.append(name)
+                else:
+                    parts.append(f"{name} {v}")
+            else:
+                text = str(prog.enum_labels.get(v, v))
+                parts.append(text.split(":", 1)[0] if len(text) > 24 else text)
+        return " · ".join(parts)
+
+    def short(self, cid: str) -> str:
+        """The name a person types for the card (``r7``, ``ss2``)."""
+        return self.shorts[self.index[cid]]
+
+    def details(self, cid: str) -> str:
+        """A table card's printed values (:meth:`_details`); "" for other cards."""
+        return self.details_of[self.index[cid]] if cid in self.index else ""
+
+    def long_texts(self, cid: str) -> list[str]:
+        """The long labels of the card's enum values (an ability's whole text)."""
+        if cid not in self.index:
+            return []
+        prog = self.program
+        out = []
+        for v in prog.card_attrs[self.index[cid]].values():
+            text = prog.enum_labels.get(v) if isinstance(v, str) else None
+            if text and len(text) > 24:
+                out.append(text)
+        return out
 
     def text(self, cid: str, extra: str = "") -> Text:
         """A card's label in its colour (``?`` shows as a hidden card)."""
@@ -160,6 +283,15 @@ class CardBook:
         for i, ((_, label, style), cids) in enumerate(groups.items()):
             if i:
                 out.append(" · ", style="dim")
+            if self.named[self.index[cids[0]]]:
+                if len(groups) > 1:
+                    out.append(label + ": ", style="bold")
+                counts: dict[str, int] = {}
+                for c in cids:
+                    name = self.program.card_labels[self.index[c]]
+                    counts[name] = counts.get(name, 0) + 1
+                out.append(", ".join(n + (f" ×{k}" if k > 1 else "") for n, k in counts.items()))
+                continue
             parts = [_strip_word(self.program.card_labels[self.index[c]], label) for c in cids]
             if all(not p for p in parts):
                 out.append(label + (f" ×{len(cids)}" if len(cids) > 1 else ""), style=style)
@@ -200,7 +332,9 @@ class SeatView:
     A card movement keeps its card only when the seat sees the zone it leaves or the zone it
     enters; otherwise the card becomes ``?`` (so a deal into other hands is a count). A card
     decision keeps its card when the decider is the seat or the card is then moved where the
-    seat sees it; a trick's cards are named when the seat saw them arrive.
+    seat sees it; a secret decision (``"private": true``) of another seat keeps only that it
+    was made (``"secret": true``, told as "Seat 2 decides in secret: draft a card"); a
+    trick's cards are named when the seat saw them arrive.
 
     Args:
         program: the compiled game.
@@ -246,6 +380,10 @@ class SeatView:
         return out
 
     def _decision(self, ev: Event, after: list[Event]) -> Event:
+        if ev.get("private") and ev.get("player") != self.seat:
+            # a secret choice of another seat: only that it was made
+            return {**ev, "action": f"{ev.get('decision')}:{HIDDEN}", "secret": True,
+                    "label": tr(self.program.lang, "a_card")}
         action = str(ev.get("action"))
         value = action.split(":", 1)[1] if ":" in action else ""
         if value not in self.cards or ev.get("player") == self.seat:
@@ -291,6 +429,10 @@ class SeatNarrator(Narrator):
     def seat(self, seat: int) -> str:
         name = super().seat(seat)
         return self.t("you", seat=name) if seat == self.me else name
+
+    def owned(self, owner: int, label: str) -> str:
+        return self.t("owned_you", zone=label) if owner == self.me else \
+            super().owned(owner, label)
 
     def cards(self, ids: list[str]) -> str:
         known = [c for c in ids if c != HIDDEN]
@@ -369,7 +511,7 @@ def render_screen(state: State, seat: int, since: list[Event], book: CardBook,
             out.append(Text(tr(prog.lang, "earlier", k=len(lines) - SINCE_LIMIT), style="dim"))
         out.extend(lines[-SINCE_LIMIT:])
     if compact:
-        out.append(_shared_zones(state, obs, book))
+        out.append(_shared_zones(state, obs, book, details=False))
         out.extend(_own_zones(obs, seat, book, lang=prog.lang))
     else:
         out.extend(_status(state, obs, seat, book))
@@ -384,39 +526,78 @@ def _status(state: State, obs: dict[str, Any], seat: int, book: CardBook) -> lis
     phase = prog.phases[state.phase].label(state) if state.phase is not None else ""
     out.append(Rule(Text(f"{prog.game.title} · {phase}", style="bold"), align="left"))
     decls = {v.name: v for v in prog.ruleset.vars}
-    facts = [f"{decls[n].labels.get(lang, n)} {_var_text(prog, decls[n], v)}"
-             for n, v in obs["vars"].items() if n in decls]
+    shown = [(n, v) for n, v in obs["vars"].items() if n in decls]
+    if len(shown) > MANY_VARS:  # many variables: those that are set
+        shown = [(n, v) for n, v in shown if v is not None and v is not False]
+    facts = [f"{decls[n].labels.get(lang, n)} {_var_text(prog, decls[n], v)}" for n, v in shown]
     if facts:
         out.append(Text(" · ".join(facts), style="cyan"))
     out.append(_shared_zones(state, obs, book))
-    out.append(_seat_table(state, obs, seat, book))
+    per_player = {z["zone"] for z in obs["zones"] if z["owner"] is not None}
+    if len(per_player) + len(obs.get("player_vars") or {}) > MANY_COLUMNS:
+        out.extend(_seat_lines(state, obs, seat, book))
+    else:
+        out.append(_seat_table(state, obs, seat, book))
     out.extend(_own_zones(obs, seat, book, lang))
+    return out
+
+
+def _card_var_text(prog: Program, values: dict[str, Any] | None) -> str:
+    """A card's variables after its label: `` (higher)`` when the ruleset has one card
+    variable; with several, those set (not none, no or 0) with their labels:
+    `` (coins on the card 10)``."""
+    if not values:
+        return ""
+    decls = {v.name: v for v in prog.ruleset.vars if v.scope == "card"}
+    if len(decls) <= 1:
+        return "".join(f" ({prog.value_label(v)})" for v in values.values())
+    out = ""
+    for name, value in values.items():
+        decl = decls.get(name)
+        if decl is None or value is None or value is False or value == 0:
+            continue
+        label = decl.labels.get(prog.lang, name)
+        out += f" ({label})" if value is True else \
+            f" ({label} {_var_text(prog, decl, value)})"
     return out
 
 
 def _own_zones(obs: dict[str, Any], seat: int, book: CardBook, lang: str | None) -> list[Text]:
     """The seat's own private zones (its hand...), sorted and grouped."""
     out = []
-    for z in obs["zones"]:
-        if z["owner"] == seat and z["cards"] is not None and z["visibility"] != "public":
-            line = Text(tr(lang, "your_zone", zone=z["label"], k=z["count"]), style="bold")
-            line.append(" ")
-            line.append_text(book.grouped(z["cards"]) if z["cards"] else
-                             Text(tr(lang, "empty"), style="dim"))
-            out.append(line)
+    own = [z for z in obs["zones"]
+           if z["owner"] == seat and z["cards"] is not None and z["visibility"] != "public"]
+    for z in own:
+        if len(own) > 2 and not z["count"]:
+            continue  # many private zones: only those holding cards
+        line = Text(tr(lang, "your_zone", zone=z["label"], k=z["count"]), style="bold")
+        line.append(" ")
+        line.append_text(book.grouped(z["cards"]) if z["cards"] else
+                         Text(tr(lang, "empty"), style="dim"))
+        out.append(line)
     return out
 
 
-def _shared_zones(state: State, obs: dict[str, Any], book: CardBook) -> Text:
-    """One line per shared zone: its cards, its top card, or a count when face down."""
+def _shared_zones(state: State, obs: dict[str, Any], book: CardBook,
+                  details: bool = True) -> Text:
+    """One line per shared zone: its cards, its top card, or a count when face down; with
+    ``details``, a few table cards in a public zone also get a line each with their values."""
     prog = state.program
     lang = prog.lang
     card_vars = obs.get("card_vars") or {}
     shared = Text()
-    for z in obs["zones"]:
-        if z["owner"] is not None:
+    zones = [z for z in obs["zones"] if z["owner"] is None]
+    many = len(zones) > MANY_ZONES
+    face_down: list[str] = []
+    for z in zones:
+        if many and z["cards"] is None and z["top"] is None:
+            if z["count"]:
+                face_down.append(f"{z['label']} {z['count']}")
             continue
-        line = Text(f"{z['label']} ", style="bold")
+        if many and not z["count"]:
+            continue
+        line = Text()
+        line.append(f"{z['label']} ", style="bold")
         if z["cards"] is not None:
             line.append(f"({z['count']})")
             if z["cards"]:
@@ -424,11 +605,15 @@ def _shared_zones(state: State, obs: dict[str, Any], book: CardBook) -> Text:
                 for i, cid in enumerate(z["cards"][-12:]):
                     if i:
                         line.append(", ")
-                    extra = "".join(f" ({prog.value_label(v)})"
-                                    for v in (card_vars.get(cid) or {}).values())
-                    line.append_text(book.text(cid, extra))
+                    line.append_text(book.text(cid, _card_var_text(prog,
+                                                                   card_vars.get(cid))))
                 if z["count"] > 12:
                     line.append(" …", style="dim")
+                if details and z["count"] <= DETAIL_LIMIT and \
+                        all(book.details(c) for c in z["cards"]):
+                    for cid in z["cards"]:
+                        line.append(f"\n    {prog.card_labels[book.index[cid]]}: ", style="dim")
+                        line.append(book.details(cid), style="dim")
         elif z["top"] is not None:
             line.append(f"({z['count']}), {tr(lang, 'top')} ")
             line.append_text(book.text(z["top"]))
@@ -436,8 +621,61 @@ def _shared_zones(state: State, obs: dict[str, Any], book: CardBook) -> Text:
             line.append(tr(lang, "hidden_count", k=z["count"]), style="dim")
         shared.append_text(line)
         shared.append("\n")
+    if face_down:
+        shared.append(tr(lang, "face_down", zones=" · ".join(face_down)), style="dim")
     shared.rstrip()
     return shared
+
+
+def _seat_lines(state: State, obs: dict[str, Any], seat: int, book: CardBook) -> list[Text]:
+    """Each seat in a line of its own, for rulesets with many per-player zones and variables:
+    its player variables (a yes/no one only when yes), then its non-empty zones (the cards of
+    public ones, a count of the others)."""
+    prog = state.program
+    lang = prog.lang
+    decls = {v.name: v for v in prog.ruleset.vars}
+    pvars = [(n, vals) for n, vals in (obs.get("player_vars") or {}).items() if n in decls]
+    scores = state.scores() if public_score(prog) else None
+    out = []
+    for p in range(state.num_players):
+        name = prog.seat_name(p)
+        line = Text()
+        line.append(tr(lang, "you", seat=name) if p == seat else name, style="bold")
+        line.append(": ")
+        parts: list[Text] = []
+        if scores is not None:
+            parts.append(Text(f"{tr(lang, 'score_col')} {scores[p]}"))
+        for n, vals in pvars:
+            label = decls[n].labels.get(lang, n)
+            value = vals[p]
+            if isinstance(value, bool) or value is None:
+                if value:
+                    parts.append(Text(label))
+                continue
+            parts.append(Text(f"{label} {_var_text(prog, decls[n], value)}"))
+        for z in obs["zones"]:
+            if z["owner"] != p or not z["count"]:
+                continue
+            if z["cards"] is not None and z["visibility"] == "public":
+                part = Text(f"{z['label']}: ", style="")
+                for i, cid in enumerate(z["cards"][-6:]):
+                    if i:
+                        part.append(", ")
+                    part.append_text(book.text(cid))
+                if z["count"] > 6:
+                    part.append(" …", style="dim")
+            elif z["top"] is not None:
+                part = Text(f"{z['label']} {z['count']}, {tr(lang, 'top')} ")
+                part.append_text(book.text(z["top"]))
+            else:
+                part = Text(f"{z['label']} {z['count']}")
+            parts.append(part)
+        for i, part in enumerate(parts):
+            if i:
+                line.append(" · ", style="dim")
+            line.append_text(part)
+        out.append(line)
+    return out
 
 
 def _seat_table(state: State, obs: dict[str, Any], seat: int, book: CardBook) -> Table:
@@ -529,6 +767,10 @@ def render_choices(state: State, seat: int, book: CardBook) -> list[RenderableTy
     title = tr(lang, "your_turn", seat=prog.seat_name(seat), prompt=question(state, actions))
     out: list[RenderableType] = [Rule(Text(title, style="bold reverse"), align="left")]
     cells, extra = [], []
+    ids = prog.card_ids
+    if any(a.card and isinstance(a.value, int) and book.details(ids[a.value])
+           for a in actions):
+        return out + _choice_rows(actions, book, lang)
     for i, a in enumerate(actions, 1):
         if a.value is None and len(actions) > 1:
             key = a.id.split(":", 1)[-1] if numbers else str(i)
@@ -540,7 +782,7 @@ def render_choices(state: State, seat: int, book: CardBook) -> list[RenderableTy
         cell = Text(f"{i:>2} ", style="bold")
         if a.card and isinstance(a.value, int):
             cell.append_text(book.text(prog.card_ids[a.value]))
-            cell.append(f"  {prog.card_short[a.value]}", style="dim")
+            cell.append(f"  {book.short(prog.card_ids[a.value])}", style="dim")
         else:
             cell.append(a.label)
         cells.append(cell)
@@ -555,14 +797,43 @@ def render_choices(state: State, seat: int, book: CardBook) -> list[RenderableTy
             grid.add_row(*row, *([""] * (cols - len(row))))
         out.append(grid)
     out.extend(extra)
-    example = next((prog.card_short[a.value] for a in actions
-                    if a.card and isinstance(a.value, int)), None)
+    example = _example(actions, book)
     key = "how_value" if numbers else "how_card" if example else "how"
     if len(actions) == 1:
         key = "how_one"
     out.append(Text(tr(lang, key, n=len(actions), example=example or "", commands=COMMANDS),
                     style="dim"))
     return out
+
+
+def _example(actions: list[Action], book: CardBook) -> str | None:
+    """The short name of the first card among the choices (for the typing hint)."""
+    return next((book.short(book.program.card_ids[a.value]) for a in actions
+                 if a.card and isinstance(a.value, int)), None)
+
+
+def _choice_rows(actions: list[Action], book: CardBook, lang: str | None) -> list[Any]:
+    """Choices among table cards: one row each, with the short name and the card's printed
+    values (wrapped within 80 columns), then the other answers and the typing hint."""
+    ids = book.program.card_ids
+    grid = Table.grid(padding=(0, 1, 0, 0))
+    grid.add_column(justify="right", no_wrap=True)
+    grid.add_column(no_wrap=True, max_width=24, overflow="ellipsis")
+    grid.add_column(no_wrap=True, style="bold cyan")
+    grid.add_column(style="dim", overflow="fold")
+    extra: list[Any] = []
+    for i, a in enumerate(actions, 1):
+        if a.card and isinstance(a.value, int):
+            cid = ids[a.value]
+            grid.add_row(Text(str(i), style="bold"), book.text(cid), book.short(cid),
+                         book.details(cid))
+        else:
+            extra.append(Text.assemble((f"{i:>{len(str(len(actions)))}} ", "bold"), a.label))
+    example = _example(actions, book)
+    key = "how_one" if len(actions) == 1 else "how_card"
+    hint = Text(tr(lang, key, n=len(actions), example=example or "", commands=COMMANDS),
+                style="dim")
+    return [grid, *extra, hint]
 
 
 # ---------------------------------------------------------------- reading a choice
@@ -668,8 +939,12 @@ def render_help(state: State, seat: int, book: CardBook) -> list[RenderableType]
         out.append(Text("\n".join("  " + ln[indent:] for ln in excerpt), style="green"))
     actions = choice_list(state, book)
     out.append(Text(tr(lang, "help_legal", labels=", ".join(a.label for a in actions))))
-    example = next((prog.card_short[a.value] for a in actions
-                    if a.card and isinstance(a.value, int)), None)
+    example = _example(actions, book)
+    cards = [book.program.card_ids[a.value] for a in actions
+             if a.card and isinstance(a.value, int)]
+    for cid in cards:
+        for text in book.long_texts(cid):
+            out.append(Text(f"  {prog.card_labels[book.index[cid]]}: {text}"))
     out.append(Text(tr(lang, "help_typing" if example else "help_typing_plain",
                        example=example, commands=COMMANDS), style="dim"))
     return out

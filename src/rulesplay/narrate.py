@@ -46,12 +46,16 @@ WORDS: dict[str, dict[str, str]] = {
         "cards": "cards",
         "move": "{cards}: {src} → {dst}",
         "owned": "{seat}'s {zone}",
+        "owned_you": "your {zone}",
+        "secret": "{seat} decides in secret: {prompt}",
         "game_over": "Game over",
         "seat": "Seat",
         "score": "Score",
         "tiebreak": "Tiebreak",
         "winner": "Winner: {seats}",
         "winners": "Tied winners: {seats}",
+        "winners_list": "Winners: {seats}",
+        "nobody_wins": "Nobody wins.",
         "final": "Final scores",
         # the table (human seats)
         "a_card": "a card",
@@ -61,6 +65,7 @@ WORDS: dict[str, dict[str, str]] = {
         "earlier": "… {k} earlier lines not shown",
         "top": "top",
         "hidden_count": "{k} cards, face down",
+        "face_down": "face down: {zones}",
         "your_zone": "Your {zone} ({k}):",
         "empty": "empty",
         "seat_col": "seat",
@@ -114,12 +119,16 @@ WORDS: dict[str, dict[str, str]] = {
         "ncards": "{k}枚",
         "move": "{cards}: {src} → {dst}",
         "owned": "{seat}の{zone}",
+        "owned_you": "あなたの{zone}",
+        "secret": "{seat}は秘密で決めた: {prompt}",
         "game_over": "ゲーム終了",
         "seat": "席",
         "score": "得点",
         "tiebreak": "タイブレーク",
         "winner": "勝者: {seats}",
         "winners": "同点の勝者: {seats}",
+        "winners_list": "勝者: {seats}",
+        "nobody_wins": "勝者なし。",
         "final": "最終得点",
         "a_card": "カード1枚",
         "and_hidden": "と伏せたカード{k}枚",
@@ -128,6 +137,7 @@ WORDS: dict[str, dict[str, str]] = {
         "earlier": "… それより前の{k}行は省略",
         "top": "一番上",
         "hidden_count": "{k}枚（裏向き）",
+        "face_down": "裏向き: {zones}",
         "your_zone": "あなたの{zone}（{k}枚）:",
         "empty": "なし",
         "seat_col": "席",
@@ -207,6 +217,7 @@ class Narrator:
         self.moves: list[Event] = []
         self.context: Event | None = None
         self.blank = False
+        self.passed: int | None = None  # the seat whose decision line just said it passes
 
     # ------------------------------------------------------------ words
     def t(self, key: str, **fields: Any) -> str:
@@ -216,11 +227,16 @@ class Narrator:
         return self.program.seat_name(seat)
 
     def zone(self, ref: dict[str, Any], subject: int | None = None) -> str:
-        """A zone's label; another player's zone is named with its owner."""
+        """A zone's label; a per-player zone is named with its owner unless the owner is
+        ``subject`` (the seat the line is about)."""
         label = self.zone_label.get((ref["zone"], ref["owner"]), str(ref["zone"]))
         if ref["owner"] is None or ref["owner"] == subject:
             return label
-        return self.t("owned", seat=self.seat(ref["owner"]), zone=label)
+        return self.owned(ref["owner"], label)
+
+    def owned(self, owner: int, label: str) -> str:
+        """``Seat 2's hand``."""
+        return self.t("owned", seat=self.seat(owner), zone=label)
 
     def cards(self, ids: list[str]) -> str:
         if len(ids) > LIST_LIMIT:
@@ -254,6 +270,7 @@ class Narrator:
     def event(self, ev: Event) -> None:
         kind = ev.get("type")
         self.context = None
+        passed, self.passed = self.passed, None
         if kind == "phase":
             self.gap()
             self.console.rule(Text(str(ev.get("label") or ev.get("phase")), style="bold"))
@@ -264,6 +281,8 @@ class Narrator:
         elif kind == "shuffle":
             self.say(self.t("shuffled", zone=self.zone(ev["zone"])), "dim")
         elif kind == "pass":
+            if passed == ev.get("player") and not ev.get("forced"):
+                return  # the decision to pass already said so
             key = "passes_forced" if ev.get("forced") else "passes"
             self.say(self.t(key, seat=self.seat(ev["player"])))
         elif kind == "say":
@@ -296,8 +315,11 @@ class Narrator:
             first = moves.pop(0)
             if first["to"]["owner"] is not None:
                 tail = " → " + self.zone(first["to"], ev["player"])
-        if action == "pass":
+        if ev.get("secret"):
+            line = self.t("secret", seat=seat, prompt=prompt)
+        elif action == "pass":
             line = self.t("passes", seat=seat)
+            self.passed = ev["player"]
         elif value in ("yes", "no"):
             line = f"{seat}: {prompt}{'？' if self.lang == 'ja' else '?'} {label}"
         elif value == "skip" and label != self.program.word("skip"):
@@ -324,7 +346,8 @@ class Narrator:
         self.gap()
 
     def _groups(self, moves: list[Event], subject: int | None) -> list[str]:
-        """One line per run of movements; a deal to several players is one line."""
+        """One line per run of movements; a deal to several players is one line. Zones are
+        named with their owners whoever ``subject`` (the seat deciding) is."""
         lines = []
         i = 0
         while i < len(moves):
@@ -339,8 +362,10 @@ class Narrator:
                 lines.append(self._deal(block))
             else:
                 for (s, d), ids in _runs(block):
+                    # every per-player zone is named with its owner (even the decider's: the
+                    # moves after a decision may be anyone's, e.g. cards passed around)
                     lines.append(self.t("move", cards=self.cards(ids),
-                                        src=self.zone(s, subject), dst=self.zone(d, subject)))
+                                        src=self.zone(s), dst=self.zone(d)))
             i = j
         return lines
 
@@ -370,8 +395,22 @@ def _runs(moves: list[Event]) -> list[tuple[tuple[Any, Any], list[str]]]:
     return out
 
 
+def _pvar_text(prog: Program, decl: Any, value: Any) -> str:
+    """A player variable's value for a table cell (a seat by name, a card by label)."""
+    if value is None:
+        return "–"
+    if isinstance(value, bool):
+        return prog.word("yes") if value else prog.word("no")
+    if decl is not None and decl.type == "player" and isinstance(value, int):
+        return prog.seat_name(value)
+    if decl is not None and decl.type == "card" and isinstance(value, int):
+        return prog.card_labels[value]
+    return str(prog.value_label(value))
+
+
 def score_table(state: State) -> Table:
-    """The final table: each seat's score, tiebreak values and the size of its own zones.
+    """The final table: each seat's score, tiebreak values, its player variables (coins,
+    money...) and the size of its own zones.
 
     Args:
         state: a finished (or stopped) game.
@@ -385,28 +424,47 @@ def score_table(state: State) -> Table:
     keys = state.rank_keys()
     winners = set(state.winners())
     table = Table(title=tr(lang, "final"), title_justify="left")
-    table.add_column(tr(lang, "seat"))
+    table.add_column(tr(lang, "seat"), no_wrap=True)
     table.add_column(tr(lang, "score"), justify="right")
     ntie = len(keys[0]) - 1 if keys else 0
     for i in range(ntie):
         table.add_column(tr(lang, "tiebreak") + (f" {i + 1}" if ntie > 1 else ""),
                          justify="right")
+    decls = {v.name: v for v in prog.ruleset.vars}
+    # player variables that say something at the end (not none / no for every seat)
+    pvars = [(n, slot) for n, slot in lay.pslot.items()
+             if any(v is not None and v is not False for v in state.pv[slot])]
+    for name, _ in pvars:
+        decl = decls.get(name)
+        table.add_column(decl.labels.get(lang, name) if decl is not None else name,
+                         justify="right")
     per_player = [z for z in range(prog.num_zones) if lay.zone_owner[z] == 0]
     shown = [z for z in per_player
              if any(state.zones[z + seat] for seat in range(state.num_players))]
+    shown = shown[:max(0, 6 - len(pvars) - ntie)]  # at most 8 columns: a screen's width
     for z in shown:
         table.add_column(prog.zone_label[z], justify="right")
     for seat, key in enumerate(keys):
         mark = " ★" if seat in winners else ""
         row = [prog.seat_name(seat) + mark, *(str(v) for v in key)]
+        row += [_pvar_text(prog, decls.get(name), state.pv[slot][seat]) for name, slot in pvars]
         row += [str(len(state.zones[z + seat])) for z in shown]
         table.add_row(*row, style="bold" if seat in winners else "")
     return table
 
 
 def winner_line(state: State) -> str:
-    """``Winner: Seat 1`` (or the tied winners) in the game's language."""
+    """Who won, in the game's language: ``Winner: Seat 1``; ``Tied winners: Seat 1, Seat 3``
+    when the winners share the best score and tiebreaks; ``Winners: Seat 3, Seat 4`` when
+    several win without a tie (a ruleset's ``winners:`` declaration); ``Nobody wins.``"""
     prog = state.program
     seats = state.winners()
     names = ", ".join(prog.seat_name(s) for s in seats)
-    return tr(prog.lang, "winner" if len(seats) == 1 else "winners", seats=names)
+    if not seats:
+        return tr(prog.lang, "nobody_wins")
+    if len(seats) == 1:
+        return tr(prog.lang, "winner", seats=names)
+    keys = state.rank_keys()
+    tied = len({tuple(keys[s]) for s in seats}) == 1 and tuple(keys[seats[0]]) == max(
+        tuple(k) for k in keys)
+    return tr(prog.lang, "winners" if tied else "winners_list", seats=names)

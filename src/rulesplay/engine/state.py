@@ -380,7 +380,7 @@ class State:
 def _frame_value(v: Any) -> Any:
     # If-frames hold the chosen body block; save its node index.
     index = getattr(v, "index", None)
-    return {"node": index} if index is not None else v
+    return {"node": index} if isinstance(index, int) else v  # (a list's .index is a method)
 
 
 def _frame_restore(prog: Program, v: Any) -> Any:
