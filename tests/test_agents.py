@@ -68,17 +68,20 @@ def _to_seat_decision(state: State, seat: int, rng: random.Random) -> State:
 
 
 def _permuted(state: State, seat: int, rng: random.Random) -> State:
-    """A clone in which the cards of the other hands and the deck are dealt anew."""
+    """A clone in which the cards of the other hands and the deck are dealt anew, each
+    place keeping the kind of its card (kinds are public: card backs differ)."""
     s = state.clone()
-    others = [p for p in range(s.num_players) if p != seat]
-    sizes = [len(s.zone_cards("hand", p)) for p in others]
-    pool = [c for p in others for c in s.zone_cards("hand", p)] + s.zone_cards("deck")
-    rng.shuffle(pool)
-    k = 0
-    for p, size in zip(others, sizes, strict=True):
-        s.arrange("hand", p, pool[k:k + size])
-        k += size
-    s.arrange("deck", None, pool[k:])
+    kind = {cid: s.program.layout.kind_of[i] for i, cid in enumerate(s.program.card_ids)}
+    places = [("hand", p) for p in range(s.num_players) if p != seat] + [("deck", None)]
+    contents = [s.zone_cards(z, o) for z, o in places]
+    pools: dict[str, list[str]] = {}
+    for cards in contents:
+        for c in cards:
+            pools.setdefault(kind[c], []).append(c)
+    for pool in pools.values():
+        rng.shuffle(pool)
+    for (z, o), cards in zip(places, contents, strict=True):
+        s.arrange(z, o, [pools[kind[c]].pop() for c in cards])
     return s
 
 
@@ -284,3 +287,124 @@ def test_mcts_with_a_time_budget_returns_a_legal_action() -> None:
     assert agent.last_root is not None and agent.last_root.visits > 0
     # Each root child was legal whenever it was available; visits never exceed availability.
     assert all(ch.visits <= ch.avail for ch in agent.last_root.children.values())
+
+
+# ------------------------------------------------------------ many card kinds, secret choices
+BARGAIN_QUEST = RULESETS / "bargain_quest.rules"
+
+
+def _kinds(s: State) -> list[list[str]]:
+    kind_of = s.program.layout.kind_of
+    return [[kind_of[c] for c in content] for content in s.zones]
+
+
+def _unseen_by_kind(s: State, seat: int) -> dict[str, list[tuple[int, int]]]:
+    """(zone, index) of every card ``seat`` cannot see, by kind (written here independently
+    of the engine's own helper)."""
+    prog, out = s.program, {}
+    for z, content in enumerate(s.zones):
+        vis = prog.zone_visibility[z]
+        if vis == "public" or (vis == "owner" and prog.layout.zone_owner[z] == seat):
+            continue
+        for i in range(len(content) - (1 if vis == "top" else 0)):
+            out.setdefault(prog.layout.kind_of[content[i]], []).append((z, i))
+    return out
+
+
+def _permuted_within_kinds(state: State, seat: int, rng: random.Random) -> State:
+    """A clone in which every card ``seat`` cannot see changes place with unseen cards of its
+    kind (anywhere: other hands, decks, face-down piles)."""
+    s = state.clone()
+    for places in _unseen_by_kind(s, seat).values():
+        cards = [s.zones[z][i] for z, i in places]
+        rng.shuffle(cards)
+        for (z, i), c in zip(places, cards, strict=True):
+            s.zones[z][i] = c
+            s.where[c] = z
+    s._legal = None
+    return s
+
+
+def test_agents_finish_games_with_many_card_kinds_and_secret_choices() -> None:
+    # Bargain Quest: items, heroes, monsters, employees, upgrades and adventure cards, drafted
+    # and displayed in secret. A sample that dealt a monster into a hand crashed the rules.
+    game = load_game(BARGAIN_QUEST)
+    for players, seed in ((2, 1), (3, 2), (4, 3)):
+        s = game.new_state(players, seed=seed)
+        specs = ["greedy:samples=2", "mcts:iterations=5"] + ["random"] * (players - 2)
+        agents = [make_agent(spec, p, seed) for p, spec in enumerate(specs)]
+        while not s.is_terminal():
+            s.apply(agents[s.current_player()].step(s))
+        assert len(s.history) > 50 and len(s.scores()) == players
+        for a in agents[:2]:
+            assert a.tracker.stats["samples"] > 0 and a.tracker.stats["fallbacks"] == 0
+
+
+def test_samples_keep_the_kind_of_the_card_in_every_place() -> None:
+    from rulesplay.engine.observe import resample
+
+    game = load_game(BARGAIN_QUEST)
+    s = game.new_state(3, seed=5)
+    rng = random.Random(5)
+    tracker = Tracker(1)
+    checked = moved = 0
+    while not s.is_terminal() and checked < 25:
+        if s.current_player() == 1:
+            info = tracker.infoset(s)
+            for k in range(3):
+                for w in (info.sample(random.Random(k)), resample(s, 1, random.Random(k))):
+                    assert _kinds(w) == _kinds(s)
+                    assert all(w.where[c] == z for z, cs in enumerate(w.zones) for c in cs)
+                    moved += w.zones != s.zones
+                    assert {a.id for a in w.legal_actions()} == \
+                        {a.id for a in s.legal_actions()}
+            checked += 1
+        s.apply(rng.choice(s.legal_actions()))
+    assert checked == 25 and moved > 25  # samples did redeal hidden cards
+
+
+def _at_second_secret_choice(players: int, seed: int) -> tuple[State, int, int]:
+    """A game stopped where a seat makes a secret choice right after another seat made one
+    of the same name: (state, deciding seat, local slot of the choice)."""
+    s = load_game(BARGAIN_QUEST).new_state(players, seed=seed)
+    rng = random.Random(seed)
+    secret = s.program.secret_choices
+    while True:
+        name, p = s.decision_name(), s.current_player()
+        if name in secret and s.history and s.history[-1][0] != p and \
+                s.history[-1][1].split(":", 1)[0] == name and len(s.legal_actions()) > 1:
+            return s, p, s.program.layout.lslot[name]
+        s.apply(rng.choice(s.legal_actions()))
+
+
+def test_another_seats_secret_choice_is_concealed_in_samples() -> None:
+    s, seat, slot = _at_second_secret_choice(3, 4)
+    secret_value = s.loc[slot]
+    assert isinstance(secret_value, int)  # the other seat's pick, still in the local
+    info = Tracker(seat).infoset(s)
+    assert info.history[-1][1] is None
+    from rulesplay.engine.observe import resample
+
+    for w in (info.sample(random.Random(0)), resample(s, seat, random.Random(0))):
+        assert w.loc[slot] is None
+        assert w.history[-1] == (s.history[-1][0], s.decision_name() + ":?")
+        assert all(aid.endswith(":?") or p == seat or aid.split(":", 1)[0] not in
+                   s.program.secret_choices for p, aid in w.history)
+
+
+@pytest.mark.parametrize("spec", ["greedy:samples=2", "mcts:iterations=15"])
+def test_secret_choices_and_unseen_cards_do_not_change_a_choice(spec: str) -> None:
+    changed = 0
+    for players, seed in ((2, 1), (3, 4), (4, 6)):
+        real, seat, slot = _at_second_secret_choice(players, seed)
+        fake = _permuted_within_kinds(real, seat, random.Random(seed))
+        others = [c for z, cs in enumerate(fake.zones) for c in cs
+                  if c != fake.loc[slot] and z == fake.where[fake.loc[slot]]]
+        if others:  # the other seat picked another card
+            fake.loc[slot] = others[0]
+        changed += fake.zones != real.zones
+        assert real.observation(seat)["zones"] == fake.observation(seat)["zones"]
+        a = make_agent(spec, seat, 5).step(real, random.Random(99))
+        b = make_agent(spec, seat, 5).step(fake, random.Random(99))
+        assert a.id == b.id, (spec, players, seed)
+    assert changed == 3

@@ -15,8 +15,10 @@ before every earlier decision. From that replay it keeps, for its seat:
 * **Known cards.** A card the seat saw (in a zone it sees) that then moved into a zone it cannot
   see is still known there (a trick taken face down into a hidden pile, a discard pile put
   under the deck); a move between two zones the seat cannot see reveals no card, so the
-  card becomes unknown again; a card the seat never saw stays unknown. Known cards stay
-  where they are in every sample; only *unknown* cards are dealt.
+  card becomes unknown again, and so does every card known to be in the zone it left (any of
+  them may be the one that moved, e.g. a secret pick from a hand); a card the seat never saw
+  stays unknown. Known cards stay where they are in every sample; only *unknown* cards are
+  dealt.
 * **Revealed constraints.** For each earlier decision by another seat ``p``: a private clone of
   the state before it and the action taken. A sampled world is valid only if that action would
   have been legal in the past state rebuilt from the sample. The rebuild: each zone of ``p``
@@ -25,6 +27,11 @@ before every earlier decision. From that replay it keeps, for its seat:
   unknown card entered the zone since (sizes tell); otherwise the constraint is dropped for
   that zone (never over-constrain). All other unseen cards of the past state are laid out in a
   canonical (sorted) order, so nothing in a check depends on where the true cards are.
+
+A card's kind is public (the backs of different kinds differ), so an unknown card is only
+ever dealt into an unseen place that now holds a card of its kind, and a record's zone is
+checked exactly only when the unknown cards now in it have the kinds of the cards it held
+then that are not accounted for.
 
 Sampling is then a *constrained deal*: each constraint is first turned into per-card
 exclusions (card ``x`` cannot be in zone ``z`` when the action would have been illegal with
@@ -40,19 +47,26 @@ Everything a sample depends on is public or the seat's own (zone sizes, cards se
 seen, the history) and the agent's generator: permuting the cards the seat cannot see in the
 true state leaves every sample, hence every choice, unchanged.
 
+Secret choices: another seat's ``secretly chooses`` decision is never a constraint; in every
+sample (and every record's working copy) the local variable it set is reset to ``none`` and
+its action id in ``history`` reads ``"<choice>:?"`` (:func:`~rulesplay.engine.observe.conceal`).
+
 Limits: a shuffle of an unseen zone that holds known cards is not detected (their positions
-stay as seen); local variables of the interpreter are copied as they are in the true state;
-knowledge that follows only from the rules' logic, not from seeing cards (a deal that gives
-each seat a whole suit by rule), is not inferred: those cards are sampled as unknown.
+stay as seen); other local variables, the interpreter's loop frames and card variables of
+unseen cards are copied as they are in the true state (a loop over an unseen zone's cards
+in progress still names the true cards); knowledge that follows only from the rules' logic,
+not from seeing cards (a deal that gives each seat a whole suit by rule), is not inferred:
+those cards are sampled as unknown.
 """
 
 from __future__ import annotations
 
 import random
+from collections import Counter
 from typing import Any
 
 from ..engine.choices import Action
-from ..engine.observe import visible_to
+from ..engine.observe import conceal, visible_to
 from ..engine.state import State
 from ..errors import RulesError
 
@@ -196,8 +210,12 @@ class Tracker:
                 known[c] = zd  # seen leaving: still known where it went
             else:
                 # A move between two zones this seat cannot see shows only that a card
-                # moved, not which one (e.g. a secret pick from another hand).
+                # moved, not which one (e.g. a secret pick from another hand): every card
+                # known to be in the source zone may be the one that left, so none of them
+                # is known any more (forgetting only the moved card would reveal which).
                 known.pop(c, None)
+                for k in [k for k, zk in known.items() if zk == zs]:
+                    del known[k]
         events.clear()
 
     _index: dict[str, int] | None = None
@@ -261,6 +279,11 @@ class InfoSet:
     def sample(self, rng: random.Random) -> State:
         """A determinisation: a full state consistent with what the seat has seen.
 
+        Each unknown card is dealt only into an unseen place that now holds a card of the
+        same kind (kinds are public), every zone keeps its size, known and seen cards stay
+        put, and other seats' secret choices are concealed
+        (:func:`~rulesplay.engine.observe.conceal`).
+
         Args:
             rng: the agent's generator (the only source of randomness; the sample's own
                 generator is reseeded from it too, so future chance is not the true one).
@@ -269,12 +292,12 @@ class InfoSet:
             A new :class:`State` the agent may play forward freely.
         """
         plan = self._plan or self._make_plan()
-        slots, unknown, allowed, checks = plan
+        slots, kinds, unknown, allowed, checks = plan
         tr = self._tracker
         best, best_bad = None, None
         tries = tr.tries if tr is not None and checks else 1
         for _ in range(tries):
-            deal = self._deal(slots, unknown, allowed, rng)
+            deal = self._deal(slots, kinds, unknown, allowed, rng)
             if deal is None:
                 continue
             bad = sum(1 for rec, zones in checks if not self._check(rec, zones, deal))
@@ -290,29 +313,32 @@ class InfoSet:
             if best_bad is None or best_bad > 0:
                 tr.stats["fallbacks"] += 1
         if best is None:  # no deal respects the exclusions: deal without them
-            best = self._deal(slots, unknown, None, rng)
+            best = self._deal(slots, kinds, unknown, None, rng)
             assert best is not None
         return self._build(slots, best, rng)
 
     def _make_plan(self) -> Any:
         s, seat, tr = self._state, self.seat, self._tracker
+        kind_of = s.program.layout.kind_of
         known = tr.known if tr is not None else {}
-        # Unseen slots per zone: (zone, [indices of unknown cards]); known cards stay put.
+        # Unseen places per zone: (zone, [indices of unknown cards]) and the kind of the card
+        # at each of those indices (public); known cards stay put.
         slots: list[tuple[int, list[int]]] = []
+        kinds: dict[int, list[str]] = {}
         unknown: list[int] = []
         for z, size in _unseen_slots(s, seat):
             content = s.zones[z]
             idx = [i for i in range(size) if known.get(content[i]) != z]
             if idx:
                 slots.append((z, idx))
-                unknown.extend(s.zones[z][i] for i in idx)
+                kinds[z] = [kind_of[content[i]] for i in idx]
+                unknown.extend(content[i] for i in idx)
         unknown.sort()
-        caps = {z: len(idx) for z, idx in slots}
+        zone_kinds = {z: Counter(ks) for z, ks in kinds.items()}
         checks: list[tuple[_Record, list[int]]] = []
         excl: dict[int, set[int]] = {}
         if tr is not None:
             seen_now = _seen_cards(s, seat)
-            unknown_set = set(unknown)
             for rec in tr.records:
                 live = []
                 accounted: list[tuple[int, list[int]]] = []
@@ -320,44 +346,70 @@ class InfoSet:
                     past = _unseen_part(rec.state, z, seat)
                     acc = [c for c in past if c in seen_now or c in known]
                     accounted.append((z, acc))
-                    if caps.get(z, 0) > 0 and len(past) - len(acc) == caps[z]:
+                    # Exact only when the unknown cards now in z are as many, and of the same
+                    # kinds, as the cards of z then that are not accounted for.
+                    gone = Counter(kind_of[c] for c in past if c not in seen_now
+                                   and c not in known)
+                    if z in zone_kinds and gone == zone_kinds[z]:
                         live.append(z)
                 if not live:
                     continue
                 self._prepare(rec, accounted)
                 checks.append((rec, live))
                 for z in live:
-                    ex = self._exclusions(rec, z, unknown_set)
+                    fits = {c for c in unknown if kind_of[c] in zone_kinds[z]}
+                    ex = self._exclusions(rec, z, fits)
                     if ex:
                         excl.setdefault(z, set()).update(ex)
-        allowed = {c: [z for z, _ in slots if c not in excl.get(z, ())] for c in unknown}
-        self._plan = (slots, unknown, allowed if excl else None, checks)
+        allowed = None
+        if excl:
+            allowed = {c: [z for z, _ in slots if kind_of[c] in zone_kinds[z]
+                           and c not in excl.get(z, ())] for c in unknown}
+        self._plan = (slots, kinds, unknown, allowed, checks)
         return self._plan
 
     def _prepare(self, rec: _Record, accounted: list[tuple[int, list[int]]]) -> None:
         """Lay out the record's working copy: its seat's unseen zones hold only the cards
-        accounted for; all other unseen cards fill the other unseen zones in sorted order."""
+        accounted for; all other unseen cards fill the other unseen places of their kind in
+        sorted order (left-over cards go to the last such zone). Other seats' secret
+        choices are concealed in it."""
         key = tuple((z, tuple(acc)) for z, acc in accounted)
         if rec.work is not None and rec.work_key == key:
             return
         w = rec.state.clone()
+        kind_of = w.program.layout.kind_of
         placed = {c for _, acc in accounted for c in acc}
-        rest = sorted(rec.hidden - placed)
+        rest: dict[str, list[int]] = {}
+        for c in sorted(rec.hidden - placed):
+            rest.setdefault(kind_of[c], []).append(c)
         own = {z for z, _ in accounted}
         fill = [z for z, _ in _unseen_slots(w, self.seat) if z not in own]
-        if not fill:
-            fill = [next(z for z in range(len(w.zones)) if z not in own)]
-        k = 0
+        layout: dict[int, list[int]] = {}
+        last_of_kind: dict[str, int] = {}
+        for z in fill:
+            cards = []
+            for c in _unseen_part(rec.state, z, self.seat):
+                k = kind_of[c]
+                cards.append(rest[k].pop(0))
+                last_of_kind[k] = z
+            layout[z] = cards
+        spill = None
+        if not fill:  # no other unseen zone: put the rest on top of some other zone
+            spill = next(z for z in range(len(w.zones)) if z not in own)
+            layout[spill] = list(w.zones[spill])
+        for k, left in rest.items():
+            layout[last_of_kind.get(k, fill[-1] if fill else spill)].extend(left)
         for z, acc in accounted:
             _set_zone(w, z, acc, visible_to(w, z, self.seat) == "top" and bool(w.zones[z]))
-        for i, z in enumerate(fill):
-            size = len(_unseen_part(rec.state, z, self.seat))
-            take = rest[k:] if i == len(fill) - 1 else rest[k:k + size]
-            k += len(take)
-            keep_top = visible_to(w, z, self.seat) == "top" and bool(w.zones[z])
-            _set_zone(w, z, take, keep_top)
+        for z, cards in layout.items():
+            keep_top = z != spill and visible_to(w, z, self.seat) == "top" and bool(w.zones[z])
+            _set_zone(w, z, cards, keep_top)
+        conceal(w, self.seat)
         w._legal = None
         rec.work, rec.work_key = w, key
+        # Exclusions found with another layout may not hold for this one (and keeping them
+        # would make samples depend on what was asked before, e.g. not replay after a resume).
+        rec.excl, rec.tested = {}, {}
 
     def _exclusions(self, rec: _Record, z: int, unknown: set[int]) -> set[int]:
         """Cards that cannot be in zone ``z`` given the record's action (cached)."""
@@ -385,38 +437,41 @@ class InfoSet:
                 moves.append((c, z))
         return _legal_with(w, rec.action, moves)
 
-    def _deal(self, slots: list[tuple[int, list[int]]], unknown: list[int],
-              allowed: dict[int, list[int]] | None,
+    def _deal(self, slots: list[tuple[int, list[int]]], kinds: dict[int, list[str]],
+              unknown: list[int], allowed: dict[int, list[int]] | None,
               rng: random.Random) -> dict[int, list[int]] | None:
-        """Assign the unknown cards to unseen zones (sizes kept), respecting ``allowed``."""
+        """Assign the unknown cards to unseen places of their kind (sizes kept), respecting
+        ``allowed`` (card -> zones it may be in). Returns, per zone, the cards for its
+        unknown places in order (aligned with the zone's indices in ``slots``)."""
+        kind_of = self._state.program.layout.kind_of
         if allowed is None:
-            cards = unknown[:]
-            rng.shuffle(cards)
-            out, k = {}, 0
-            for z, idx in slots:
-                out[z] = cards[k:k + len(idx)]
-                k += len(idx)
-            return out
+            by_kind: dict[str, list[int]] = {}
+            for c in unknown:
+                by_kind.setdefault(kind_of[c], []).append(c)
+            for cards in by_kind.values():
+                rng.shuffle(cards)
+            return {z: [by_kind[k].pop() for k in kinds[z]] for z, _ in slots}
         order = unknown[:]
         rng.shuffle(order)
         order.sort(key=lambda c: len(allowed[c]))
-        room = {z: len(idx) for z, idx in slots}
-        out = {z: [] for z, _ in slots}
+        room = Counter((z, k) for z, _ in slots for k in kinds[z])
+        bucket: dict[tuple[int, str], list[int]] = {}
         for c in order:
-            options = [z for z in allowed[c] if room[z] > 0]
+            k = kind_of[c]
+            options = [z for z in allowed[c] if room[z, k] > 0]
             if not options:
                 return None
-            total = sum(room[z] for z in options)
+            total = sum(room[z, k] for z in options)
             r = rng.random() * total
             for z in options:
-                r -= room[z]
+                r -= room[z, k]
                 if r < 0:
                     break
-            out[z].append(c)
-            room[z] -= 1
-        for cards in out.values():
+            bucket.setdefault((z, k), []).append(c)
+            room[z, k] -= 1
+        for cards in bucket.values():
             rng.shuffle(cards)
-        return out
+        return {z: [bucket[z, k].pop() for k in kinds[z]] for z, _ in slots}
 
     def _build(self, slots: list[tuple[int, list[int]]], deal: dict[int, list[int]],
                rng: random.Random) -> State:
@@ -427,6 +482,7 @@ class InfoSet:
             for i, c in zip(idx, deal[z], strict=True):
                 content[i] = c
                 where[c] = z
+        conceal(s, self.seat)
         s.rng = random.Random(rng.getrandbits(64))
         s._legal = None
         return s
@@ -453,10 +509,14 @@ def _legal_with(w: State, action: str, moves: list[tuple[int, int]]) -> bool:
         where[c] = z
         back.append((c, src, z))
     w._legal = None
-    ok = any(a.id == action for a in w.legal_actions())
-    for c, src, z in reversed(back):
-        zones[z].remove(c)
-        zones[src].append(c)
-        where[c] = src
-    w._legal = None
+    try:
+        ok = any(a.id == action for a in w.legal_actions())
+    except RulesError:
+        ok = True  # the rebuilt past cannot be evaluated: do not constrain
+    finally:
+        for c, src, z in reversed(back):
+            zones[z].remove(c)
+            zones[src].append(c)
+            where[c] = src
+        w._legal = None
     return ok

@@ -12,8 +12,8 @@ reward of the seat that chose it. Each iteration:
 3. *Expand* one untried legal action, chosen by the agent's generator.
 4. *Roll out* uniformly at random to the end of the game.
 5. *Back-propagate* the reward vector: ``win`` gives 1 to a sole winner and ``1/k`` to each of
-   ``k`` tied winners; ``score`` gives each seat its score normalised to 0..1 between the
-   lowest and highest score of the game.
+   ``k`` tied winners (0 to every seat when a game ends without a winner); ``score`` gives
+   each seat its score normalised to 0..1 between the lowest and highest score of the game.
 
 The move played is the root child with the most visits. Budget: ``iterations`` or
 ``seconds`` (wall clock; results then depend on the machine's speed).
@@ -80,10 +80,9 @@ class MctsAgent(Agent):
         n = s.num_players
         if self.reward_kind == "win":
             winners = s.winners()
-            share = 1.0 / len(winners)
             out = [0.0] * n
-            for w in winners:
-                out[w] = share
+            for w in winners:  # a game may end with no winner at all: all get 0
+                out[w] = 1.0 / len(winners)
             return out
         scores = s.scores()
         lo, hi = min(scores), max(scores)

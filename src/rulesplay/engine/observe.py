@@ -87,13 +87,65 @@ def hidden_cards(state: State, seat: int | None) -> tuple[list[int], list[int]]:
     return zones, sorted(cards)
 
 
+def unseen_places(state: State, seat: int | None) -> dict[str, list[tuple[int, int]]]:
+    """The places ``seat`` cannot see, grouped by the kind of the card in each.
+
+    A card's kind is public (the backs of an item and of a monster differ), so a seat that
+    cannot see a card still knows its kind. Returns ``{kind: [(zone, index), ...]}``, kinds
+    and places in a canonical order (zone, then index from the bottom); the top card of a
+    ``top`` zone is visible and left out.
+    """
+    kind_of = state.program.layout.kind_of
+    out: dict[str, list[tuple[int, int]]] = {}
+    for z, content in enumerate(state.zones):
+        how = visible_to(state, z, seat)
+        if how == "all":
+            continue
+        size = len(content) - (1 if how == "top" and content else 0)
+        for i in range(size):
+            out.setdefault(kind_of[content[i]], []).append((z, i))
+    return dict(sorted(out.items()))
+
+
+def conceal(s: State, seat: int | None) -> None:
+    """Remove from ``s`` (a determinisation) what ``seat`` does not know of other seats'
+    secret choices (``secretly chooses``): the local variable of each secret choice whose
+    latest maker is another seat is reset to ``none``, and their action ids in ``s.history``
+    become ``"<choice>:?"`` (the decision's name stays: that it was made is public).
+
+    Works on any ruleset: the choices are found from ``program.secret_choices``.
+    """
+    prog = s.program
+    secret = prog.secret_choices
+    if not secret:
+        return
+    last: dict[str, int] = {}
+    history = []
+    for p, aid in s.history:
+        name = aid.split(":", 1)[0]
+        if name in secret:
+            last[name] = p
+            if p != seat:
+                aid = f"{name}:?"
+        history.append((p, aid))
+    s.history = history
+    slots = {n.name: n.slot for n in prog.nodes
+             if getattr(n, "secret", False) and getattr(n, "name", None) in secret}
+    for name, p in last.items():
+        if p != seat and name in slots:
+            s.loc[slots[name]] = None
+
+
 def resample(state: State, seat: int | None, rng: random.Random) -> State:
     """A determinisation: a clone in which the cards ``seat`` cannot see are dealt anew, at
-    random, among the places it cannot see, keeping every zone's size.
+    random, among the places it cannot see, keeping every zone's size and the kind of the
+    card in every place (kinds are public: a hidden card is only ever replaced by another
+    hidden card of its kind).
 
     The clone's random generator is reseeded from ``rng`` too, so future chance is not the
-    true one either. Constraints revealed by play (e.g. a seat that did not follow holds none
-    of the lead colour) are not enforced here; agents that need them reject samples.
+    true one either, and other seats' secret choices are concealed (:func:`conceal`).
+    Constraints revealed by play (e.g. a seat that did not follow holds none of the lead
+    colour) are not enforced here; agents that need them reject samples.
 
     Args:
         state: the true state (only its public parts and the seat's own view are used).
@@ -101,18 +153,14 @@ def resample(state: State, seat: int | None, rng: random.Random) -> State:
         rng: the agent's own generator.
     """
     s = state.clone()
-    zones, cards = hidden_cards(s, seat)
-    rng.shuffle(cards)
-    k = 0
-    for z in zones:
-        content = s.zones[z]
-        keep_top = visible_to(s, z, seat) == "top"
-        size = len(content) - (1 if keep_top else 0)
-        new = cards[k:k + size]
-        k += size
-        content[:size] = new
-        for c in new:
-            s.where[c] = z
+    zones, where = s.zones, s.where
+    for places in unseen_places(s, seat).values():
+        cards = sorted(zones[z][i] for z, i in places)
+        rng.shuffle(cards)
+        for (z, i), c in zip(places, cards, strict=True):
+            zones[z][i] = c
+            where[c] = z
+    conceal(s, seat)
     s.rng = random.Random(rng.getrandbits(64))
     s._legal = None
     return s
