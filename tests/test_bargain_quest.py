@@ -420,7 +420,8 @@ def test_adventure_bq5_monster_defeated_at_wounds_equal_players_pays_treasure() 
 
 def test_adventure_one_wound_when_nobody_wounds() -> None:
     s = new(2)
-    to_adventure(s, "Goblin Raiders", ("Ambushed!", "Lost in the Woods"))
+    # Orc Warlord: toughness 6, strength 5 (+1 with Warband against heroes without 2 items).
+    to_adventure(s, "Orc Warlord", ("Ambushed!", "Lost in the Woods"))
     assert stars(s) == [0, 0]
     assert s.var("wounds") == 1
     assert sorted(names(s, "hero_discard")) == ["Knight", "Mage"]
@@ -486,12 +487,13 @@ def test_adventure_empty_hero_deck_everyone_loses() -> None:
 
 def test_adventure_monster_ability_modifies_attack() -> None:
     s = new(2)
-    # Rat King (toughness 4, strength 5), Swarm: -1 attack without an item of attack 2+.
+    # Rat King (toughness 4, strength 4), Swarm: -1 attack without an item of attack 2+.
+    # The Knight (attack 4 - 1, defense 4) cannot wound it but survives: 1 star.
     knight, _ = to_adventure(s, "Rat King", ("Quiet Road", "Fair Weather"),
                              hero_deck=[cid(s, "Monk"), cid(s, "Bard")])
     says = [e["text"] for e in s.events if e["type"] == "say"]
     assert any(t.startswith("Knight (Seat 0) attacks with 3 against toughness 4") for t in says)
-    assert stars(s) == [0, 0] and s.var("wounds") == 1
+    assert stars(s) == [1, 0] and s.var("wounds") == 1
 
 
 def cleric_adventure(s: State, monster: str, adventure_top: list[str]) -> None:

@@ -166,21 +166,20 @@ def main():
         pw, ps = at_least(atk_dist, m["toughness"]), at_least(def_dist, m["strength"])
         by_rank.setdefault(m["rank"], []).append((pw, ps))
         print(f"  {m['name']:20} {m['rank']:4} {m['toughness']:5} {m['strength']:3}  {pw:5.1%}  {ps:6.1%}")
-    targets = {1: (0.70, 0.85), 2: (0.45, 0.60), 3: (0.25, 0.40)}
+    # The first design aimed at wound/survive rates of 70-85% (rank I), 45-60% (II) and
+    # 25-40% (III) for this static model. Played with `rulesplay simulate --bot greedy`, that
+    # set lost 36 of 40 four-player games to an empty hero deck, so the monsters were made
+    # weaker (strength -1 for all, toughness -1 for ranks II and III, strength -1 more for
+    # rank III). These static rates are now above the first targets; the play figures are
+    # the ones that count (see the comment at the end of bargain_quest_cards.part).
     print("\nper rank (mean over its 4 monsters):")
-    ok = True
     for rank in sorted(by_rank):
         vals = by_rank[rank]
         pw = sum(v[0] for v in vals) / len(vals)
         ps = sum(v[1] for v in vals) / len(vals)
-        lo, hi = targets[rank]
-        good = lo <= pw <= hi and lo <= ps <= hi
-        ok = ok and good
-        print(f"  rank {'I' * rank:3}  wound {pw:5.1%}  survive {ps:5.1%}   target {lo:.0%}-{hi:.0%}"
-              f"  {'ok' if good else 'OUT OF RANGE'}")
-    print("\nall checks passed" if ok else "\nSOME RANK OUT OF RANGE")
-    return 0 if ok else 1
-
+        print(f"  rank {'I' * rank:3}  wound {pw:5.1%}  survive {ps:5.1%}")
+    print("\nall counts checked")
+    return 0
 
 if __name__ == "__main__":
     sys.exit(main())
