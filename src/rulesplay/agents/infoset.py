@@ -102,7 +102,7 @@ class _Record:
     """One earlier decision by another seat: the state before it (private) and the action."""
 
     __slots__ = ("seat", "action", "state", "zones", "hidden", "work", "work_key", "excl",
-                 "tested")
+                 "tested", "traffic")
 
     def __init__(self, state: State, observer: int, action: str) -> None:
         self.seat = state.current_player()
@@ -116,6 +116,7 @@ class _Record:
         self.work_key: Any = None
         self.excl: dict[int, set[int]] = {}
         self.tested: dict[int, set[int]] = {}
+        self.traffic: dict[int, int] = {}  # the tracker's unseen-move counts at this point
 
 
 def _unseen_part(s: State, z: int, seat: int) -> list[int]:
@@ -144,6 +145,7 @@ class Tracker:
         self.cur: State | None = state
         self.records: list[_Record] = []
         self.known: dict[int, int] = {}
+        self.traffic: dict[int, int] = {}  # zone -> moves in or out that this seat did not see
 
     # ------------------------------------------------------------ following the game
     def sync(self, state: State) -> None:
@@ -173,7 +175,9 @@ class Tracker:
                 # Another seat's public decision constrains samples; a secret one cannot
                 # (this seat does not know what was chosen).
                 if p != self.seat and aid.split(":", 1)[0] not in cur.program.secret_choices:
-                    self.records.append(_Record(cur.clone(), self.seat, aid))
+                    record = _Record(cur.clone(), self.seat, aid)
+                    record.traffic = dict(self.traffic)
+                    self.records.append(record)
                 cur.apply(aid)
                 self._observe(cur)
         except RulesError:
@@ -216,6 +220,10 @@ class Tracker:
                 known.pop(c, None)
                 for k in [k for k, zk in known.items() if zk == zs]:
                     del known[k]
+                # Such a zone may now hold other cards than before, of the same number and
+                # kinds: a past decision there no longer constrains the cards now in it.
+                self.traffic[zs] = self.traffic.get(zs, 0) + 1
+                self.traffic[zd] = self.traffic.get(zd, 0) + 1
         events.clear()
 
     _index: dict[str, int] | None = None
@@ -350,7 +358,8 @@ class InfoSet:
                     # kinds, as the cards of z then that are not accounted for.
                     gone = Counter(kind_of[c] for c in past if c not in seen_now
                                    and c not in known)
-                    if z in zone_kinds and gone == zone_kinds[z]:
+                    unchanged = tr.traffic.get(z, 0) == rec.traffic.get(z, 0)
+                    if z in zone_kinds and gone == zone_kinds[z] and unchanged:
                         live.append(z)
                 if not live:
                     continue
@@ -460,7 +469,9 @@ class InfoSet:
             k = kind_of[c]
             options = [z for z in allowed[c] if room[z, k] > 0]
             if not options:
-                return None
+                # The quick deal painted itself into a corner; a complete search finds a
+                # deal whenever one exists.
+                return self._match(slots, kinds, unknown, allowed, rng)
             total = sum(room[z, k] for z in options)
             r = rng.random() * total
             for z in options:
@@ -472,6 +483,45 @@ class InfoSet:
         for cards in bucket.values():
             rng.shuffle(cards)
         return {z: [bucket[z, k].pop() for k in kinds[z]] for z, _ in slots}
+
+    def _match(self, slots: list[tuple[int, list[int]]], kinds: dict[int, list[str]],
+               unknown: list[int], allowed: dict[int, list[int]],
+               rng: random.Random) -> dict[int, list[int]] | None:
+        """A deal respecting ``allowed`` found by augmenting paths (a bipartite matching of
+        cards to places, in random order), or None when no such deal exists."""
+        kind_of = self._state.program.layout.kind_of
+        room = Counter((z, k) for z, _ in slots for k in kinds[z])
+        held: dict[tuple[int, str], list[int]] = {b: [] for b in room}
+        at: dict[int, tuple[int, str]] = {}
+
+        def place(c: int, seen: set[tuple[int, str]]) -> bool:
+            options = [(z, kind_of[c]) for z in allowed[c] if (z, kind_of[c]) in room]
+            rng.shuffle(options)
+            for b in options:
+                if b in seen:
+                    continue
+                seen.add(b)
+                if len(held[b]) < room[b]:
+                    held[b].append(c)
+                    at[c] = b
+                    return True
+                for other in list(held[b]):
+                    held[b].remove(other)
+                    if place(other, seen):
+                        held[b].append(c)
+                        at[c] = b
+                        return True
+                    held[b].append(other)
+            return False
+
+        order = unknown[:]
+        rng.shuffle(order)
+        for c in order:
+            if not place(c, set()):
+                return None
+        for cards in held.values():
+            rng.shuffle(cards)
+        return {z: [held[z, k].pop() for k in kinds[z]] for z, _ in slots}
 
     def _build(self, slots: list[tuple[int, list[int]]], deal: dict[int, list[int]],
                rng: random.Random) -> State:
