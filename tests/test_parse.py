@@ -87,7 +87,7 @@ def test_spans_point_at_their_source() -> None:
     assert at(score.right.span) == "count(junk[player])"
     hunt = r.phases[2].body[0]
     assert isinstance(hunt, ir.Repeat) and hunt.test is not None
-    assert at(hunt.test.span) == "count(hand[leader]) > 0"
+    assert at(hunt.test.span) == "all(seats, count(hand[it]) > 0)"
 
 
 def test_crlf_tabs_and_bom_read_like_lf() -> None:
