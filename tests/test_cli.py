@@ -275,12 +275,13 @@ def test_a_rule_failing_during_play_is_reported_logged_and_replayed(tmp_path: Pa
     log = tmp_path / "broken.jsonl"
     result = cli("run", str(rules), "--seed", "1", "--log", str(log))
     assert result.exit_code == 1
-    assert f"{rules}:15:5: error: division by zero" in result.output
+    assert f"{rules}:15:5: error: in phase 'a': division by zero" in result.output
     assert "x = 1 / x" in result.output and "^" in result.output
     assert "Dealt 1 card to each of 2 players (deck → hand)" in result.output
     assert "Seat 1: put down: c" in result.output  # the account reaches the failure
     rows = [json.loads(line) for line in log.read_text("utf-8").splitlines()]
-    assert rows[-1] == {"type": "error", "message": "division by zero in 1 / x"}
+    assert rows[-1] == {"type": "error",
+                        "message": "in phase 'a': division by zero in 1 / x"}
     again = cli("replay", str(log))
     assert again.exit_code == 0 and "stops with the same error" in again.output
 

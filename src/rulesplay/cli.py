@@ -84,6 +84,12 @@ class RulesGroup(click.Group):
             _attach_sources(exc)
             click.echo(exc.render(), err=True)
             ctx.exit(1)
+        except OSError as exc:  # e.g. a full disk or a closed pipe while printing
+            if isinstance(exc, BrokenPipeError):
+                ctx.exit(0)
+            click.echo(f"error: {exc.strerror or exc}"
+                       + (f": {exc.filename}" if exc.filename else ""), err=True)
+            ctx.exit(1)
 
 
 def _attach_sources(exc: RulesError) -> None:

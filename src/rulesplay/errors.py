@@ -61,7 +61,10 @@ class Diagnostic:
 
     def render(self) -> str:
         """Return ``path:line:col: severity: message`` plus the source line and a caret."""
-        head = f"{self.span}: {self.severity}: {self.message}"
+        # A problem with no place in a file (an option given on the command line, an API
+        # call) has no position to show.
+        place = f"{self.span}: " if self.span.line > 0 else ""
+        head = f"{place}{self.severity}: {self.message}"
         line_text = _source_line(self.source, self.span.line)
         if line_text is None:
             return head

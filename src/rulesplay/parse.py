@@ -366,6 +366,13 @@ class _ToIR(Transformer):
         return Span(file=self.file, line=tok.line or 0, col=tok.column or 0,
                     end_line=tok.end_line or 0, end_col=tok.end_column or 0)
 
+    def _once(self, word: str, meta: Any) -> None:
+        """A declaration a ruleset has at most once (``game``, ``players``, ``score:`` ...)."""
+        seen = self.__dict__.setdefault("_seen_once", set())
+        if word in seen:
+            raise self._error(f"'{word}' is given twice; a ruleset has one", self._span(meta))
+        seen.add(word)
+
     def _error(self, message: str, span: Span) -> RulesSyntaxError:
         return RulesSyntaxError(message, span)
 
@@ -401,23 +408,29 @@ class _ToIR(Transformer):
         return ir.Ruleset(span=Span(file=self.file, line=1, col=1), **fields)
 
     def game_decl(self, meta: Any, items: list[Any]) -> tuple[str, Any]:
+        self._once("game", meta)
         title, labels = items
         return "title", ir.Labels(span=self._span(meta), text=_unquote(title),
                                   other=labels.other)
 
     def players_decl(self, meta: Any, items: list[Any]) -> tuple[str, Any]:
+        self._once("players", meta)
         return "players", (self._int(items[0]), self._int(items[1]))
 
     def author_decl(self, meta: Any, items: list[Any]) -> tuple[str, Any]:
+        self._once("author", meta)
         return "author", _unquote(items[0])
 
     def about_decl(self, meta: Any, items: list[Any]) -> tuple[str, Any]:
+        self._once("about", meta)
         return "about", _unquote(items[0])
 
     def extends_decl(self, meta: Any, items: list[Any]) -> tuple[str, Any]:
+        self._once("extends", meta)
         return "extends", (_unquote(items[0]), self._tok_span(items[0]))
 
     def winners_decl(self, meta: Any, items: list[Any]) -> tuple[str, Any]:
+        self._once("winners:", meta)
         return "winners", items[0]
 
     _OVERRIDE_WHAT: dict[str, Any] = {"options": "option", "enums": "enum", "kinds": "card",
@@ -442,9 +455,11 @@ class _ToIR(Transformer):
                                         what="option", name=str(name), value=default, doc=doc)
 
     def start_decl(self, meta: Any, items: list[Any]) -> tuple[str, Any]:
+        self._once("start", meta)
         return "start", str(items[0])
 
     def score_decl(self, meta: Any, items: list[Any]) -> tuple[str, Any]:
+        self._once("score:", meta)
         return "score", items[0]
 
     def tiebreak_decl(self, meta: Any, items: list[Any]) -> tuple[str, Any]:

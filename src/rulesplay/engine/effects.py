@@ -322,6 +322,8 @@ def compile_assign(prog: Program, a: ir.Assign) -> Effect:
     value = comp.expr(a.value)
     op = a.op
     t = a.target
+    if comp.type_of(t) == "player":
+        value = _seat_checked(value, lay.n, a)
 
     def combine(old: Any, new: Any) -> Any:
         if op == "=":
@@ -361,6 +363,18 @@ def compile_assign(prog: Program, a: ir.Assign) -> Effect:
     return set_card
 
 
+def _seat_checked(value: Fn, n: int, a: ir.Assign) -> Fn:
+    """A player variable holds a seat that exists (or none): a value such as an option's
+    seat number out of range for this table is an error, not silently another seat."""
+    def checked(s: Any, it: Any) -> Any:
+        v = value(s, it)
+        if v is not None and not (isinstance(v, int) and 0 <= v < n):
+            raise RulesRuntimeError(f"seat {v} does not exist with {n} players "
+                                    f"(seats are 0 to {n - 1})", a.span)
+        return v
+    return checked
+
+
 def compile_move(prog: Program, m: ir.Move) -> Effect:
     comp = prog.compiler
     cards = comp.coll(m.cards) if comp.type_of(m.cards) == "zone" else comp.expr(m.cards)
@@ -388,6 +402,8 @@ def compile_deal(prog: Program, d: ir.Deal) -> Effect:
 
     def deal(s: State) -> None:
         src, want = source(s, None), count(s, None)
+        if want < 0:
+            raise RulesRuntimeError(f"cannot deal {want} cards", d.span)
         have = len(s.zones[src])
         each = min(want, have // n) if d.up_to else want
         if each * n > have:
@@ -395,6 +411,9 @@ def compile_deal(prog: Program, d: ir.Deal) -> Effect:
                 f"cannot deal {want} cards to each of {n} players: "
                 f"{lay.zone_name[src]} holds {have}", d.span)
         first = start(s, None)
+        if first is None or not 0 <= first < n:
+            raise RulesRuntimeError(f"'starting with' names seat {first}, which does not "
+                                    f"exist with {n} players", d.span)
         for _ in range(each):
             for k in range(n):
                 move_cards(s, s.zones[src][-1], base + (first + k) % n)

@@ -441,6 +441,27 @@ def _straight(st: ir.Stmt) -> bool:
                       ir.EndGame)
 
 
+def languages(ruleset: ir.Ruleset) -> set[str]:
+    """The language codes the ruleset's labels are translated into (``@ja`` ...)."""
+    found: set[str] = set()
+
+    def walk(node: Any) -> None:
+        if isinstance(node, ir.Labels):
+            found.update(node.other)
+        elif isinstance(node, ir.Node):
+            for name in type(node).model_fields:
+                walk(getattr(node, name))
+        elif isinstance(node, list | tuple):
+            for item in node:
+                walk(item)
+        elif isinstance(node, dict):
+            for item in node.values():
+                walk(item)
+
+    walk(ruleset)
+    return found
+
+
 def check_option_value(o: ir.OptionDecl, value: Any, players: int | None = None) -> None:
     """Raise :class:`OptionError` unless ``value`` is allowed for option ``o``."""
     where = f" with {players} players" if players else ""
@@ -495,6 +516,12 @@ class Game:
     def __init__(self, ruleset: ir.Ruleset, checked: Checked,
                  options: Mapping[str, Any] | None = None, lang: str | None = None,
                  path: str | None = None) -> None:
+        if lang in ("", "en"):
+            lang = None
+        if lang is not None and lang not in languages(ruleset):
+            have = ", ".join(["en", *sorted(languages(ruleset))])
+            raise OptionError(f"{ruleset.title.get(None, 'this ruleset')} has no '{lang}' "
+                              f"labels; languages: {have}")
         self.ruleset, self.checked, self.lang, self.path = ruleset, checked, lang, path
         decls = {o.name: o for o in ruleset.options}
         self.option_values: dict[str, Any] = {}

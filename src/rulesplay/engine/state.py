@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from ..errors import IllegalActionError, RulesError, RulesRuntimeError, Span
@@ -18,6 +20,7 @@ if TYPE_CHECKING:
     from .game import Game, Program
 
 STEP_LIMIT = 200_000  # interpreter steps allowed between two decisions
+DECISION_LIMIT = 100_000  # decisions allowed in one game (real games take a few hundred)
 SAVE_VERSION = 1
 
 
@@ -96,7 +99,8 @@ class State:
         if self._legal is None:
             if self.pending is None:
                 return []
-            self._legal = self.program.nodes[self.pending[1]].legal(self)
+            with self._faults():
+                self._legal = self.program.nodes[self.pending[1]].legal(self)
         return self._legal
 
     def prompt(self) -> str:
@@ -118,6 +122,11 @@ class State:
                 lists the legal action ids.
             RulesRuntimeError: the ruleset failed while running (names the phase).
         """
+        from .choices import Action
+
+        if not isinstance(action, str | Action):
+            raise IllegalActionError(f"an action is an Action or its id (a string), not "
+                                     f"{type(action).__name__} {action!r}")
         legal = self.legal_actions()
         chosen = None
         if isinstance(action, str):
@@ -140,6 +149,11 @@ class State:
                                      f"legal: {ids}")
         player, index = self.pending  # type: ignore[misc]
         node = self.program.nodes[index]
+        if self.decisions >= DECISION_LIMIT:
+            raise RulesRuntimeError(
+                f"the game has gone on for {DECISION_LIMIT} decisions without ending (in phase "
+                f"'{self.program.phase_name(self)}'): do its phases ever reach 'next end'?",
+                self.span or Span())
         if self.events is not None:
             self.events.append({
                 "type": "decision", "player": player, "phase": self.program.phase_name(self),
@@ -149,14 +163,15 @@ class State:
         self.pending = None
         self._legal = None
         self.decisions += 1
-        node.resolve(self, chosen)
+        with self._faults():
+            node.resolve(self, chosen)
         self._run()
 
     def _run(self) -> None:
         """Interpret until a decision is pending or the game is over."""
         nodes, stack = self.program.nodes, self.stack
         steps = 0
-        try:
+        with self._faults():
             while self.pending is None and not self.terminal:
                 if not stack:
                     raise RulesRuntimeError("the phase graph ran out of frames", Span())
@@ -165,18 +180,32 @@ class State:
                 steps += 1
                 if steps > STEP_LIMIT:
                     raise RulesRuntimeError(
-                        f"step limit reached: {STEP_LIMIT} steps without a decision in phase "
-                        f"'{self.program.phase_name(self)}' (a loop that never ends?)",
-                        self.span or Span())
-        except RulesError as exc:
-            if exc.span == Span() and self.span is not None:
-                exc.span = self.span
-                exc.diagnostics[0].span = self.span
-            raise
-        except (TypeError, ValueError, IndexError, KeyError, ZeroDivisionError) as exc:
-            raise RulesRuntimeError(
-                f"in phase '{self.program.phase_name(self)}': the rule here failed ({exc})",
-                self.span or Span()) from None
+                        f"step limit reached: {STEP_LIMIT} steps without a decision "
+                        "(a loop that never ends?)", self.span or Span())
+
+    @contextmanager
+    def _faults(self, span: Span | None = None, what: str = "the rule here") -> Iterator[None]:
+        """Turn a failure while running the ruleset into a :class:`RulesRuntimeError` that
+        names the phase and points at the statement (or ``span``) that failed."""
+        try:
+            yield
+        except (RulesError, TypeError, ValueError, IndexError, KeyError, ZeroDivisionError,
+                AttributeError) as exc:
+            raise self._located(exc, span, what) from None
+
+    def _located(self, exc: Exception, span: Span | None, what: str) -> RulesError:
+        where = span or self.span or Span()  # the statement running when it failed
+        phase = self.program.phase_name(self)
+        prefix = f"in phase '{phase}': " if phase else ""
+        if isinstance(exc, RulesError):
+            if exc.span == Span():
+                exc.span = where
+                exc.diagnostics[0].span = where
+            if prefix and not exc.message.startswith("in phase"):
+                exc.message = prefix + exc.message
+                exc.diagnostics[0].message = exc.message
+            return exc
+        return RulesRuntimeError(f"{prefix}{what} failed ({_plain(exc)})", where)
 
     def finish(self) -> None:
         """Mark the game over (called by ``next end`` and ``end game``)."""
@@ -192,9 +221,11 @@ class State:
         slot, score, _ = self.program.score_fns
         saved = self.loc[slot]
         out = []
-        for seat in range(self.num_players):
-            self.loc[slot] = seat
-            out.append(score(self, None))
+        with self._faults(self.program.ruleset.score.span  # type: ignore[union-attr]
+                          if self.program.ruleset.score else None, "the score"):
+            for seat in range(self.num_players):
+                self.loc[slot] = seat
+                out.append(score(self, None))
         self.loc[slot] = saved
         return out
 
@@ -203,9 +234,11 @@ class State:
         slot, score, ties = self.program.score_fns
         saved = self.loc[slot]
         out = []
-        for seat in range(self.num_players):
-            self.loc[slot] = seat
-            out.append((score(self, None), *(t(self, None) for t in ties)))
+        rs = self.program.ruleset
+        with self._faults(rs.tiebreaks[0].span if rs.tiebreaks else None, "a tiebreak"):
+            for seat in range(self.num_players):
+                self.loc[slot] = seat
+                out.append((score(self, None), *(t(self, None) for t in ties)))
         self.loc[slot] = saved
         return out
 
@@ -213,7 +246,9 @@ class State:
         """The winning seats: the ruleset's ``winners:`` expression when it has one, else the
         seats with the best (score, tiebreaks) tuple; several when still tied."""
         if self.program.winners_fn is not None:
-            return sorted(set(self.program.winners_fn(self, None)))
+            rs = self.program.ruleset
+            with self._faults(rs.winners.span if rs.winners else None, "the winners rule"):
+                return sorted(set(self.program.winners_fn(self, None)))
         keys = self.rank_keys()
         best = max(keys)
         return [seat for seat, k in enumerate(keys) if k == best]
@@ -370,11 +405,54 @@ class State:
             s.decisions, s.seed = d["decisions"], d["seed"]
             s.history = [tuple(h) for h in d.get("history", [])]  # type: ignore[misc]
             s.events, s._legal, s.span = None, None, None
+            _check_shape(s, prog)
             return s
         except RulesError:
             raise
         except (KeyError, TypeError, ValueError, IndexError, json.JSONDecodeError) as exc:
             raise RulesError(f"the save is damaged or not a rulesplay save ({exc})") from None
+
+
+def _check_shape(s: State, prog: Program) -> None:
+    """Reject a save whose parts do not fit the ruleset (so a damaged file fails on loading,
+    not later in the middle of play)."""
+    n, lay = prog.layout.n, prog.layout
+
+    def need(ok: bool, what: str) -> None:
+        if not ok:
+            raise RulesError(f"the save is damaged ({what})")
+
+    cards = sorted(c for zone in s.zones for c in zone)
+    need(cards == list(range(prog.num_cards)), "every card must be in exactly one zone")
+    need(isinstance(s.g, list) and len(s.g) == len(lay.gslot), "variables")
+    need(isinstance(s.pv, list) and len(s.pv) == len(lay.pslot)
+         and all(isinstance(v, list) and len(v) == n for v in s.pv), "player variables")
+    need(isinstance(s.cv, list) and len(s.cv) == len(lay.cslot)
+         and all(isinstance(v, list) and len(v) == prog.num_cards for v in s.cv),
+         "card variables")
+    need(isinstance(s.loc, list) and len(s.loc) == prog.num_locals, "local names")
+    need(isinstance(s.by, list) and len(s.by) == prog.num_cards, "who played each card")
+    need(isinstance(s.stack, list) and all(
+        isinstance(f, list) and f and isinstance(f[0], int) and 0 <= f[0] < len(prog.nodes)
+        for f in s.stack), "position in the phase graph")
+    if s.pending is not None:
+        seat, node = s.pending
+        need(isinstance(seat, int) and 0 <= seat < n and isinstance(node, int)
+             and 0 <= node < len(prog.nodes) and hasattr(prog.nodes[node], "legal"),
+             "pending decision")
+    need(s.phase is None or (isinstance(s.phase, int) and 0 <= s.phase < len(prog.phases)),
+         "phase")
+    need(isinstance(s.decisions, int) and isinstance(s.terminal, bool), "counters")
+    need(s.terminal or s.pending is not None, "a game in play must wait for a decision")
+
+
+def _plain(exc: Exception) -> str:
+    """Python's message for a failure, in the ruleset's words where they differ."""
+    text = str(exc)
+    if "NoneType" in text:
+        return "a value is none here (e.g. the top card of an empty zone, or a variable " \
+               "never set)"
+    return text
 
 
 def _frame_value(v: Any) -> Any:

@@ -1,0 +1,93 @@
+"""Faults found by a hostile review: each must give a clear RulesError, never hang or crash."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import rulesplay
+from rulesplay.engine import state as state_module
+from rulesplay.errors import IllegalActionError, OptionError, RulesError
+
+LOOP = '''
+game "Loop"
+players 2..2
+card c:
+    copies: 2
+zone deck: shared, public
+zone hand: per player, owner
+var n: int = 0
+phase a:
+    0 chooses x from deck
+    n += 1
+    next end if no
+    next a
+score: n
+'''
+
+
+def test_a_game_that_never_ends_stops_at_the_decision_limit(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(state_module, "DECISION_LIMIT", 50)
+    s = rulesplay.loads(LOOP).new_state(2)
+    with pytest.raises(RulesError, match=r"50 decisions without ending \(in phase .a.\)"):
+        while True:
+            s.apply(s.legal_actions()[0])
+
+
+def test_apply_rejects_what_is_not_an_action() -> None:
+    s = rulesplay.loads(LOOP).new_state(2)
+    for bad in (None, 3):
+        with pytest.raises(IllegalActionError, match="an action is an Action or its id"):
+            s.apply(bad)  # type: ignore[arg-type]
+
+
+def test_errors_without_a_place_do_not_pretend_to_have_one() -> None:
+    s = rulesplay.loads(LOOP).new_state(2)
+    with pytest.raises(IllegalActionError) as err:
+        s.apply("x:nope")
+    assert err.value.render().startswith("error: 'x:nope' is not a legal action")
+
+
+def test_a_seat_that_does_not_exist_is_an_error_not_another_seat() -> None:
+    g = rulesplay.load("rulesets/bargain_hunter.rules", options={"first_dealer": 3})
+    with pytest.raises(RulesError, match="seat 3 does not exist with 3 players"):
+        g.new_state(3, seed=1)
+    assert g.new_state(4, seed=1).var("dealer") == 3
+
+
+def test_score_failures_point_at_the_score_line() -> None:
+    g = rulesplay.loads(LOOP.replace("score: n", "score: n / (n - n)"), file="loop.rules")
+    s = g.new_state(2)
+    with pytest.raises(RulesError) as err:
+        s.scores()
+    assert err.value.span.line == LOOP.replace("score: n", "score: n / (n - n)").splitlines(
+    ).index("score: n / (n - n)") + 1
+    assert "division by zero" in err.value.message
+
+
+def test_unknown_language_lists_the_ruleset_languages() -> None:
+    with pytest.raises(OptionError, match="has no 'xx' labels; languages: en, ja"):
+        rulesplay.load("rulesets/bargain_hunter.rules", lang="xx")
+    with pytest.raises(OptionError, match="Card Hunt has no 'ja' labels; languages: en"):
+        rulesplay.load("rulesets/card_hunt.rules", lang="ja")
+
+
+@pytest.mark.parametrize("key, bad", [("pending", [0]), ("loc", "garbage"), ("stack", [["x"]]),
+                                      ("g", [1]), ("pv", [[1]]), ("by", [])])
+def test_a_damaged_save_fails_on_loading(key: str, bad: object) -> None:
+    g = rulesplay.load("rulesets/bargain_hunter.rules")
+    s = g.new_state(3, seed=1)
+    for _ in range(4):
+        s.apply(s.legal_actions()[0])
+    data = json.loads(s.to_json())
+    data[key] = bad
+    with pytest.raises(RulesError, match="damaged"):
+        rulesplay.State.from_json(json.dumps(data), g)
+
+
+def test_declarations_given_twice_are_errors() -> None:
+    with pytest.raises(RulesError, match="'game' is given twice") as err:
+        rulesplay.loads('game "A"\ngame "B"\n' + LOOP.split("\n", 2)[2])
+    assert err.value.span.line == 2
