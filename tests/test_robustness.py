@@ -91,3 +91,19 @@ def test_declarations_given_twice_are_errors() -> None:
     with pytest.raises(RulesError, match="'game' is given twice") as err:
         rulesplay.loads('game "A"\ngame "B"\n' + LOOP.split("\n", 2)[2])
     assert err.value.span.line == 2
+
+
+def _diagnostic(body: str) -> str:
+    head = 'game "A"\nplayers 2..2\ncard c:\n    copies: 2\nzone deck: shared, public\n'
+    with pytest.raises(RulesError) as err:
+        rulesplay.loads(head + body + "    next end\nscore: 1\n")
+    return err.value.render()
+
+
+def test_syntax_hints_for_misspelt_statements_deep_indents_and_decimals() -> None:
+    assert "'shufle' is not a statement (did you mean 'shuffle'?)" in _diagnostic(
+        "phase p:\n    shufle deck\n")
+    assert "this line is indented more than the line above" in _diagnostic(
+        "phase p:\n    shuffle deck\n        shuffle deck\n")
+    assert "decimal numbers are not supported" in _diagnostic(
+        "var x: int = 1.5\nphase p:\n")

@@ -310,6 +310,18 @@ def _syntax_error(exc: UnexpectedInput, text: str, file: str) -> RulesSyntaxErro
         msg = f"unexpected {found}; expected {_describe(expected)}"
         if tok.type == "COMP_OP" and str(tok) == "==" and "ASSIGN_OP" in expected:
             msg += " (to assign a value, write '=')"
+        msg += _statement_hint(text, tok, expected)
+        if found == "end of line" and line != tok.line:
+            msg += ("; the next line is indented more than this one, so it reads as part "
+                    "of it: indent it like this line, or end this line with ':' to open a "
+                    "block")
+        elif tok.line and _starts_deeper_line(text, tok):
+            msg += ("; this line is indented more than the line above, so it reads as part "
+                    "of that line: indent it like the line above, or end the line above "
+                    "with ':' to open a block")
+        if tok.type == "INT" and str(text.split("\n")[tok.line - 1])[tok.column - 2:
+                                                                     tok.column - 1] == ".":
+            msg = "decimal numbers are not supported; the language counts in whole numbers"
     else:
         msg = "syntax error"
     if not isinstance(line, int) or line < 1:
@@ -317,6 +329,40 @@ def _syntax_error(exc: UnexpectedInput, text: str, file: str) -> RulesSyntaxErro
     if not isinstance(col, int) or col < 1:
         col = 1
     return _syntax(msg, file, line, col, text)
+
+
+# Words that start a statement or a declaration, for "did you mean" on a misspelt one.
+_KEYWORDS = ("move", "shuffle", "deal", "let", "say", "break", "do", "trigger", "if", "elif",
+             "else", "repeat", "for", "trick", "next", "end", "game", "players", "author",
+             "about", "extends", "include", "option", "enum", "card", "zone", "var", "phase",
+             "ability", "rule", "start", "score", "tiebreak", "winners", "replace", "remove")
+
+
+def _starts_deeper_line(text: str, tok: Token) -> bool:
+    """Whether ``tok`` is the first word of a line indented deeper than the code line above
+    (which does not end with ':'): such a line continues the one above."""
+    lines = text.split("\n")
+    here = lines[tok.line - 1]
+    if here[:tok.column - 1].strip():
+        return False
+    prev = _previous_code_line(text, tok.line)
+    if prev is None:
+        return False
+    above = lines[prev[0] - 1]
+    indent = len(here) - len(here.lstrip(" \t"))
+    return indent > len(above) - len(above.lstrip(" \t")) and \
+        not above.split("#")[0].rstrip().endswith(":")
+
+
+def _statement_hint(text: str, tok: Token, expected: set[str]) -> str:
+    """`` (did you mean 'shuffle'?)`` when the line starts with a misspelt keyword."""
+    if not tok.line:
+        return ""
+    first = text.split("\n")[tok.line - 1].split()
+    if not first or first[0] in _KEYWORDS or not first[0].isidentifier():
+        return ""
+    hint = did_you_mean(first[0], _KEYWORDS)
+    return f"; '{first[0]}' is not a statement{hint}" if hint else ""
 
 
 def _any(value: Any) -> Any:
