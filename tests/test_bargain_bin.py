@@ -246,7 +246,10 @@ def test_bb6_vegas_two_winners_split_the_bin() -> None:
     # 0 + 100 + 200 + 300 = 600 paid; 300 each to the two winners.
     assert [state.var("money", s) for s in range(4)] == [300, 200, -200, -300]
     says = [e["text"] for e in state.events or [] if e["type"] == "say"]
-    assert says == ["Seat 0 gets a game point for 30 card points (1 in all)",
+    assert says == ["Seat 0 deals; Seat 1 plays first",
+                    "Seat 0: 30 card points", "Seat 1: 20 card points",
+                    "Seat 2: 10 card points", "Seat 3: 0 card points",
+                    "Seat 0 gets a game point for 30 card points (1 in all)",
                     "Seat 1 gets a game point for 20 card points (1 in all)",
                     "Seat 0: 300 cents", "Seat 1: 200 cents", "Seat 2: -200 cents",
                     "Seat 3: -300 cents"]
