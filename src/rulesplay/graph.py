@@ -8,59 +8,10 @@ labelled with their condition; an unconditional ``next`` after conditional ones 
 from __future__ import annotations
 
 from . import ir
+from .show import expr_text
 from .validate import phase_edges, start_phase
 
 Edge = tuple[str, str, str]  # (from phase, to phase or "end", label)
-
-
-def expr_text(e: ir.Expr | None) -> str:  # noqa: C901 - one case per node
-    """A ruleset-like rendering of an expression (for edge labels and messages)."""
-    if e is None:
-        return ""
-    if isinstance(e, ir.Name):
-        return e.id
-    if isinstance(e, ir.Num):
-        return str(e.value)
-    if isinstance(e, ir.Str):
-        return f'"{e.value}"'
-    if isinstance(e, ir.Bool):
-        return "true" if e.value else "false"
-    if isinstance(e, ir.NoneLit):
-        return "none"
-    if isinstance(e, ir.Attr):
-        return f"{expr_text(e.obj)}.{e.name}"
-    if isinstance(e, ir.Index):
-        return f"{expr_text(e.obj)}[{expr_text(e.key)}]"
-    if isinstance(e, ir.Call):
-        return f"{e.func}({', '.join(expr_text(a) for a in e.args)})"
-    if isinstance(e, ir.BinOp):
-        return f"{_wrap(e.left)} {e.op} {_wrap(e.right)}"
-    if isinstance(e, ir.UnOp):
-        sep = " " if e.op == "not" else ""
-        return f"{e.op}{sep}{_wrap(e.operand)}"
-    if isinstance(e, ir.Cond):
-        return f"{expr_text(e.then)} if {expr_text(e.test)} else {expr_text(e.other)}"
-    if isinstance(e, ir.TupleExpr):
-        return "(" + ", ".join(expr_text(i) for i in e.items) + ")"
-    if isinstance(e, ir.ListExpr):
-        return "[" + ", ".join(expr_text(i) for i in e.items) + "]"
-    if isinstance(e, ir.DictExpr):
-        return "{" + ", ".join(f"{expr_text(k)}: {expr_text(v)}"
-                               for k, v in zip(e.keys, e.values, strict=True)) + "}"
-    if isinstance(e, ir.RangeExpr):
-        return f"{expr_text(e.lo)}..{expr_text(e.hi)}"
-    if isinstance(e, ir.Filter):
-        return f"{expr_text(e.coll)} where {expr_text(e.cond)}"
-    if isinstance(e, ir.IsKind):
-        return f"{expr_text(e.obj)} is {'not ' if e.negate else ''}{e.kind}"
-    if isinstance(e, ir.Seat):
-        return f"{e.side} of {expr_text(e.of)}"
-    return f"<expression at line {e.span.line}>"
-
-
-def _wrap(e: ir.Expr) -> str:
-    text = expr_text(e)
-    return f"({text})" if isinstance(e, ir.BinOp | ir.Cond | ir.Filter) else text
 
 
 def edges(r: ir.Ruleset) -> list[Edge]:

@@ -468,19 +468,7 @@ def _var_text(program: Program, decl: ir.VarDecl, value: Any) -> str:
 def public_score(program: Program) -> bool:
     """Whether the ruleset's score reads only public zones (so showing it reveals nothing)."""
     zones = {z.name: z for z in program.ruleset.zones}
-    names: set[str] = set()
-
-    def walk(node: Any) -> None:
-        if isinstance(node, ir.Name):
-            names.add(node.id)
-        elif isinstance(node, ir.Node):
-            for field in type(node).model_fields:
-                walk(getattr(node, field))
-        elif isinstance(node, list | tuple):
-            for item in node:
-                walk(item)
-
-    walk(program.ruleset.score)
+    names = {n.id for n in ir.walk(program.ruleset.score) if isinstance(n, ir.Name)}
     return all(zones[n].visibility == "public" for n in names if n in zones)
 
 

@@ -6,6 +6,7 @@ JSON round-trippable (``rulesplay compile FILE --json``; ``Ruleset.model_validat
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -499,6 +500,21 @@ class Ruleset(Node):
     extends: str | None = None
     extends_span: Span = NO_SPAN
     overrides: list[Override] = Field(default_factory=list)
+
+
+def walk(node: Any) -> Iterator[Node]:
+    """Every IR node inside ``node`` (a node, or lists, tuples and dicts of them), itself
+    included, depth first."""
+    if isinstance(node, Node):
+        yield node
+        for name in type(node).model_fields:
+            yield from walk(getattr(node, name))
+    elif isinstance(node, list | tuple):
+        for item in node:
+            yield from walk(item)
+    elif isinstance(node, dict):
+        for item in node.values():
+            yield from walk(item)
 
 
 for _model in list(globals().values()):

@@ -14,8 +14,9 @@ from typing import Any
 
 from .. import ir
 from ..errors import RulesRuntimeError
+from ..show import expr_text as ir_text
 from ..validate import PER_ELEMENT, Checked
-from .expr import Fn, Layout, _children, free_names, ir_text
+from .expr import Fn, Layout, _children, free_names
 
 _NOT_CONST = object()
 

@@ -194,7 +194,28 @@ class ForEachNode(LoopNode):
         s.stack.append(self.body.start(s))
 
 
-class OrderedForEachNode(LoopNode):
+class ForEachInNode(LoopNode):
+    """``for each x in COLL``: the collection is copied when the loop starts.
+
+    Frame: ``[node, the values to visit, next index]``.
+    """
+
+    def __init__(self, index: int, coll: Fn, slot: int, body: Block) -> None:
+        self.index, self.coll, self.slot, self.body = index, coll, slot, body
+
+    def start(self, s: State) -> list[Any]:
+        return [self.index, list(self.coll(s, None)), 0]
+
+    def step(self, s: State, f: list[Any]) -> None:
+        if f[2] >= len(f[1]):
+            s.stack.pop()
+            return
+        s.loc[self.slot] = f[1][f[2]]
+        f[2] += 1
+        s.stack.append(self.body.start(s))
+
+
+class OrderedForEachNode(ForEachInNode):
     """``for each player p ordered by KEY from SEAT``: highest KEY first; ties in turn
     order from SEAT. The order is fixed when the loop starts."""
 
@@ -214,32 +235,6 @@ class OrderedForEachNode(LoopNode):
         s.loc[self.slot] = saved
         order = [seat for *_, seat in sorted(keyed, reverse=True)]
         return [self.index, order, 0]
-
-    def step(self, s: State, f: list[Any]) -> None:
-        if f[2] >= len(f[1]):
-            s.stack.pop()
-            return
-        s.loc[self.slot] = f[1][f[2]]
-        f[2] += 1
-        s.stack.append(self.body.start(s))
-
-
-class ForEachInNode(LoopNode):
-    """``for each x in COLL``: the collection is copied when the loop starts."""
-
-    def __init__(self, index: int, coll: Fn, slot: int, body: Block) -> None:
-        self.index, self.coll, self.slot, self.body = index, coll, slot, body
-
-    def start(self, s: State) -> list[Any]:
-        return [self.index, list(self.coll(s, None)), 0]
-
-    def step(self, s: State, f: list[Any]) -> None:
-        if f[2] >= len(f[1]):
-            s.stack.pop()
-            return
-        s.loc[self.slot] = f[1][f[2]]
-        f[2] += 1
-        s.stack.append(self.body.start(s))
 
 
 class DoNode(Node):

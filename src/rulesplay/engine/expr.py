@@ -74,20 +74,3 @@ def _children(e: ir.Expr) -> list[ir.Expr]:
         elif isinstance(value, list):
             out.extend(v for v in value if isinstance(v, ir.Node))
     return out
-
-
-def ir_text(e: ir.Expr) -> str:
-    """A short rendering of an expression for error messages."""
-    if isinstance(e, ir.Name):
-        return e.id
-    if isinstance(e, ir.Num):
-        return str(e.value)
-    if isinstance(e, ir.Attr):
-        return f"{ir_text(e.obj)}.{e.name}"
-    if isinstance(e, ir.Index):
-        return f"{ir_text(e.obj)}[{ir_text(e.key)}]"
-    if isinstance(e, ir.BinOp):
-        return f"{ir_text(e.left)} {e.op} {ir_text(e.right)}"
-    if isinstance(e, ir.Call):
-        return f"{e.func}({', '.join(ir_text(a) for a in e.args)})"
-    return f"the expression at line {e.span.line}"

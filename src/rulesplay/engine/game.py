@@ -443,23 +443,8 @@ def _straight(st: ir.Stmt) -> bool:
 
 def languages(ruleset: ir.Ruleset) -> set[str]:
     """The language codes the ruleset's labels are translated into (``@ja`` ...)."""
-    found: set[str] = set()
-
-    def walk(node: Any) -> None:
-        if isinstance(node, ir.Labels):
-            found.update(node.other)
-        elif isinstance(node, ir.Node):
-            for name in type(node).model_fields:
-                walk(getattr(node, name))
-        elif isinstance(node, list | tuple):
-            for item in node:
-                walk(item)
-        elif isinstance(node, dict):
-            for item in node.values():
-                walk(item)
-
-    walk(ruleset)
-    return found
+    return {lang for node in ir.walk(ruleset) if isinstance(node, ir.Labels)
+            for lang in node.other}
 
 
 def check_option_value(o: ir.OptionDecl, value: Any, players: int | None = None) -> None:
