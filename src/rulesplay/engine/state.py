@@ -15,12 +15,16 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import IllegalActionError, RulesError, RulesRuntimeError, Span
 
+from .choices import Action
+
 if TYPE_CHECKING:
-    from .choices import Action
     from .game import Game, Program
 
 STEP_LIMIT = 200_000  # interpreter steps allowed between two decisions
 DECISION_LIMIT = 100_000  # decisions allowed in one game (real games take a few hundred)
+# What a failing rule raises while it runs; each becomes a located RulesError.
+FAULTS = (RulesError, TypeError, ValueError, IndexError, KeyError, ZeroDivisionError,
+          AttributeError)
 SAVE_VERSION = 1
 
 
@@ -99,8 +103,10 @@ class State:
         if self._legal is None:
             if self.pending is None:
                 return []
-            with self._faults():
+            try:
                 self._legal = self.program.nodes[self.pending[1]].legal(self)
+            except FAULTS as exc:
+                raise self._located(exc) from None
         return self._legal
 
     def prompt(self) -> str:
@@ -122,8 +128,6 @@ class State:
                 lists the legal action ids.
             RulesRuntimeError: the ruleset failed while running (names the phase).
         """
-        from .choices import Action
-
         if not isinstance(action, str | Action):
             raise IllegalActionError(f"an action is an Action or its id (a string), not "
                                      f"{type(action).__name__} {action!r}")
@@ -163,15 +167,17 @@ class State:
         self.pending = None
         self._legal = None
         self.decisions += 1
-        with self._faults():
+        try:
             node.resolve(self, chosen)
+        except FAULTS as exc:
+            raise self._located(exc) from None
         self._run()
 
     def _run(self) -> None:
         """Interpret until a decision is pending or the game is over."""
         nodes, stack = self.program.nodes, self.stack
         steps = 0
-        with self._faults():
+        try:
             while self.pending is None and not self.terminal:
                 if not stack:
                     raise RulesRuntimeError("the phase graph ran out of frames", Span())
@@ -182,6 +188,8 @@ class State:
                     raise RulesRuntimeError(
                         f"step limit reached: {STEP_LIMIT} steps without a decision "
                         "(a loop that never ends?)", self.span or Span())
+        except FAULTS as exc:
+            raise self._located(exc) from None
 
     @contextmanager
     def _faults(self, span: Span | None = None, what: str = "the rule here") -> Iterator[None]:
@@ -189,11 +197,11 @@ class State:
         names the phase and points at the statement (or ``span``) that failed."""
         try:
             yield
-        except (RulesError, TypeError, ValueError, IndexError, KeyError, ZeroDivisionError,
-                AttributeError) as exc:
+        except FAULTS as exc:
             raise self._located(exc, span, what) from None
 
-    def _located(self, exc: Exception, span: Span | None, what: str) -> RulesError:
+    def _located(self, exc: Exception, span: Span | None = None,
+                 what: str = "the rule here") -> RulesError:
         where = span or self.span or Span()  # the statement running when it failed
         phase = self.program.phase_name(self)
         prefix = f"in phase '{phase}': " if phase else ""
