@@ -14,7 +14,6 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from ..errors import IllegalActionError, RulesError, RulesRuntimeError, Span
-
 from .choices import Action
 
 if TYPE_CHECKING:
