@@ -381,3 +381,8 @@ def test_a_voluntary_pass_is_told_once() -> None:
     doubled = [a for a, b in zip(lines, lines[1:], strict=False)
                if a == b and a.endswith("passes")]
     assert not doubled
+
+
+def test_a_seat_or_option_given_twice_is_refused() -> None:
+    result = cli("run", BH, "--seat", "0=random", "--seat", "0=greedy")
+    assert result.exit_code == 2 and "--seat 0 is given twice" in result.output

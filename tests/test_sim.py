@@ -142,7 +142,7 @@ def test_compare_command_prints_the_verdict() -> None:
     (["--seat", "7=random"], "seats are 0 to 3"),
     (["--seat", "x=random"], "the seat must be a number"),
     (["--bot", "oracle"], "unknown bot 'oracle'"),
-    (["--option", "rounds"], "--option expects KEY=VALUE"),
+    (["--option", "rounds"], "--option wants KEY=VALUE"),
 ])
 def test_simulate_command_usage_errors(args: list[str], message: str) -> None:
     run = CliRunner().invoke(_cli(), ["simulate", BH, "-n", "2", "--players", "4", *args])

@@ -20,6 +20,7 @@ from rich.console import Console
 from rich.table import Table
 
 from . import graph as graphs
+from .cliargs import parse_pairs
 from .engine.game import Game, load
 from .engine.state import State
 from .errors import OptionError, RulesError
@@ -130,16 +131,6 @@ def _table_console() -> Console:
     return Console(file=sys.stdout, highlight=False, emoji=False)
 
 
-def _parse_pairs(values: tuple[str, ...], flag: str) -> list[tuple[str, str]]:
-    out = []
-    for item in values:
-        key, sep, value = item.partition("=")
-        if not sep or not key.strip():
-            raise click.UsageError(f"{flag} wants KEY=VALUE, got '{item}'")
-        out.append((key.strip(), value.strip()))
-    return out
-
-
 def _lang(lang: str | None) -> str | None:
     return None if lang in (None, "", "en") else lang
 
@@ -194,14 +185,14 @@ def run(file: str, players: int | None, seed: int | None, options: tuple[str, ..
     game for 'rulesplay resume'.
     """
     lang = _lang(lang)
-    game = _load_game(file, dict(_parse_pairs(options, "--option")), lang)
+    game = _load_game(file, dict(parse_pairs(options, "--option")), lang)
     random_seed = seed is None
     if seed is None:
         seed = random.SystemRandom().randrange(1_000_000)
     state = _new_state(game, players, seed)
     n = state.num_players
     bots = {s: bot for s in range(n)}
-    for key, name in _parse_pairs(seats, "--seat"):
+    for key, name in parse_pairs(seats, "--seat"):
         if not key.isdigit() or int(key) >= n:
             raise click.UsageError(f"--seat {key}={name}: seats are 0 to {n - 1}")
         bots[int(key)] = HUMAN if name.lower() == HUMAN else name

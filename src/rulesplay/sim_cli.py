@@ -28,6 +28,7 @@ from rich.progress import (
 from rich.table import Table
 from rich.text import Text
 
+from .cliargs import parse_pairs
 from .sim import Comparison, Result
 from .sim import compare as run_compare
 from .sim import simulate as run_simulate
@@ -49,22 +50,12 @@ def _progress(console: Console) -> Progress:
                     console=console, transient=False, disable=not console.is_terminal)
 
 
-def _pairs(values: tuple[str, ...], flag: str) -> list[tuple[str, str]]:
-    out = []
-    for v in values:
-        key, eq, value = v.partition("=")
-        if not eq or not key.strip():
-            raise click.UsageError(f"{flag} expects KEY=VALUE, got '{v}'")
-        out.append((key.strip(), value.strip()))
-    return out
-
-
 def _bots(bot: str, seats: tuple[str, ...]) -> dict[int, str]:
     """Seat -> spec from ``--seat`` values; unlisted seats get ``--bot`` (filled later)."""
     from .agents import make_agent
 
     out: dict[int, str] = {}
-    for key, spec in _pairs(seats, "--seat"):
+    for key, spec in parse_pairs(seats, "--seat"):
         if not key.isdigit():
             raise click.UsageError(f"--seat {key}={spec}: the seat must be a number")
         out[int(key)] = spec
@@ -205,7 +196,7 @@ def simulate(file: str, n: int, players: int | None, options: tuple[str, ...], b
              seats: tuple[str, ...], seed: int, workers: int | None, as_json: bool,
              plot_path: str | None) -> None:
     """Play N games of FILE with bots and report win rates, scores and game length."""
-    opts = dict(_pairs(options, "--option"))
+    opts = dict(parse_pairs(options, "--option"))
     per_seat = _bots(bot, seats)
     nplayers = _players_of(file, opts, players)
     bots = _table_bots(bot, per_seat, nplayers)
@@ -237,7 +228,7 @@ def compare(base: str, variant: str, n: int, players: int | None, options: tuple
             bot: str, seats: tuple[str, ...], seed: int, workers: int | None,
             as_json: bool) -> None:
     """Simulate BASE and VARIANT on the same seeds and say what the variant changes."""
-    opts = dict(_pairs(options, "--option"))
+    opts = dict(parse_pairs(options, "--option"))
     per_seat = _bots(bot, seats)
     nplayers = _players_of(base, opts, players)
     bots = _table_bots(bot, per_seat, nplayers)

@@ -1,0 +1,22 @@
+"""Command-line values shared by the commands: ``K=V`` pairs (``--option``, ``--seat``)."""
+
+from __future__ import annotations
+
+import click
+
+
+def parse_pairs(values: tuple[str, ...], flag: str) -> list[tuple[str, str]]:
+    """``("rounds=2", "hand_size=6")`` -> ``[("rounds", "2"), ("hand_size", "6")]``.
+
+    Raises:
+        click.UsageError: an item without ``=`` or key, or a key given twice.
+    """
+    out: list[tuple[str, str]] = []
+    for item in values:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise click.UsageError(f"{flag} wants KEY=VALUE, got '{item}'")
+        if any(k == key.strip() for k, _ in out):
+            raise click.UsageError(f"{flag} {key.strip()} is given twice; give it once")
+        out.append((key.strip(), value.strip()))
+    return out
