@@ -294,7 +294,6 @@ def merge(base: ir.Ruleset, variant: ir.Ruleset) -> ir.Ruleset:
             update[name] = getattr(variant, name)
     if variant.tiebreaks:
         update["tiebreaks"] = variant.tiebreaks
-    update["terms"] = {**base.terms, **variant.terms}
     update.update(span=variant.span, extends=variant.extends,
                   extends_span=variant.extends_span, overrides=[])
     return base.model_copy(update=update)

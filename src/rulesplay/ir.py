@@ -488,7 +488,6 @@ class Ruleset(Node):
     kinds: list[KindDecl] = Field(default_factory=list)
     zones: list[ZoneDecl] = Field(default_factory=list)
     vars: list[VarDecl] = Field(default_factory=list)
-    terms: dict[str, Labels] = Field(default_factory=dict)
     phases: list[PhaseDecl] = Field(default_factory=list)
     start: str | None = None
     score: Expr | None = None

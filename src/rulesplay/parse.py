@@ -434,7 +434,7 @@ class _ToIR(Transformer):
     def start(self, meta: Any, items: list[Any]) -> ir.Ruleset:
         fields: dict[str, Any] = {
             "options": [], "enums": [], "kinds": [], "zones": [], "vars": [], "phases": [],
-            "tiebreaks": [], "terms": {},
+            "tiebreaks": [],
         }
         for kind, value in items:
             if kind in ("options", "enums", "kinds", "zones", "vars", "phases", "tiebreaks",
@@ -447,8 +447,6 @@ class _ToIR(Transformer):
                 fields["extends"], fields["extends_span"] = value
             elif kind == "players":
                 fields["min_players"], fields["max_players"] = value
-            elif kind == "term":
-                fields["terms"][value[0]] = value[1]
             else:
                 fields[kind] = value
         return ir.Ruleset(span=Span(file=self.file, line=1, col=1), **fields)
@@ -510,9 +508,6 @@ class _ToIR(Transformer):
 
     def tiebreak_decl(self, meta: Any, items: list[Any]) -> tuple[str, Any]:
         return "tiebreaks", items[0]
-
-    def term_decl(self, meta: Any, items: list[Any]) -> tuple[str, Any]:
-        return "term", (str(items[0]), items[1])
 
     def doc(self, meta: Any, items: list[Any]) -> str:
         return " ".join(_unquote(t) for t in items if t is not None)

@@ -57,8 +57,9 @@ class Node:
 
     span: Span = Span()
 
-    def start(self, s: State) -> list[Any]:
-        """A new frame for this node (evaluates what must be fixed on entry)."""
+    def start(self, s: State) -> list[Any] | None:
+        """A new frame for this node (evaluates what must be fixed on entry), or None when
+        there is nothing to run (an ``if`` whose tests all fail)."""
         raise NotImplementedError
 
     def step(self, s: State, f: list[Any]) -> None:
@@ -89,8 +90,10 @@ class Block(Node):
                     return
             else:
                 f[1] = pc
-                s.stack.append(node.start(s))  # type: ignore[union-attr]
-                return
+                frame = node.start(s)  # type: ignore[union-attr]
+                if frame is not None:
+                    s.stack.append(frame)
+                    return
         s.stack.pop()
 
 
@@ -130,20 +133,22 @@ class BreakNode(Node):
 
 
 class IfNode(Node):
+    """``if``/``elif``/``else`` around a decision or loop: the chosen branch's block runs
+    as the next frame (the ``if`` itself never waits on the stack)."""
+
     def __init__(self, index: int, tests: list[Fn], bodies: list[Block | None]) -> None:
         self.index, self.tests, self.bodies = index, tests, bodies
 
-    def start(self, s: State) -> list[Any]:
+    def start(self, s: State) -> list[Any] | None:
         for test, body in zip(self.tests, self.bodies, strict=False):
             if test(s, None):
-                return [self.index, body]
-        return [self.index, self.bodies[-1] if len(self.bodies) > len(self.tests) else None]
+                return body.start(s) if body is not None else None
+        if len(self.bodies) > len(self.tests) and self.bodies[-1] is not None:
+            return self.bodies[-1].start(s)
+        return None
 
-    def step(self, s: State, f: list[Any]) -> None:
-        body = f[1]
+    def step(self, s: State, f: list[Any]) -> None:  # pragma: no cover - never on the stack
         s.stack.pop()
-        if body is not None:
-            s.stack.append(body.start(s))
 
 
 class RepeatNode(LoopNode):

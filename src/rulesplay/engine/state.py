@@ -361,7 +361,7 @@ class State:
             "version": SAVE_VERSION, "ruleset": game.path, "options": game.option_values,
             "lang": game.lang, "players": self.num_players, "seed": self.seed,
             "zones": self.zones, "g": self.g, "pv": self.pv, "cv": self.cv, "loc": self.loc,
-            "stack": [[f[0], *(_frame_value(v) for v in f[1:])] for f in self.stack],
+            "stack": self.stack,
             "by": self.by, "rng": [rng[0], list(rng[1]), rng[2]],
             "pending": list(self.pending) if self.pending else None,
             "terminal": self.terminal, "phase": self.phase, "decisions": self.decisions,
@@ -402,7 +402,7 @@ class State:
                 for c in cards:
                     s.where[c] = z
             s.g, s.pv, s.cv, s.loc = d["g"], d["pv"], d["cv"], d["loc"]
-            s.stack = [[f[0], *(_frame_restore(prog, v) for v in f[1:])] for f in d["stack"]]
+            s.stack = [list(f) for f in d["stack"]]
             s.by = d["by"]
             rng = d["rng"]
             s.rng = random.Random()
@@ -460,15 +460,3 @@ def _plain(exc: Exception) -> str:
         return "a value is none here (e.g. the top card of an empty zone, or a variable " \
                "never set)"
     return text
-
-
-def _frame_value(v: Any) -> Any:
-    # If-frames hold the chosen body block; save its node index.
-    index = getattr(v, "index", None)
-    return {"node": index} if isinstance(index, int) else v  # (a list's .index is a method)
-
-
-def _frame_restore(prog: Program, v: Any) -> Any:
-    if isinstance(v, dict) and "node" in v:
-        return prog.nodes[v["node"]]
-    return v
