@@ -12,12 +12,12 @@ A screen, for seat 0 of a four-player game::
     Seat 1 plays yellow 4
     Seat 2 plays blue 9
     Seat 2: declare blue trump? no
-    ── The Hunt · round 1 ─────────────────────────────
+    ── Play · round 1 ─────────────────────────────────
     lead colour yellow · trump colour none · dealer Seat 3 · leader Seat 1
     trick (2): yellow 4, blue 9            deck: 20 hidden
-    seat            hand  bargain pile       junk pile
+    seat            hand  won pile           discards
     Seat 0 (you)       6  2, top red 7              3
-    Your hand (6):  red 3 7 9 · yellow 2 · Irresistible Offer
+    Your hand (6):  red 3 7 9 · yellow 2 · Wild card
     ── Seat 0, your turn: play ────────────────────────
      1 red 3  r3    2 red 7  r7   ...
 
@@ -274,7 +274,7 @@ class CardBook:
         """Cards sorted and grouped by their first enum attribute: ``red 3 7 9 · yellow 2``.
 
         Within a group a card shows as its label without the group's word; cards without an
-        enum attribute are grouped by kind (``Irresistible Offer ×2``).
+        enum attribute are grouped by kind (``Wild card ×2``).
         """
         out = Text()
         groups: dict[tuple[Any, str, str], list[str]] = {}

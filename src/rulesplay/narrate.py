@@ -7,7 +7,7 @@ word from :data:`WORDS` (English and Japanese)::
     ── The Hunt ──────────────────────────────
     Seat 1 plays yellow 4
     Seat 3: declare blue trump? no
-    Seat 2 takes the trick with yellow 8: yellow 4, yellow 8 → bargain pile; blue 9 → junk pile
+    Seat 2 takes the trick with yellow 8: yellow 4, yellow 8 → won pile; blue 9 → discard pile
 
 Consecutive card movements are grouped by their (from, to) zone pair; a run of movements from
 one zone to a per-player zone of several players is summarised as a deal.

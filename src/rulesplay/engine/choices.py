@@ -2,7 +2,7 @@
 
 An action id is stable and independent of list order: ``NAME:VALUE`` where NAME is the
 choice's name in the ruleset and VALUE the card id (``red-7#2``), enum or option value,
-number, ``yes``/``no`` or ``skip`` (e.g. ``declare_trump:yes``, ``play:offer#1``).
+number, ``yes``/``no`` or ``skip`` (e.g. ``declare_trump:yes``, ``play:joker#1``).
 """
 
 from __future__ import annotations

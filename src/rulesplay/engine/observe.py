@@ -90,7 +90,7 @@ def hidden_cards(state: State, seat: int | None) -> tuple[list[int], list[int]]:
 def unseen_places(state: State, seat: int | None) -> dict[str, list[tuple[int, int]]]:
     """The places ``seat`` cannot see, grouped by the kind of the card in each.
 
-    A card's kind is public (the backs of an item and of a monster differ), so a seat that
+    A card's kind is public (the backs of two kinds of card differ), so a seat that
     cannot see a card still knows its kind. Returns ``{kind: [(zone, index), ...]}``, kinds
     and places in a canonical order (zone, then index from the bottom); the top card of a
     ``top`` zone is visible and left out.
