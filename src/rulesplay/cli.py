@@ -108,15 +108,18 @@ def _attach_sources(exc: RulesError) -> None:
 @click.group(cls=RulesGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="rulesplay")
 def main() -> None:
-    """Card games written as plain-text rulesets: validate them, play them, inspect them.
+    """Card games written as plain-text rulesets: validate, play, simulate and compare them.
 
     \b
     Examples:
       rulesplay validate rulesets/bargain_hunter.rules
       rulesplay run rulesets/bargain_hunter.rules --players 4 --seed 7
       rulesplay run rulesets/bargain_hunter.rules --option rounds=1 --log game.jsonl
-      rulesplay run rulesets/bargain_hunter.rules --seat 0=human
-      rulesplay resume bargain_hunter-7.save.json
+      rulesplay run rulesets/card_hunt.rules --players 3 --seat 0=human
+      rulesplay resume card_hunt-7.save.json
+      rulesplay simulate rulesets/bargain_hunter.rules -n 2000 --players 4
+      rulesplay diff rulesets/bargain_bin.rules rulesets/variants/bargain_bin_selfless.rules
+      rulesplay compare rulesets/bargain_bin.rules rulesets/variants/bargain_bin_selfless.rules
       rulesplay replay game.jsonl
     """
 
