@@ -488,12 +488,13 @@ def test_adventure_empty_hero_deck_everyone_loses() -> None:
 def test_adventure_monster_ability_modifies_attack() -> None:
     s = new(2)
     # Rat King (toughness 4, strength 4), Swarm: -1 attack without an item of attack 2+.
-    # The Knight (attack 4 - 1, defense 4) cannot wound it but survives: 1 star.
+    # The Knight (attack 4 - 1, defense 5) cannot wound it but survives: 1 star; so does the
+    # Mage (attack 3 - 1, defense 3 + 1 from Fair Weather).
     knight, _ = to_adventure(s, "Rat King", ("Quiet Road", "Fair Weather"),
                              hero_deck=[cid(s, "Monk"), cid(s, "Bard")])
     says = [e["text"] for e in s.events if e["type"] == "say"]
     assert any(t.startswith("Knight (Seat 0) attacks with 3 against toughness 4") for t in says)
-    assert stars(s) == [1, 0] and s.var("wounds") == 1
+    assert stars(s) == [1, 1] and s.var("wounds") == 1
 
 
 def cleric_adventure(s: State, monster: str, adventure_top: list[str]) -> None:

@@ -170,8 +170,9 @@ def main():
     # 25-40% (III) for this static model. Played with `rulesplay simulate --bot greedy`, that
     # set lost 36 of 40 four-player games to an empty hero deck, so the monsters were made
     # weaker (strength -1 for all, toughness -1 for ranks II and III, strength -1 more for
-    # rank III). These static rates are now above the first targets; the play figures are
-    # the ones that count (see the comment at the end of bargain_quest_cards.part).
+    # rank III) and the heroes sturdier (defense +1). These static rates are now above the
+    # first targets; the play figures are the ones that count (see the comment at the end
+    # of bargain_quest_cards.part).
     print("\nper rank (mean over its 4 monsters):")
     for rank in sorted(by_rank):
         vals = by_rank[rank]
