@@ -236,6 +236,12 @@ class ExprCompiler:
                 return f"s.loc[{self.lay.local(e.id)}]"
         return None
 
+    def _global_read(self, e: ir.Expr) -> str | None:
+        """Source of a global or trick variable read (cheap, no side effect), else None."""
+        if isinstance(e, ir.Name) and self.c.res.get(id(e), ("", ""))[0] in ("var", "tvar"):
+            return f"s.g[{self.lay.gslot[e.id]}]"
+        return None
+
     def _gen(self, e: ir.Expr) -> str:  # noqa: C901 - one case per node
         if isinstance(e, ir.Num | ir.Bool):
             return repr(e.value)
@@ -257,7 +263,12 @@ class ExprCompiler:
             return f"_nz({table}, {self.gen(e.obj)})"
         if isinstance(e, ir.Index):
             if self.type_of(e.obj) == "pzone":
-                return f"_seat({self.gen(e.obj)}, {self.gen(e.key)}, {self.lay.n})"
+                base, n = self.gen(e.obj), self.lay.n
+                seat = self._simple(e.key) or self._global_read(e.key)
+                if seat is not None:  # a plain read: check the seat inline (hot path)
+                    return (f"({base} + {seat} if {seat} is not None and 0 <= {seat} < {n} "
+                            f"else _seat({base}, {seat}, {n}))")
+                return f"_seat({base}, {self.gen(e.key)}, {n})"
             return f"_lookup({self.gen(e.obj)}, {self.gen(e.key)}, " \
                    f"{self.const(ir_text(e.obj))})"
         if isinstance(e, ir.Call):
