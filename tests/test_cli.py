@@ -229,7 +229,7 @@ def test_options_lists_types_defaults_and_docs() -> None:
     result = cli("options", BH)
     assert result.exit_code == 0
     out = result.output
-    assert "rounds" in out and "int 1..12" in out
+    assert "rounds" in out and "int in 1..12" in out
     assert "3 players: 6" in out and "4 players: 4" in out
     assert "first_coloured |" in out and "no_lead" in out
     assert "hand_size" in out and "(BH3)" in out

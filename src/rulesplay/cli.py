@@ -26,6 +26,7 @@ from .engine.state import State
 from .errors import OptionError, RulesError
 from .narrate import Narrator, score_table, tr, winner_line
 from .session import HUMAN, Session, play
+from .show import option_type_text
 
 try:  # the agent registry is optional: without it every bot is a uniform random chooser
     from .agents import make_agent as _registry_make_agent  # type: ignore[attr-defined]
@@ -491,18 +492,13 @@ def options(file: str) -> None:
     table.add_column("default", no_wrap=True)
     table.add_column("description", overflow="fold", ratio=1)
     for o in r.options:
-        if o.type == "int":
-            typ = f"int {o.lo}..{o.hi}"
-        elif o.type == "bool":
-            typ = "bool"
-        else:
-            typ = "|".join(o.choices)
+        typ = option_type_text(o)
         values = {n: per_n[n][o.name] for n in per_n}
         if len(set(map(repr, values.values()))) == 1:
             default = _show_value(values[lo])
         else:
             default = "\n".join(f"{n} players: {_show_value(v)}" for n, v in values.items())
-        table.add_row(o.name, typ.replace("|", " | "), default, o.doc)
+        table.add_row(o.name, typ, default, o.doc)
     if not r.options:
         click.echo(f"{game.title} has no options.")
         return

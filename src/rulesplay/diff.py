@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import ir
-from .show import expr_text
+from .show import expr_text, option_type_text
 
 __all__ = ["diff", "expr_text", "option_text"]
 
@@ -33,13 +33,7 @@ def _same(a: Any, b: Any) -> bool:
 
 def option_text(o: ir.OptionDecl) -> str:
     """An option's type and default as written: ``bool = false``, ``int in 1..12 = 6``."""
-    if o.type == "int":
-        typ = f"int in {o.lo}..{o.hi}"
-    elif o.type == "bool":
-        typ = "bool"
-    else:
-        typ = " | ".join(o.choices)
-    return f"{typ} = {expr_text(o.default)}"
+    return f"{option_type_text(o)} = {expr_text(o.default)}"
 
 
 def _attr_text(a: ir.AttrDecl) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from . import ir
 
-__all__ = ["expr_text"]
+__all__ = ["expr_text", "option_type_text"]
 
 _OPS_PREC = {"or": 1, "and": 2, "in": 4, "not in": 4, "==": 4, "!=": 4, "<": 4, "<=": 4,
              ">": 4, ">=": 4, "+": 6, "-": 6, "*": 7, "/": 7, "%": 7}
@@ -66,3 +66,12 @@ def expr_text(e: ir.Expr | None, prec: int = 0) -> str:  # noqa: C901 - one case
     else:  # pragma: no cover - every node is handled above
         out = type(e).__name__
     return f"({out})" if mine < prec else out
+
+
+def option_type_text(o: ir.OptionDecl) -> str:
+    """An option's type as written: ``bool``, ``int in 1..12``, ``first_coloured | no_lead``."""
+    if o.type == "int":
+        return f"int in {o.lo}..{o.hi}"
+    if o.type == "bool":
+        return "bool"
+    return " | ".join(o.choices)

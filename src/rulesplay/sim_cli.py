@@ -187,6 +187,15 @@ def _plot(r: Result, path: str) -> None:
     plt.close(fig)
 
 
+def _table(file: str, options: tuple[str, ...], players: int | None, bot: str,
+           seats: tuple[str, ...]) -> tuple[dict[str, Any], int, dict[int, str]]:
+    """Options, player count and the bot of every seat, from the command's arguments."""
+    opts = dict(parse_pairs(options, "--option"))
+    per_seat = _bots(bot, seats)
+    nplayers = _players_of(file, opts, players)
+    return opts, nplayers, _table_bots(bot, per_seat, nplayers)
+
+
 @click.command()
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
 @_common
@@ -196,10 +205,7 @@ def simulate(file: str, n: int, players: int | None, options: tuple[str, ...], b
              seats: tuple[str, ...], seed: int, workers: int | None, as_json: bool,
              plot_path: str | None) -> None:
     """Play N games of FILE with bots and report win rates, scores and game length."""
-    opts = dict(parse_pairs(options, "--option"))
-    per_seat = _bots(bot, seats)
-    nplayers = _players_of(file, opts, players)
-    bots = _table_bots(bot, per_seat, nplayers)
+    opts, nplayers, bots = _table(file, options, players, bot, seats)
     err = Console(stderr=True)
     try:
         with _progress(err) as bar:
@@ -228,10 +234,7 @@ def compare(base: str, variant: str, n: int, players: int | None, options: tuple
             bot: str, seats: tuple[str, ...], seed: int, workers: int | None,
             as_json: bool) -> None:
     """Simulate BASE and VARIANT on the same seeds and say what the variant changes."""
-    opts = dict(parse_pairs(options, "--option"))
-    per_seat = _bots(bot, seats)
-    nplayers = _players_of(base, opts, players)
-    bots = _table_bots(bot, per_seat, nplayers)
+    opts, nplayers, bots = _table(base, options, players, bot, seats)
     err = Console(stderr=True)
     try:
         with _progress(err) as bar:
