@@ -139,24 +139,8 @@ def load_merged(path: str, sources: dict[str, str], root: Path | None = None,
         variant = _with_includes(variant, path, sources, root, (*chain, real))
     if variant.extends is None:
         return variant
-    base_path = os.path.normpath(os.path.join(os.path.dirname(path), variant.extends))
-    base_real = Path(base_path).resolve()
-    span = variant.extends_span
-    if not base_real.is_relative_to(root):
-        raise RulesValidationError(
-            f"'extends' cannot reach outside the ruleset folder tree '{_show(root)}': "
-            f"'{variant.extends}' resolves to {_show(base_real)}", span)
     seen = (*chain, real)
-    if base_real in seen:
-        loop = " -> ".join(_show(p) for p in (*seen[seen.index(base_real):], base_real))
-        raise RulesValidationError(f"'extends' forms a cycle: {loop}", span)
-    if not base_real.is_file():
-        folder = base_real.parent
-        near = [p.name for p in folder.glob("*.rules")] if folder.is_dir() else []
-        hint = did_you_mean(base_real.name, near)
-        what = "a folder, not a ruleset file" if base_real.is_dir() else "no such file"
-        raise RulesValidationError(
-            f"'extends': {what} '{variant.extends}' in {_show(folder)}{hint}", span)
+    base_path = _resolve(path, variant.extends, variant.extends_span, root, seen, "extends")
     base = load_merged(base_path, sources, root, seen, removed)
     if removed is not None:
         removed.extend(o for o in variant.overrides if o.action == "remove")
@@ -165,8 +149,8 @@ def load_merged(path: str, sources: dict[str, str], root: Path | None = None,
 
 def _resolve(path: str, target: str, span: Any, root: Path, chain: tuple[Path, ...],
              verb: str) -> str:
-    """The file ``target`` names, relative to ``path``; it must stay inside ``root``, exist,
-    and not be one of the files already being loaded."""
+    """The file ``target`` names (``extends`` or ``include``), relative to ``path``; it must
+    stay inside ``root``, exist, and not be one of the files already being loaded."""
     joined = os.path.normpath(os.path.join(os.path.dirname(path), target))
     real = Path(joined).resolve()
     if not real.is_relative_to(root):
@@ -179,8 +163,9 @@ def _resolve(path: str, target: str, span: Any, root: Path, chain: tuple[Path, .
     if not real.is_file():
         folder = real.parent
         near = [p.name for p in folder.glob("*.rules")] if folder.is_dir() else []
+        what = "a folder, not a ruleset file" if real.is_dir() else "no such file"
         raise RulesValidationError(
-            f"'{verb}': no such file '{target}' in {_show(folder)}"
+            f"'{verb}': {what} '{target}' in {_show(folder)}"
             + did_you_mean(real.name, near), span)
     return joined
 
