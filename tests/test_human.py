@@ -17,6 +17,7 @@ import pytest
 from rich.console import Console
 
 import rulesplay
+from rulesplay import gamelog
 from rulesplay.engine.observe import visible_to
 from rulesplay.engine.state import State
 from rulesplay.human import (
@@ -328,11 +329,21 @@ def test_save_quit_resume_gives_the_same_game(tmp_path: Path) -> None:
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
+    cut = log.read_text(encoding="utf-8")
+    assert whole_log.startswith(cut) and cut != whole_log
+    # The save names no log: the log goes to a new file next to the save, whole.
     child = spawn(["resume", "mid.json"], tmp_path)
     child.expect("Resumed mid.json: Card Hunt, 2 players, seed 9")
+    child.expect("log .* goes to mid.log.jsonl")
     out = answer_until_end(child)
     assert child.exitstatus == 0, out
     assert final_part(out) == whole_table
+    assert (tmp_path / "mid.log.jsonl").read_text(encoding="utf-8") == whole_log
+    assert log.read_text(encoding="utf-8") == cut  # untouched
+    # Named with --log, the earlier log of the same game is continued.
+    child = spawn(["resume", "mid.json", "--log", "cut.jsonl"], tmp_path)
+    answer_until_end(child)
+    assert child.exitstatus == 0
     assert log.read_text(encoding="utf-8") == whole_log
     rows = [json.loads(line) for line in whole_log.splitlines()]
     assert rows[0]["bots"] == {"0": "human", "1": "greedy:samples=2"}
@@ -398,7 +409,8 @@ def test_resume_of_something_else_is_a_clear_error(tmp_path: Path) -> None:
         bad.write_text(content, encoding="utf-8")
         result = CliRunner().invoke(main, ["resume", str(bad)])
         assert result.exit_code == 1, result.output
-        assert "saved rulesplay game" in result.output or "damaged" in result.output
+        assert ("saved rulesplay game" in result.output or "damaged" in result.output
+                or "another version" in result.output)
         assert result.exception is None or isinstance(result.exception, SystemExit)
 
 
@@ -423,11 +435,13 @@ def _session(tmp_path: Path, stop_at: int | None, name: str):  # type: ignore[no
 
     game = rulesplay.load(BH, options={"rounds": 1})
     state = game.new_state(num_players=3, seed=6, record_events=True)
-    log_path = tmp_path / f"{name}.jsonl"
-    log = open(log_path, "w", encoding="utf-8")  # noqa: SIM115 - the session closes it
+    log = open(tmp_path / f"{name}.jsonl", "w", encoding="utf-8")  # noqa: SIM115 - closed by it
     seats = {0: "human", 1: "stopper", 2: "stopper"}
     agents = {1: _Stopper(1, 6, stop_at), 2: _Stopper(2, 6, None)}
-    return Session(state, seats, agents, str(log_path), log, str(tmp_path / f"{name}.json"))
+    header = gamelog.header(BH, {"rounds": 1}, 3, 6, None, seats)
+    session = Session(state, seats, agents, str(tmp_path / f"{name}.json"), header)
+    session.start_log(log)
+    return session
 
 
 def test_ctrl_c_inside_a_bot_move_saves_the_game_from_before_that_move(tmp_path: Path) -> None:
@@ -453,6 +467,7 @@ def test_ctrl_c_inside_a_bot_move_saves_the_game_from_before_that_move(tmp_path:
         return _Stopper(seat, seed, None)
 
     again = Session.load(str(tmp_path / "cut.json"), make)
+    again.start_log(open(tmp_path / "cut.jsonl", "w", encoding="utf-8"))  # noqa: SIM115
     stopped = [h for h in again.state.history]
     assert [p for p, _ in stopped].count(1) == 3  # seat 1's fourth move was undone
     assert again.state.current_player() == 1
@@ -472,8 +487,9 @@ def test_a_table_game_session_starts_shows_a_hand_and_takes_a_choice(tmp_path: P
 
     state = rulesplay.load(BQ).new_state(num_players=3, seed=4, record_events=True)
     agents = {s: _Stopper(s, 4, None) for s in (1, 2)}
-    session = Session(state, {0: "human", 1: "random", 2: "random"}, agents, None, None,
-                      str(tmp_path / "bq.json"))
+    seats = {0: "human", 1: "random", 2: "random"}
+    session = Session(state, seats, agents, str(tmp_path / "bq.json"),
+                      gamelog.header(BQ, {}, 3, 4, None, seats))
     typed: list[str] = []
 
     def ask(prompt: str) -> str:

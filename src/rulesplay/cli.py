@@ -19,12 +19,14 @@ from rich import box
 from rich.console import Console
 from rich.table import Table
 
+from . import gamelog
 from . import graph as graphs
 from .cliargs import parse_pairs
 from .engine.game import Game, load
 from .engine.state import State
 from .errors import OptionError, RulesError
 from .narrate import Narrator, score_table, tr, winner_line
+from .outfiles import OutputRefused, check_target, fresh_name
 from .session import HUMAN, Session, play
 from .show import option_type_text
 
@@ -62,13 +64,18 @@ def make_agent(name: str, seat: int, seed: int) -> Any:
     Raises:
         click.UsageError: no bot has that name.
     """
+    try:
+        return _bot(name, seat, seed)
+    except (KeyError, ValueError) as exc:
+        raise click.UsageError(f"--bot/--seat: {exc}") from None
+
+
+def _bot(name: str, seat: int, seed: int) -> Any:
+    """:func:`make_agent` raising ValueError (or KeyError) for an unknown bot."""
     if _registry_make_agent is not None:
-        try:
-            return _registry_make_agent(name, seat, seed)
-        except (KeyError, ValueError) as exc:
-            raise click.UsageError(f"--bot/--seat: {exc}") from None
+        return _registry_make_agent(name, seat, seed)
     if name != "random":
-        raise click.UsageError(f"unknown bot '{name}'; available: {', '.join(BUILTIN_BOTS)}")
+        raise ValueError(f"unknown bot '{name}'; available: {', '.join(BUILTIN_BOTS)}")
     return RandomChooser(seed, seat)
 
 
@@ -177,9 +184,11 @@ def _new_state(game: Game, players: int | None, seed: int) -> State:
 @click.option("--save", "save_path", type=click.Path(dir_okay=False), default=None,
               help="With human seats: the file 'save', quit and Ctrl-C write the game to "
                    "(default: FILE-SEED.save.json in the current directory).")
+@click.option("--force", is_flag=True,
+              help="Replace an existing --log file (a ruleset file is never replaced).")
 def run(file: str, players: int | None, seed: int | None, options: tuple[str, ...],
         log_path: str | None, quiet: bool, lang: str | None, bot: str,
-        seats: tuple[str, ...], save_path: str | None) -> None:
+        seats: tuple[str, ...], save_path: str | None, force: bool) -> None:
     """Play a complete game of FILE and print what happens.
 
     With bots only, the account shows each phase, every decision, trick winners and where
@@ -201,7 +210,7 @@ def run(file: str, players: int | None, seed: int | None, options: tuple[str, ..
             raise click.UsageError(f"--seat {key}={name}: seats are 0 to {n - 1}")
         bots[int(key)] = HUMAN if name.lower() == HUMAN else name
     agents = {s: make_agent(name, s, seed) for s, name in bots.items() if name != HUMAN}
-    log = _open_log(log_path)
+    log = _open_log(log_path, force)
     console = _console()
     header = tr(lang, "header", title=game.title, n=n, seed=seed)
     if game.option_values:
@@ -214,24 +223,25 @@ def run(file: str, players: int | None, seed: int | None, options: tuple[str, ..
             console.print(tr(lang, "repeat", seed=seed), style="dim")
     elif random_seed:
         click.echo(tr(lang, "repeat", seed=seed), err=True)
+    log_header = gamelog.header(file, game.option_values, n, seed, lang, bots)
     try:
-        if log is not None:
-            _write(log, [{"type": "header", "ruleset": file, "options": game.option_values,
-                          "players": n, "seed": seed, "lang": lang,
-                          "bots": {str(s): b for s, b in bots.items()}}])
         if humans:
             save = save_path or f"{Path(file).stem}-{seed}.save.json"
             names = ", ".join(state.program.seat_name(s) for s in humans)
             if game.ruleset.about:
                 console.print(game.ruleset.about, style="italic")
             console.print(tr(lang, "human_intro", seats=names, path=save), style="dim")
-            session = Session(state, bots, agents, _abs(log_path), log, save)
-            log = None  # the session closes it
+            session = Session(state, bots, agents, save, log_header)
+            if log is not None:
+                session.start_log(log)
+                log = None  # the session closes it
             sys.exit(_play_humans(session, _table_console()))
+        if log is not None:
+            gamelog.write(log, [log_header])
         _play(state, agents, None if quiet else Narrator(state.program, console), log)
     except RulesError as exc:
         if log is not None:  # so that 'replay' can tell the same failure from a mismatch
-            _write(log, [{"type": "error", "message": exc.message}])
+            gamelog.write(log, [{"type": "error", "message": exc.message}])
         raise
     finally:
         if log is not None:
@@ -242,17 +252,13 @@ def run(file: str, players: int | None, seed: int | None, options: tuple[str, ..
     console.print(winner_line(state), style="bold")
 
 
-def _abs(path: str | None) -> str | None:
-    return str(Path(path).resolve()) if path else None
-
-
 def _play_humans(session: Session, console: Console) -> int:
     """Run a session with human seats; returns the exit code (0, or 130 after Ctrl-C)."""
     try:
         return play(session, console)
     except RulesError as exc:
         if session.log is not None:  # so that 'replay' can tell the same failure
-            _write(session.log, [{"type": "error", "message": exc.message}])
+            gamelog.write(session.log, [{"type": "error", "message": exc.message}])
         raise
     finally:
         session.close()
@@ -260,14 +266,22 @@ def _play_humans(session: Session, console: Console) -> int:
 
 @main.command()
 @click.argument("save_file", metavar="SAVE", type=click.Path(exists=True, dir_okay=False))
-def resume(save_file: str) -> None:
+@click.option("--log", "log_path", type=click.Path(dir_okay=False),
+              help="Write the game's log here: the whole game so far, then the rest (an "
+                   "earlier log of this game is continued).")
+@click.option("--force", is_flag=True,
+              help="Replace an existing --log file that is not this game's log.")
+def resume(save_file: str, log_path: str | None, force: bool) -> None:
     """Continue a game saved with 'save', quit or Ctrl-C during 'run --seat N=human'.
 
-    The game goes on exactly where it stopped: same seats, the bots with their generators as
-    they were, and the same log file (appended to). Saving again writes to SAVE by default.
+    The saved decisions are replayed from the game's seed, and a save whose stored state
+    does not follow from them is refused. The game goes on exactly where it stopped: same
+    seats, the bots with their generators as they were. A save names no file to write: the
+    log goes to --log, or, when the game was logged, to a new file next to SAVE. Saving
+    again writes to SAVE by default.
     """
     try:
-        session = Session.load(save_file, make_agent)
+        session = Session.load(save_file, _bot)
     except OSError as exc:
         raise click.ClickException(f"cannot resume {save_file}: {exc.strerror}") from None
     except RulesError as exc:
@@ -279,6 +293,14 @@ def resume(save_file: str) -> None:
     console.print(tr(state.program.lang, "resumed", path=save_file,
                      title=state.program.game.title, n=state.num_players, seed=state.seed,
                      k=state.decisions + 1), style="bold")
+    if log_path is not None:
+        text = session.log_text()
+        continued = Path(log_path).exists() and gamelog.continues(log_path, text)
+        session.start_log(_open_output(log_path, "the log", force or continued))
+    elif session.logged_before:
+        new_log = fresh_name(save_file, ".log.jsonl")
+        session.start_log(_open_output(str(new_log), "the log", False))
+        console.print(tr(state.program.lang, "log_continues", path=new_log), style="dim")
     sys.exit(_play_humans(session, console))
 
 
@@ -286,19 +308,28 @@ def _show_value(v: Any) -> str:
     return ("true" if v else "false") if isinstance(v, bool) else str(v)
 
 
-def _open_log(path: str | None) -> IO[str] | None:
-    if path is None:
-        return None
+def _open_log(path: str | None, force: bool) -> IO[str] | None:
+    return None if path is None else _open_output(path, "the log", force)
+
+
+def _open_output(path: str, what: str, overwrite: bool) -> IO[str]:
+    """Open a file the person named for writing ``what``, losing nothing: a ruleset, a link
+    or a special file is never replaced, an existing file only with ``overwrite`` (--force)
+    or when the person agrees at an interactive prompt.
+
+    Raises:
+        click.ClickException: refused, or the file cannot be opened.
+    """
+    try:
+        check_target(path, what, overwrite=overwrite)
+    except OutputRefused as exc:
+        if not (exc.replaceable and sys.stdin.isatty() and
+                click.confirm(f"{path} already exists. Replace it with {what}?", err=True)):
+            raise click.ClickException(str(exc)) from None
     try:
         return open(path, "w", encoding="utf-8")  # closed by the caller
     except OSError as exc:
-        raise click.ClickException(f"cannot write the log {path}: {exc.strerror}") from None
-
-
-def _write(log: IO[str], events: list[dict[str, Any]]) -> None:
-    for ev in events:
-        log.write(json.dumps(ev, ensure_ascii=False) + "\n")
-    log.flush()
+        raise click.ClickException(f"cannot write {what} {path}: {exc.strerror}") from None
 
 
 def _play(state: State, agents: dict[int, Any], narrator: Narrator | None,
@@ -312,7 +343,7 @@ def _play(state: State, agents: dict[int, Any], narrator: Narrator | None,
         fresh = events[done:]
         done = len(events)
         if log is not None:
-            _write(log, fresh)
+            gamelog.write(log, fresh)
         if narrator is not None:
             narrator.feed(fresh)
 

@@ -977,12 +977,13 @@ class HumanSeat:
     Args:
         console: where screens are printed.
         ask: reads one line (``input``); raises EOFError / KeyboardInterrupt as ``input`` does.
-        save: writes the session to a file (None: the default file) and returns its path.
+        save: writes the session to a file (None: the default file) and says so, or says why
+            it could not (the game goes on either way).
         default_save: the file ``save`` and ``quit`` use when no name is given.
     """
 
     def __init__(self, console: Console, ask: Callable[[str], str],
-                 save: Callable[[str | None], str], default_save: str) -> None:
+                 save: Callable[[str | None], object], default_save: str) -> None:
         self.console, self.ask, self.save, self.default_save = console, ask, save, default_save
 
     def show(self, items: Iterable[RenderableType]) -> None:
@@ -1022,8 +1023,7 @@ class HumanSeat:
             elif text.lower() in ("show", "look"):
                 self.show(render_screen(state, seat, [], book))
             elif word == "save":
-                path = self.save(rest.strip() or None)
-                self.console.print(tr(lang, "saved", path=path), style="green")
+                self.save(rest.strip() or None)  # says where, or why not, and play goes on
             elif text.lower() in ("quit", "exit"):
                 answer = self.ask(tr(lang, "quit_save", path=self.default_save)).strip().lower()
                 if answer in ("", "y", "yes"):

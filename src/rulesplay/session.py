@@ -1,36 +1,67 @@
 """A game at the table with human seats: the play loop, and saving and resuming it.
 
-A saved session is one JSON file holding everything needed to continue exactly where it
-stopped: the game state (:meth:`rulesplay.State.to_json`, which includes its random generator
-and decision history), who sits where (``human`` or a bot spec), each bot's generator state,
-the log file and how much of it belonged to the game at the time of saving (a resumed game
-truncates the log to that size and appends, so the log reads as one uninterrupted game), and
-the recent events each human has not seen yet.
+A saved session is one JSON file (:class:`SavedSession`): the game state
+(:meth:`rulesplay.State.to_json`, which includes its seed and decision history), who sits
+where (``human`` or a bot spec), each bot's generator state, what each human has seen, and
+the header of the game's log. It names no file to write: resuming replays the saved
+decisions from the seed (:func:`replay`), refuses a save whose stored state does not follow
+from them, and writes the log only where the person running ``resume`` says (or to a fresh
+file next to the save), rebuilt whole from the replay.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import random
 from collections.abc import Callable
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, Literal
 
+from pydantic import BaseModel, ConfigDict, StrictBool, StrictInt, StrictStr, ValidationError
 from rich.console import Console
 
+from . import gamelog
 from .engine.game import load
 from .engine.state import State
-from .errors import RulesError
+from .errors import IllegalActionError, RulesError
 from .human import CardBook, HumanSeat, QuitRequest, SaveRequest, SeatNarrator, SeatView
 from .narrate import score_table, tr, winner_line
+from .outfiles import OutputRefused, write_atomic
 
 SESSION_MARK = "rulesplay-session"
-SESSION_VERSION = 1
+SESSION_VERSION = 2  # 2: no log path or log size, events rebuilt by replay
 RECENT_LIMIT = 600  # raw events kept for "since your last turn" and "moves"
 HUMAN = "human"
 
 Event = dict[str, Any]
+OptionValue = StrictBool | StrictInt | StrictStr
+
+
+class SavedState(BaseModel):
+    """What of a saved :meth:`State.to_json` rebuilds the game: the rest is compared."""
+
+    model_config = ConfigDict(extra="allow")
+    players: StrictInt
+    seed: StrictInt
+    options: dict[str, OptionValue]
+    lang: StrictStr | None = None
+    history: list[tuple[StrictInt, StrictStr]]
+
+
+class SavedSession(BaseModel):
+    """The save file of a game with human seats (format version 2)."""
+
+    model_config = ConfigDict(extra="forbid")
+    type: Literal["rulesplay-session"]
+    version: Literal[2]
+    ruleset: StrictStr
+    state: SavedState
+    seats: dict[int, StrictStr]
+    bots: dict[int, tuple[StrictInt, list[StrictInt], float | None]]
+    header: dict[str, Any]
+    logged: StrictBool
+    seen: dict[int, StrictInt]
+    last_shown: StrictInt | None = None
 
 
 def agent_step(agent: Any, state: State) -> Any:
@@ -43,6 +74,48 @@ def _rng_of(agent: Any) -> random.Random | None:
     return rng if isinstance(rng, random.Random) else None
 
 
+# What each part of a saved state is, for "the save differs from its decisions in ...".
+_PARTS = {"zones": "where the cards are", "g": "variables", "pv": "player variables",
+          "cv": "card variables", "loc": "names in use", "stack": "the position in the rules",
+          "by": "who played each card", "rng": "the random generator",
+          "pending": "whose decision it is", "terminal": "whether the game is over",
+          "phase": "the phase", "decisions": "the number of decisions", "version": "version"}
+_NOT_COMPARED = ("ruleset",)  # where the ruleset was read from is not part of the game
+
+
+def replay(saved: SavedState, ruleset: str) -> State:
+    """The game a save describes, rebuilt from its seed and decisions (events recorded).
+
+    Args:
+        saved: the saved state's seed, options, players, language and decisions.
+        ruleset: the ruleset file to load.
+
+    Raises:
+        RulesError: the ruleset does not load, a decision cannot be replayed, or the state
+            the decisions lead to differs from the saved one (edited save, or a ruleset
+            changed since); the message says which parts differ.
+    """
+    game = load(ruleset, dict(saved.options), saved.lang)
+    state = game.new_state(saved.players, saved.seed, record_events=True)
+    for k, (player, action) in enumerate(saved.history, 1):
+        if state.current_player() != player:
+            raise RulesError(f"decision {k} is recorded for seat {player}, but the game asks "
+                             f"seat {state.current_player()}")
+        try:
+            state.apply(action)
+        except IllegalActionError as exc:
+            raise RulesError(f"decision {k} cannot be replayed: {exc.message}") from None
+    rebuilt = json.loads(state.to_json())
+    stored = json.loads(json.dumps(saved.model_dump(), ensure_ascii=False))
+    differ = sorted(_PARTS.get(key, key) for key in set(rebuilt) | set(stored)
+                    if key not in _NOT_COMPARED and rebuilt.get(key) != stored.get(key))
+    if differ:
+        raise RulesError("the saved state does not follow from its decisions (the save was "
+                         "edited, or the ruleset changed since): " + ", ".join(differ)
+                         + " differ")
+    return state
+
+
 class Session:
     """One game at the table: state, seats (humans and bots), log, and what humans have seen.
 
@@ -50,28 +123,40 @@ class Session:
         state: the game, recording events.
         seats: seat -> ``"human"`` or a bot spec (``random``, ``mcts:iterations=200``...).
         agents: seat -> bot, for every non-human seat.
-        log_path: the JSON-lines log (None: no log); ``log`` its open handle.
         save_path: the file ``save`` and an interruption write to by default.
+        header: the first line of the game's log (:func:`rulesplay.gamelog.header`).
     """
 
     def __init__(self, state: State, seats: dict[int, str], agents: dict[int, Any],
-                 log_path: str | None, log: IO[str] | None, save_path: str) -> None:
+                 save_path: str, header: Event) -> None:
         self.state, self.seats, self.agents = state, seats, agents
-        self.log_path, self.log, self.save_path = log_path, log, save_path
+        self.save_path, self.header = save_path, header
+        self.log: IO[str] | None = None
         self.recent: list[Event] = []
         self.total = 0  # events of the game so far (the index of the next one)
         self.seen = {s: 0 for s, spec in seats.items() if spec == HUMAN}
         self.last_shown: int | None = None
         if state.events is None:
             state.events = []
-        self.done = 0  # events not yet logged (a new game's deal is logged too)
-        self.logged = log.tell() if log is not None else 0  # log size after whole moves
+        self.done = 0  # events handed on so far (a new game's deal goes with the first move)
+        self.logged_before = False  # a resumed game that was logged before it was saved
 
     @property
     def humans(self) -> list[int]:
         return sorted(self.seen)
 
     # ------------------------------------------------------------ events
+    def start_log(self, log: IO[str]) -> None:
+        """Write the log's header and the events so far to ``log`` (a file the person named,
+        open for writing, empty); later events follow as they happen. The session closes it."""
+        events = self.state.events or []
+        gamelog.write(log, [self.header, *events[:self.done]])
+        self.log = log
+
+    def log_text(self) -> str:
+        """The whole log as it stands (header and the events handed on so far)."""
+        return gamelog.lines([self.header, *(self.state.events or [])[:self.done]])
+
     def emit(self) -> None:
         """Log the new events of the state and keep them for the humans' screens."""
         events = self.state.events or []
@@ -80,12 +165,9 @@ class Session:
         if not fresh:
             return
         if self.log is not None:
-            self.log.write("".join(json.dumps(ev, ensure_ascii=False) + "\n" for ev in fresh))
-            self.log.flush()
+            gamelog.write(self.log, fresh)
         recent = self.recent + json.loads(json.dumps(fresh, ensure_ascii=False))
         self.recent, self.total = recent[-RECENT_LIMIT:], self.total + len(fresh)
-        if self.log is not None:
-            self.logged = self.log.tell()
 
     def close(self) -> None:
         """Close the log file (the session can still be saved)."""
@@ -100,10 +182,12 @@ class Session:
 
     # ------------------------------------------------------------ saving
     def save(self, path: str | None = None) -> str:
-        """Write the session to ``path`` (default: :attr:`save_path`); returns the path.
+        """Write the session to ``path`` (default: :attr:`save_path`), atomically; returns
+        the path.
 
         Raises:
-            OSError: the file cannot be written.
+            OutputRefused: ``path`` is a ruleset file, a link or a special file.
+            OSError: the file cannot be written (an older save there is kept).
         """
         target = Path(path or self.save_path)
         state = self.state
@@ -113,70 +197,98 @@ class Session:
             if rng is not None:
                 version, internal, gauss = rng.getstate()
                 bots[str(s)] = [version, list(internal), gauss]
-        size = self.logged if self.log is not None else None
         data = {
             "type": SESSION_MARK, "version": SESSION_VERSION,
             "ruleset": str(Path(str(state.program.game.path)).resolve()),
             "state": json.loads(state.to_json()),
             "seats": {str(s): spec for s, spec in self.seats.items()},
-            "bots": bots, "log": self.log_path, "log_size": size,
-            "total": self.total, "recent": self.recent,
+            "bots": bots, "header": self.header, "logged": self.log is not None,
             "seen": {str(s): k for s, k in self.seen.items()}, "last_shown": self.last_shown,
         }
-        tmp = target.with_name(target.name + ".tmp")
-        tmp.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
-        os.replace(tmp, target)
+        write_atomic(target, json.dumps(data, ensure_ascii=False))
         return str(target)
 
     @classmethod
     def load(cls, path: str, make_agent: Callable[[str, int, int], Any]) -> Session:
-        """Read a saved session; bots are rebuilt and given back their generators.
+        """Read a saved session: the game is replayed from its seed and decisions, bots are
+        rebuilt and given back their generators. No file named in the save is written; the
+        caller starts the log (:meth:`start_log`) where the person says.
 
         Args:
             path: the save file.
-            make_agent: ``(spec, seat, seed) -> bot``.
+            make_agent: ``(spec, seat, seed) -> bot``; raises ValueError or KeyError for a
+                spec it does not know.
 
         Raises:
-            RulesError: not a session file, damaged, or its ruleset no longer fits.
-            OSError: the file or the log cannot be opened.
+            RulesError: not a session file, from another version, damaged, edited, or its
+                ruleset no longer fits.
+            OSError: the file cannot be read.
         """
+        saved = read_save(path)
         try:
-            d = json.loads(Path(path).read_text(encoding="utf-8"))
-        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-            raise RulesError(f"{path} is not a saved rulesplay game ({exc})") from None
-        if not isinstance(d, dict) or d.get("type") != SESSION_MARK:
-            raise RulesError(f"{path} is not a saved rulesplay game")
-        if d.get("version") != SESSION_VERSION:
-            raise RulesError(f"{path} was saved by another version of rulesplay")
-        try:
-            sd = d["state"]
-            game = load(d["ruleset"], sd.get("options") or {}, sd.get("lang"))
-            state = State.from_json(sd, game)
-            state.events = []
-            seats = {int(s): str(spec) for s, spec in d["seats"].items()}
-            agents = {}
-            for s, spec in seats.items():
-                if spec == HUMAN:
-                    continue
+            state = replay(saved.state, saved.ruleset)
+        except RulesError as exc:
+            if not exc.span.line:  # not a diagnostic of the ruleset file itself
+                exc.message = f"{path}: {exc.message}"
+            raise
+        n = state.num_players
+        if sorted(saved.seats) != list(range(n)):
+            raise RulesError(f"{path}: the saved game is damaged (seats must be 0 to {n - 1})")
+        events = state.events or []
+        agents = {}
+        for s, spec in saved.seats.items():
+            if spec == HUMAN:
+                continue
+            try:
                 agent = agents[s] = make_agent(spec, s, state.seed)
-                saved = d["bots"].get(str(s))
-                rng = _rng_of(agent)
-                if saved is not None and rng is not None:
-                    rng.setstate((saved[0], tuple(saved[1]), saved[2]))
-            log_path = d.get("log")
-            log = None
-            if log_path:
-                log = open(log_path, "r+", encoding="utf-8")  # noqa: SIM115 - Session.close()
-                log.truncate(int(d["log_size"]))
-                log.seek(0, os.SEEK_END)
-            session = cls(state, seats, agents, log_path, log, path)
-            session.total = int(d["total"])
-            session.recent = list(d["recent"])
-            session.seen = {int(s): int(k) for s, k in d["seen"].items()}
-            session.last_shown = d.get("last_shown")
-            return session
-        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
-            raise RulesError(f"{path}: the saved game is damaged ({exc})") from None
+            except (ValueError, KeyError) as exc:
+                raise RulesError(f"{path}: the saved game is damaged (seat {s}: {exc})") \
+                    from None
+            rng, stored = _rng_of(agent), saved.bots.get(s)
+            if stored is not None and rng is not None:
+                try:
+                    rng.setstate((stored[0], tuple(stored[1]), stored[2]))
+                except (ValueError, TypeError, OverflowError):
+                    raise RulesError(f"{path}: the saved game is damaged (the generator of "
+                                     f"seat {s})") from None
+        humans = {s for s, spec in saved.seats.items() if spec == HUMAN}
+        if set(saved.seen) != humans or not all(0 <= k <= len(events)
+                                                for k in saved.seen.values()) \
+                or saved.last_shown not in (None, *humans):
+            raise RulesError(f"{path}: the saved game is damaged (what the humans have seen)")
+        session = cls(state, dict(saved.seats), agents, path, saved.header)
+        session.done = session.total = len(events)
+        session.recent = json.loads(json.dumps(events[-RECENT_LIMIT:], ensure_ascii=False))
+        session.seen = dict(saved.seen)
+        session.last_shown = saved.last_shown
+        session.logged_before = saved.logged
+        return session
+
+
+def read_save(path: str) -> SavedSession:
+    """The checked contents of a save file (the game itself is not rebuilt here).
+
+    Raises:
+        RulesError: not a saved rulesplay game, saved by another version (says which), or
+            damaged (says where).
+        OSError: the file cannot be read.
+    """
+    try:
+        d = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (ValueError, RecursionError) as exc:  # not UTF-8, not JSON, numbers too long
+        raise RulesError(f"{path} is not a saved rulesplay game ({exc})") from None
+    if not isinstance(d, dict) or d.get("type") != SESSION_MARK:
+        raise RulesError(f"{path} is not a saved rulesplay game")
+    if d.get("version") != SESSION_VERSION:
+        raise RulesError(f"{path} was saved in format {str(d.get('version'))[:20]!r} by another "
+                         f"version of rulesplay; this one reads format {SESSION_VERSION}")
+    try:
+        return SavedSession.model_validate(d)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"]) or "the file"
+        raise RulesError(f"{path}: the saved game is damaged ({where}: {first['msg']})") \
+            from None
 
 
 # ---------------------------------------------------------------- playing
@@ -196,44 +308,48 @@ def play(session: Session, console: Console, ask: Callable[[str], str] = input) 
     prog = state.program
     lang = prog.lang
     book = CardBook(prog)
-    seat_ui = HumanSeat(console, ask, session.save, session.save_path)
+    seat_ui = HumanSeat(console, ask, lambda path: _save_and_say(session, console, lang, None,
+                                                                 path), session.save_path)
     multi = len(session.humans) > 1
     session.last_shown = None  # after a resume, whoever sits down first is asked to
     snapshot: tuple[State, dict[int, Any], dict[int, int]] | None = None
-    try:
-        while not state.is_terminal():
-            p = state.current_player()
-            if p in session.seen:
-                if multi and session.last_shown != p:
-                    _pass_to(session, console, ask, prog.seat_name(p), lang)
-                session.last_shown = p
-                since = session.unseen(p, session.seen[p])
-                compact = _follow_up(session, p)
-                action = seat_ui.choose(state, p, since, book, session.recent, compact)
-                snapshot = _snapshot(session)
-                session.seen[p] = session.total
-            else:
-                snapshot = _snapshot(session)
-                action = agent_step(session.agents[p], state)
-            state.apply(action)
-            session.emit()
-            snapshot = None
-    except KeyboardInterrupt:
-        if snapshot is not None:  # stopped inside a move: go back to before it
-            _restore(session, *snapshot)
-        console.print()
-        _save_and_say(session, console, lang, "interrupted")
-        return 130
-    except EOFError:
-        console.print()
-        _save_and_say(session, console, lang, "interrupted")
-        return 0
-    except SaveRequest:
-        _save_and_say(session, console, lang, None)
-        return 0
-    except QuitRequest:
-        console.print(tr(lang, "left"))
-        return 0
+    while True:
+        try:
+            while not state.is_terminal():
+                p = state.current_player()
+                if p in session.seen:
+                    if multi and session.last_shown != p:
+                        _pass_to(session, console, ask, prog.seat_name(p), lang)
+                    session.last_shown = p
+                    since = session.unseen(p, session.seen[p])
+                    compact = _follow_up(session, p)
+                    action = seat_ui.choose(state, p, since, book, session.recent, compact)
+                    snapshot = _snapshot(session)
+                    session.seen[p] = session.total
+                else:
+                    snapshot = _snapshot(session)
+                    action = agent_step(session.agents[p], state)
+                state.apply(action)
+                session.emit()
+                snapshot = None
+            break
+        except KeyboardInterrupt:
+            if snapshot is not None:  # stopped inside a move: go back to before it
+                _restore(session, *snapshot)
+            console.print()
+            _save_and_say(session, console, lang, "interrupted")
+            return 130
+        except EOFError:
+            console.print()
+            _save_and_say(session, console, lang, "interrupted")
+            return 0
+        except SaveRequest:
+            if _save_and_say(session, console, lang, None):
+                return 0
+            # not saved (the message said why): the game goes on
+        except QuitRequest:
+            console.print(tr(lang, "left"))
+            return 0
     _finish(session, console)
     return 0
 
@@ -266,8 +382,7 @@ def _pass_to(session: Session, console: Console, ask: Callable[[str], str], name
         word, _, rest = text.partition(" ")
         if word.lower() != "save":
             break
-        path = session.save(rest.strip() or None)
-        console.print(tr(lang, "saved", path=path), style="green")
+        _save_and_say(session, console, lang, None, rest.strip() or None)
     _clear(console)
 
 
@@ -293,15 +408,22 @@ def _restore(session: Session, state: State, rngs: dict[int, Any],
 
 
 def _save_and_say(session: Session, console: Console, lang: str | None,
-                  why: str | None) -> None:
+                  why: str | None, path: str | None = None) -> bool:
+    """Save the session (to ``path``, default its save file) and say where; when it cannot
+    be saved, say why and keep the game (returns whether it was saved)."""
     if why:
         console.print(tr(lang, why), style="yellow")
     try:
-        path = session.save()
+        written = session.save(path)
+    except OutputRefused as exc:
+        console.print(str(exc), style="red", markup=False)
+        return False
     except OSError as exc:
-        console.print(f"cannot save to {session.save_path}: {exc.strerror}", style="red")
-        return
-    console.print(tr(lang, "saved", path=path), style="green")
+        console.print(f"cannot save to {path or session.save_path}: {exc.strerror}",
+                      style="red", markup=False)
+        return False
+    console.print(tr(lang, "saved", path=written), style="green")
+    return True
 
 
 def _finish(session: Session, console: Console) -> None:

@@ -1,0 +1,254 @@
+"""Saves and logs from a stranger (issue 13, items 1, 3, 4 and part of 16): a save names no
+file that rulesplay writes, resuming replays the saved decisions and refuses a save that does
+not follow from them, a mutated save never gives a traceback, and output files lose nothing.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import rulesplay
+from rulesplay import gamelog
+from rulesplay.cli import main
+from rulesplay.errors import RulesError
+from rulesplay.session import Session
+
+ROOT = Path(__file__).resolve().parents[1]
+CH = str(ROOT / "rulesets" / "card_hunt.rules")
+SEATS = {0: "human", 1: "random"}
+
+
+def _saved_game(tmp_path: Path, moves: int = 6) -> Path:
+    """A Card Hunt game with a human seat, saved after ``moves`` decisions (and logged)."""
+    state = rulesplay.load(CH).new_state(num_players=2, seed=3, record_events=True)
+    session = Session(state, dict(SEATS), {1: _bot(1)}, str(tmp_path / "game.save.json"),
+                      gamelog.header("card_hunt.rules", {}, 2, 3, None, SEATS))
+    session.start_log(open(tmp_path / "game.jsonl", "w", encoding="utf-8"))  # noqa: SIM115
+    for _ in range(moves):
+        state.apply(state.legal_actions()[0])
+        session.emit()
+    session.close()
+    return Path(session.save())
+
+
+def _bot(seat: int) -> Any:
+    from rulesplay.agents import make_agent
+
+    return make_agent("random", seat, 3)
+
+
+def _resume(save: Path, *args: str, answers: str = "quit\nn\n") -> Any:
+    return CliRunner().invoke(main, ["resume", str(save), *args], input=answers)
+
+
+def _edit(save: Path, change: Any) -> None:
+    data = json.loads(save.read_text(encoding="utf-8"))
+    change(data)
+    save.write_text(json.dumps(data), encoding="utf-8")
+
+
+# ---------------------------------------------------------------- item 1: no path to write
+@pytest.mark.parametrize("size", [0, 10**20, 1e20, "0"])
+def test_a_save_naming_any_file_never_truncates_or_grows_it(tmp_path: Path, size: Any) -> None:
+    save = _saved_game(tmp_path)
+    victim = tmp_path / "precious.txt"
+    victim.write_text("keep me\n", encoding="utf-8")
+
+    def point_at_victim(d: dict[str, Any]) -> None:
+        d["log"], d["log_size"] = str(victim), size
+
+    _edit(save, point_at_victim)
+    result = _resume(save)
+    assert result.exit_code == 1 and "damaged" in result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    assert victim.read_text(encoding="utf-8") == "keep me\n"
+    # an old-format save (version 1 named its log and size) is refused by its version
+    _edit(save, lambda d: d.update(version=1))
+    result = _resume(save)
+    assert "format '1'" in result.output and "reads format 2" in result.output
+    assert victim.read_text(encoding="utf-8") == "keep me\n"
+
+
+def test_a_save_holds_no_path_to_write(tmp_path: Path) -> None:
+    save = _saved_game(tmp_path)
+    text = save.read_text(encoding="utf-8")
+    assert "game.jsonl" not in text and "log_size" not in text
+    data = json.loads(text)
+    assert data["logged"] is True and data["header"]["type"] == "header"
+
+
+def test_resume_writes_the_log_next_to_the_save_under_a_fresh_name(tmp_path: Path) -> None:
+    save = _saved_game(tmp_path)
+    before = (tmp_path / "game.jsonl").read_text(encoding="utf-8")
+    taken = tmp_path / "game.log.jsonl"
+    taken.write_text("someone else's file\n", encoding="utf-8")
+    result = _resume(save)
+    assert result.exit_code == 0, result.output
+    assert "goes to" in result.output and "game-2.log.jsonl" in result.output
+    assert taken.read_text(encoding="utf-8") == "someone else's file\n"
+    assert (tmp_path / "game.jsonl").read_text(encoding="utf-8") == before
+    rebuilt = (tmp_path / "game-2.log.jsonl").read_text(encoding="utf-8")
+    assert rebuilt == before  # the whole game so far, rebuilt by replaying it
+
+
+def test_resume_log_refuses_files_it_would_lose(tmp_path: Path) -> None:
+    save = _saved_game(tmp_path)
+    other = tmp_path / "notes.txt"
+    other.write_text("not a log\n", encoding="utf-8")
+    result = _resume(save, "--log", str(other))
+    assert result.exit_code == 1 and "already exists" in result.output
+    assert other.read_text(encoding="utf-8") == "not a log\n"
+    ruleset = tmp_path / "mine.rules"
+    ruleset.write_text("game x\n", encoding="utf-8")
+    for extra in ((), ("--force",)):
+        result = _resume(save, "--log", str(ruleset), *extra)
+        assert result.exit_code == 1 and "ruleset file" in result.output
+        assert ruleset.read_text(encoding="utf-8") == "game x\n"
+    link = tmp_path / "link.jsonl"
+    link.symlink_to(other)
+    result = _resume(save, "--log", str(link), "--force")
+    assert result.exit_code == 1 and "symbolic link" in result.output
+    assert other.read_text(encoding="utf-8") == "not a log\n"
+    result = _resume(save, "--log", str(other), "--force")
+    assert result.exit_code == 0, result.output
+    assert other.read_text(encoding="utf-8").startswith('{"type": "header"')
+
+
+def test_run_log_never_replaces_a_file_without_force(tmp_path: Path) -> None:
+    out = tmp_path / "game.jsonl"
+    out.write_text("old\n", encoding="utf-8")
+    args = ["run", CH, "--seed", "1", "--quiet", "--log", str(out)]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 1 and "already exists" in result.output
+    assert out.read_text(encoding="utf-8") == "old\n"
+    result = CliRunner().invoke(main, [*args, "--force"])
+    assert result.exit_code == 0, result.output
+    assert out.read_text(encoding="utf-8").startswith('{"type": "header"')
+    rules = tmp_path / "copy.rules"
+    rules.write_text(Path(CH).read_text(encoding="utf-8"), encoding="utf-8")
+    result = CliRunner().invoke(main, ["run", CH, "--quiet", "--log", str(rules), "--force"])
+    assert result.exit_code == 1 and "ruleset file" in result.output
+    assert rules.read_text(encoding="utf-8") == Path(CH).read_text(encoding="utf-8")
+
+
+# ---------------------------------------------------------------- item 3: edited saves
+def _points(d: dict[str, Any]) -> None:
+    d["state"]["pv"] = [[999 if isinstance(v, int) and not isinstance(v, bool) else v
+                         for v in row] for row in d["state"]["pv"]]
+
+
+def _swap_hands(d: dict[str, Any]) -> None:
+    z = d["state"]["zones"]
+    first, second = next((i, j) for i in range(len(z)) for j in range(i + 1, len(z))
+                         if z[i] and z[j])
+    z[first][0], z[second][0] = z[second][0], z[first][0]
+
+
+def _generator(d: dict[str, Any]) -> None:
+    d["state"]["rng"][1][5] ^= 1
+
+
+@pytest.mark.parametrize(("change", "said"), [
+    (_points, "player variables"), (_swap_hands, "where the cards are"),
+    (_generator, "random generator"),
+])
+def test_an_edited_save_is_refused_saying_what_differs(tmp_path: Path, change: Any,
+                                                       said: str) -> None:
+    save = _saved_game(tmp_path)
+    _edit(save, change)
+    result = _resume(save)
+    assert result.exit_code == 1, result.output
+    assert "does not follow from its decisions" in result.output and said in result.output
+
+
+def test_edited_decisions_or_seats_are_refused(tmp_path: Path) -> None:
+    save = _saved_game(tmp_path)
+    original = json.loads(save.read_text(encoding="utf-8"))
+    for change, said in [
+        (lambda d: d["state"]["history"].__setitem__(0, [0, "play:nothing-here"]),
+         "cannot be replayed"),
+        (lambda d: d["state"]["history"].__setitem__(0, [1, d["state"]["history"][0][1]]),
+         "recorded for seat 1"),
+        (lambda d: d["seats"].pop("1"), "seats must be 0 to 1"),
+        (lambda d: d["seats"].update({"1": "wizard"}), "unknown bot"),
+        (lambda d: d["seen"].update({"0": 10**9}), "what the humans have seen"),
+    ]:
+        data = copy.deepcopy(original)
+        change(data)
+        save.write_text(json.dumps(data), encoding="utf-8")
+        result = _resume(save)
+        assert result.exit_code == 1, (said, result.output)
+        assert said in result.output, (said, result.output)
+
+
+# ---------------------------------------------------------------- item 4: mutated saves
+def _leaves(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    if isinstance(value, dict):
+        return [p for k, v in value.items() for p in _leaves(v, (*path, k))] or [path]
+    if isinstance(value, list) and value:
+        # a few places in long lists are enough to reach every kind of element
+        picks = sorted({0, len(value) // 2, len(value) - 1})
+        return [p for i in picks for p in _leaves(value[i], (*path, i))]
+    return [path]
+
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers(-(2**70), 2**70) | st.floats(allow_nan=False)
+    | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner,
+                                                                 max_size=3),
+    max_leaves=6)
+
+
+@pytest.fixture(scope="module")
+def valid_save(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    save = _saved_game(tmp_path_factory.mktemp("fuzz"), moves=4)
+    return json.loads(save.read_text(encoding="utf-8"))  # type: ignore[no-any-return]
+
+
+@settings(max_examples=150, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_a_mutated_save_never_gives_a_traceback(valid_save: dict[str, Any], tmp_path: Path,
+                                                data: st.DataObject) -> None:
+    mutated = copy.deepcopy(valid_save)
+    for _ in range(data.draw(st.integers(1, 3))):
+        path = data.draw(st.sampled_from(_leaves(mutated)))
+        parent = mutated
+        for key in path[:-1]:
+            parent = parent[key]
+        if path:
+            if data.draw(st.booleans()) and isinstance(parent, dict):
+                del parent[path[-1]]
+            else:
+                parent[path[-1]] = data.draw(JSON_VALUES)
+    save = tmp_path / "mutated.json"
+    save.write_text(json.dumps(mutated), encoding="utf-8")
+    try:
+        Session.load(str(save), _make)
+    except RulesError:
+        pass
+
+
+def _make(spec: str, seat: int, seed: int) -> Any:
+    from rulesplay.agents import make_agent
+
+    return make_agent(spec, seat, seed)
+
+
+# ---------------------------------------------------------------- saving at the prompt
+def test_a_save_that_fails_keeps_the_game(tmp_path: Path) -> None:
+    save = _saved_game(tmp_path)
+    answers = f"save {tmp_path}/no/such/dir/x.json\nsave {tmp_path}/ok.json\nquit\nn\n"
+    result = _resume(save, answers=answers)
+    assert result.exit_code == 0, result.output
+    assert "cannot save to" in result.output
+    assert (tmp_path / "ok.json").exists() and "Traceback" not in result.output
