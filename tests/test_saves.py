@@ -252,3 +252,72 @@ def test_a_save_that_fails_keeps_the_game(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert "cannot save to" in result.output
     assert (tmp_path / "ok.json").exists() and "Traceback" not in result.output
+
+
+# ---------------------------------------------------------------- item 2: no path is read
+def test_a_save_is_rebuilt_from_its_own_text_never_from_the_file_it_names(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    save = _saved_game(tmp_path)
+    for name in ("/proc/self/environ", "/dev/zero", str(tmp_path / "missing.rules")):
+        _edit(save, lambda d, name=name: d["state"]["ruleset"].update(name=name))
+        result = _resume(save)
+        assert result.exit_code == 0, result.output
+        assert "PATH=" not in result.output and "changed since" not in result.output
+    # and from any folder: the save holds every file of the ruleset
+    monkeypatch.chdir(tmp_path)
+    assert _resume(save).exit_code == 0
+
+
+def test_a_saved_ruleset_cannot_reach_outside_its_own_files(tmp_path: Path) -> None:
+    save = _saved_game(tmp_path)
+
+    def escape(d: dict[str, Any]) -> None:
+        bundle = d["state"]["ruleset"]
+        bundle["files"][bundle["top"]] = 'extends "../../../../etc/passwd"\n'
+
+    _edit(save, escape)
+    result = _resume(save)
+    assert result.exit_code == 1
+    assert "cannot reach outside the saved ruleset's files" in result.output
+    assert "root:" not in result.output
+
+
+def test_resume_says_when_the_ruleset_changed_and_plays_the_saved_rules(tmp_path: Path) -> None:
+    mine = tmp_path / "rulesets" / "mine.rules"
+    mine.parent.mkdir()
+    mine.write_text(Path(CH).read_text(encoding="utf-8"), encoding="utf-8")
+    state = rulesplay.load(str(mine)).new_state(num_players=2, seed=3, record_events=True)
+    session = Session(state, dict(SEATS), {1: _bot(1)}, str(tmp_path / "g.json"),
+                      gamelog.header(str(mine), {}, 2, 3, None, SEATS))
+    for _ in range(4):
+        state.apply(state.legal_actions()[0])
+        session.emit()
+    save = Path(session.save())
+    assert "changed since" not in _resume(save).output
+    mine.write_text(mine.read_text(encoding="utf-8").replace("players 2..8", "players 3..8"),
+                    encoding="utf-8")
+    result = _resume(save)
+    assert result.exit_code == 0, result.output
+    said = "".join(result.output.split())  # (the console wraps long lines, even in paths)
+    assert "".join(f"The ruleset changed since this game was saved: {mine}".split()) in said
+    assert "2players" in said  # the saved rules still hold
+
+
+def test_replay_uses_the_text_in_the_log_and_never_opens_the_file_it_names(
+        tmp_path: Path) -> None:
+    log = tmp_path / "g.jsonl"
+    result = CliRunner().invoke(main, ["run", CH, "--seed", "2", "--quiet", "--log", str(log)])
+    assert result.exit_code == 0, result.output
+    rows = log.read_text(encoding="utf-8").splitlines()
+    head = json.loads(rows[0])
+    head["ruleset"] = "/proc/self/environ"
+    log.write_text("\n".join([json.dumps(head), *rows[1:]]) + "\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["replay", str(log)])
+    assert result.exit_code == 0 and "replay matches" in result.output, result.output
+    del head["files"]  # an older log: the ruleset must be named by the person
+    log.write_text("\n".join([json.dumps(head), *rows[1:]]) + "\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["replay", str(log)])
+    assert result.exit_code == 1 and "--ruleset FILE" in result.output
+    assert "PATH=" not in result.output
+    result = CliRunner().invoke(main, ["replay", str(log), "--ruleset", CH])
+    assert result.exit_code == 0 and "replay matches" in result.output, result.output

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import json
 import random
+from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import BARGAIN_HUNTER, load_game, new_state
 
+import rulesplay
 from rulesplay import State
 from rulesplay.errors import IllegalActionError, RulesError
 
@@ -106,13 +109,24 @@ def test_save_at_every_kind_of_decision_resumes() -> None:
     assert kinds == {"pick", "play", "declare_trump", "order", "clean"}
 
 
-def test_from_json_without_game_reloads_the_ruleset() -> None:
+def test_from_json_without_game_rebuilds_it_from_the_saved_text(monkeypatch: Any) -> None:
     s = new_state(3, 4, rounds=2)
     for _ in range(10):
         s.apply(s.legal_actions()[0])
     text = s.to_json()
-    assert json.loads(text)["ruleset"] == str(BARGAIN_HUNTER)
+    saved = json.loads(text)["ruleset"]
+    assert saved["name"] == str(BARGAIN_HUNTER) and saved["top"] == "bargain_hunter.rules"
+    assert saved["files"]["bargain_hunter.rules"] == BARGAIN_HUNTER.read_text(encoding="utf-8")
+    # issue 13 item 2: no file named in the save is ever opened
+    opened: list[str] = []
+    real_open = open
+    monkeypatch.setattr("builtins.open", lambda f, *a, **k: opened.append(str(f))
+                        or real_open(f, *a, **k))
+    monkeypatch.setattr(Path, "read_bytes", lambda p: opened.append(str(p)) or b"")
+    monkeypatch.setattr(Path, "read_text", lambda p, *a, **k: opened.append(str(p)) or "")
     restored = State.from_json(text)
+    monkeypatch.undo()
+    assert opened == []
     assert restored.program.game.option_values == {"rounds": 2}
     assert restored.to_json() == text
     while not restored.is_terminal():
@@ -121,6 +135,16 @@ def test_from_json_without_game_reloads_the_ruleset() -> None:
         s.apply(action)
     assert restored.to_json() == s.to_json()
     assert restored.var("round") == 3  # two rounds, as the saved option says
+
+
+def test_a_state_of_a_game_made_from_text_can_be_saved_and_restored() -> None:
+    text = BARGAIN_HUNTER.read_text(encoding="utf-8")
+    s = rulesplay.loads(text, {"rounds": 1}).new_state(3, seed=2)
+    for _ in range(5):
+        s.apply(s.legal_actions()[-1])
+    restored = State.from_json(s.to_json())
+    assert restored.to_json() == s.to_json()
+    assert restored.legal_actions() == s.legal_actions()
 
 
 def _damage(text: str, how: str) -> str:

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import IO, Any
 
 import click
+from pydantic import ValidationError
 from rich import box
 from rich.console import Console
 from rich.table import Table
@@ -22,7 +23,8 @@ from rich.table import Table
 from . import gamelog
 from . import graph as graphs
 from .cliargs import parse_pairs
-from .engine.game import Game, load
+from .compose import Bundle, changed_since
+from .engine.game import Game, load, load_bundle
 from .engine.state import State
 from .errors import OptionError, RulesError
 from .narrate import Narrator, score_table, tr, winner_line
@@ -89,8 +91,7 @@ class RulesGroup(click.Group):
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
-        except RulesError as exc:
-            _attach_sources(exc)
+        except RulesError as exc:  # diagnostics carry the text of the game's own files
             click.echo(exc.render(), err=True)
             ctx.exit(1)
         except OSError as exc:  # e.g. a full disk or a closed pipe while printing
@@ -99,18 +100,6 @@ class RulesGroup(click.Group):
             click.echo(f"error: {exc.strerror or exc}"
                        + (f": {exc.filename}" if exc.filename else ""), err=True)
             ctx.exit(1)
-
-
-def _attach_sources(exc: RulesError) -> None:
-    """Give diagnostics raised while playing the text of their file (for the caret line)."""
-    sources = {}
-    for d in exc.diagnostics:
-        if d.source is None and d.span.file not in sources and Path(d.span.file).is_file():
-            try:
-                sources[d.span.file] = Path(d.span.file).read_text(encoding="utf-8-sig")
-            except (OSError, UnicodeDecodeError):
-                continue
-    exc.attach_source(sources)
 
 
 @click.group(cls=RulesGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -223,7 +212,7 @@ def run(file: str, players: int | None, seed: int | None, options: tuple[str, ..
             console.print(tr(lang, "repeat", seed=seed), style="dim")
     elif random_seed:
         click.echo(tr(lang, "repeat", seed=seed), err=True)
-    log_header = gamelog.header(file, game.option_values, n, seed, lang, bots)
+    log_header = gamelog.header(file, game.option_values, n, seed, lang, bots, game.bundle)
     try:
         if humans:
             save = save_path or f"{Path(file).stem}-{seed}.save.json"
@@ -293,6 +282,10 @@ def resume(save_file: str, log_path: str | None, force: bool) -> None:
     console.print(tr(state.program.lang, "resumed", path=save_file,
                      title=state.program.game.title, n=state.num_players, seed=state.seed,
                      k=state.decisions + 1), style="bold")
+    bundle = state.program.game.bundle
+    if bundle is not None and changed_since(bundle):
+        console.print(tr(state.program.lang, "ruleset_changed", path=bundle.name),
+                      style="yellow")
     if log_path is not None:
         text = session.log_text()
         continued = Path(log_path).exists() and gamelog.continues(log_path, text)
@@ -361,18 +354,31 @@ def _play(state: State, agents: dict[int, Any], narrator: Narrator | None,
 # ---------------------------------------------------------------- replay
 @main.command()
 @click.argument("log_file", metavar="LOG", type=click.Path(exists=True, dir_okay=False))
-def replay(log_file: str) -> None:
+@click.option("--ruleset", "ruleset_file", type=click.Path(dir_okay=False), default=None,
+              help="The ruleset to replay with, for a log that does not hold its ruleset's "
+                   "text (written by an older rulesplay); by default the text in the log.")
+def replay(log_file: str, ruleset_file: str | None) -> None:
     """Re-run a game log written by 'run --log' and check it gives the same events.
 
-    Loads the ruleset named in the log's header with its options, players and seed, applies
-    the logged decisions in order and compares every event. Exit 0 when they all match, 1 at
-    the first difference.
+    Rebuilds the game from the ruleset text the log's header holds (never from a file the
+    log names) with its options, players and seed, applies the logged decisions in order
+    and compares every event. Exit 0 when they all match, 1 at the first difference.
     """
     header, logged = _read_log(log_file)
-    path = str(header["ruleset"])
-    if not Path(path).exists() and (Path(log_file).parent / path).exists():
-        path = str(Path(log_file).parent / path)
-    game = load(path, header.get("options") or {}, header.get("lang"))
+    options, lang = header.get("options") or {}, header.get("lang")
+    if ruleset_file is not None:
+        game = load(ruleset_file, options, lang)
+    elif "files" in header:
+        try:
+            bundle = Bundle.model_validate(header["files"])
+        except ValidationError:
+            raise click.ClickException(f"{log_file}: the ruleset text in the header is "
+                                       "damaged") from None
+        game = load_bundle(bundle, options, lang)
+    else:
+        raise click.ClickException(
+            f"{log_file} does not hold its ruleset's text (an older log); name the ruleset: "
+            f"rulesplay replay {log_file} --ruleset FILE")
     state = game.new_state(int(header["players"]), int(header["seed"]), record_events=True)
     failure = next((e.get("message") for e in logged if e.get("type") == "error"), None)
     logged = [e for e in logged if e.get("type") != "error"]

@@ -26,8 +26,13 @@ own folder. ``extends`` chains may not form a cycle.
 from __future__ import annotations
 
 import os
+import posixpath
+import stat
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+from pydantic import BaseModel, ConfigDict, StrictStr
 
 from . import ir
 from .errors import Diagnostic, RulesError, RulesValidationError, Span, did_you_mean
@@ -76,7 +81,8 @@ def load_ruleset(path: str) -> tuple[ir.Ruleset, Checked]:
     """Parse the ruleset at ``path``, merge the files it extends, and check the result.
 
     Returns:
-        The merged :class:`ir.Ruleset` (no ``overrides`` left) and its :class:`Checked`.
+        The merged :class:`ir.Ruleset` (no ``overrides`` left) and its :class:`Checked`
+        (whose ``sources`` hold the text of every file read, for :func:`bundle_of`).
 
     Raises:
         RulesError: unreadable file, syntax errors, a bad ``extends`` (missing base, outside
@@ -84,10 +90,24 @@ def load_ruleset(path: str) -> tuple[ir.Ruleset, Checked]:
             errors of the merged ruleset; sources of every file involved are attached so
             every diagnostic prints its line and caret.
     """
+    return _load(path, _Disk(allowed_root(path)))
+
+
+def load_bundle(bundle: Bundle) -> tuple[ir.Ruleset, Checked]:
+    """Like :func:`load_ruleset` for the files of a :class:`Bundle`, held in memory: no
+    file is opened, and ``extends``/``include`` reach only the bundle's own files.
+
+    Raises:
+        RulesError: as :func:`load_ruleset`; a file the bundle lacks is "no such file".
+    """
+    return _load(bundle.top, _Memory(bundle))
+
+
+def _load(path: str, reader: _Reader) -> tuple[ir.Ruleset, Checked]:
     sources: dict[str, str] = {}
     removed: list[ir.Override] = []
     try:
-        ruleset = load_merged(path, sources, removed=removed)
+        ruleset = load_merged(path, sources, reader=reader, removed=removed)
         return ruleset, check(ruleset, sources)
     except RulesError as exc:
         for diag in exc.diagnostics:  # say why a name the base still uses is gone
@@ -96,6 +116,61 @@ def load_ruleset(path: str) -> tuple[ir.Ruleset, Checked]:
                         f" '{o.name}'" in diag.message:
                     diag.message += f" (removed by 'remove {o.what} {o.name}' at {o.span})"
         raise exc.attach_source(sources) from None
+
+
+class Bundle(BaseModel):
+    """The text of every file a ruleset was composed from (``extends``, ``include``), so a
+    save or a log rebuilds the very game it was made with, wherever it is opened, without
+    reading any file it names.
+
+    Attributes:
+        name: the ruleset as the person named it (shown, never opened).
+        top: the top-level file, as a key of ``files``.
+        files: path relative to the bundle's root (``/``-separated) -> text.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    name: StrictStr
+    top: StrictStr
+    files: dict[StrictStr, StrictStr]
+
+
+def bundle_of(path: str, sources: dict[str, str]) -> Bundle:
+    """The :class:`Bundle` of a ruleset loaded from disk by :func:`load_ruleset`.
+
+    Args:
+        path: the top-level file as the person named it.
+        sources: file -> text of every file read (``Checked.sources``).
+    """
+    root = allowed_root(path)
+
+    def key(file: str) -> str:
+        return Path(os.path.relpath(Path(file).resolve(), root)).as_posix()
+
+    return Bundle(name=path, top=key(path), files={key(f): t for f, t in sources.items()})
+
+
+MAX_RULESET_BYTES = 4_000_000  # a ruleset file larger than this is not checked for changes
+
+
+def changed_since(bundle: Bundle) -> bool | None:
+    """Whether the ruleset file a bundle was made from reads differently on disk now (it, or
+    a file it extends or includes, was edited): True or False, or None when there is no such
+    ruleset file here to compare with (the name is shown, so it is only compared when it is
+    a regular ``.rules`` file of a sensible size: never a device, a pipe or anything else)."""
+    p = Path(bundle.name)
+    try:
+        info = p.stat()
+    except (OSError, ValueError):
+        return None
+    if p.suffix != ".rules" or not stat.S_ISREG(info.st_mode) or \
+            info.st_size > MAX_RULESET_BYTES:
+        return None
+    try:
+        _, checked = load_ruleset(bundle.name)
+    except RulesError:
+        return True  # it no longer loads as it did
+    return bundle_of(bundle.name, checked.sources).files != bundle.files
 
 
 def allowed_root(path: str | Path) -> Path:
@@ -115,63 +190,125 @@ def _show(p: Path) -> str:
         return str(p)
 
 
-def load_merged(path: str, sources: dict[str, str], root: Path | None = None,
-                chain: tuple[Path, ...] = (),
+def load_merged(path: str, sources: dict[str, str], reader: _Reader | None = None,
+                chain: tuple[str, ...] = (),
                 removed: list[ir.Override] | None = None) -> ir.Ruleset:
     """Parse ``path`` and, when it ``extends`` a base, load the base (recursively) and merge.
 
     Args:
         path: the ruleset file, as the user wrote it (used in spans).
         sources: filled with file -> text of every file read (for carets).
-        root: the folder ``extends`` may not leave (default: :func:`allowed_root`).
+        reader: where files come from (default: the disk, inside :func:`allowed_root`).
         chain: the files already being loaded (to report cycles).
         removed: filled with the ``remove`` statements of every variant in the chain.
 
     Raises:
         RulesError: see :func:`load_ruleset`.
     """
-    text = read_source(path)
+    reader = reader or _Disk(allowed_root(path))
+    text = reader.read(path)
     sources[path] = text
     variant = parse_text(text, path)
-    real = Path(path).resolve()
-    root = root or allowed_root(real)
+    seen = (*chain, reader.key(path))
     if variant.includes:
-        variant = _with_includes(variant, path, sources, root, (*chain, real))
+        variant = _with_includes(variant, path, sources, reader, seen)
     if variant.extends is None:
         return variant
-    seen = (*chain, real)
-    base_path = _resolve(path, variant.extends, variant.extends_span, root, seen, "extends")
-    base = load_merged(base_path, sources, root, seen, removed)
+    base_path = reader.resolve(path, variant.extends, variant.extends_span, seen, "extends")
+    base = load_merged(base_path, sources, reader, seen, removed)
     if removed is not None:
         removed.extend(o for o in variant.overrides if o.action == "remove")
     return merge(base, variant)
 
 
-def _resolve(path: str, target: str, span: Any, root: Path, chain: tuple[Path, ...],
-             verb: str) -> str:
-    """The file ``target`` names (``extends`` or ``include``), relative to ``path``; it must
-    stay inside ``root``, exist, and not be one of the files already being loaded."""
-    joined = os.path.normpath(os.path.join(os.path.dirname(path), target))
-    real = Path(joined).resolve()
-    if not real.is_relative_to(root):
-        raise RulesValidationError(
-            f"'{verb}' cannot reach outside the ruleset folder tree '{_show(root)}': "
-            f"'{target}' resolves to {_show(real)}", span)
-    if real in chain:
-        loop = " -> ".join(_show(p) for p in (*chain[chain.index(real):], real))
+class _Reader:
+    """Where ruleset files come from: :class:`_Disk` or :class:`_Memory`."""
+
+    def read(self, path: str) -> str:
+        raise NotImplementedError
+
+    def key(self, path: str) -> str:
+        """What identifies the file (for cycles)."""
+        raise NotImplementedError
+
+    def resolve(self, path: str, target: str, span: Any, chain: tuple[str, ...],
+                verb: str) -> str:
+        """The file ``target`` names (``extends`` or ``include``), relative to ``path``; it
+        must stay inside the reader's tree, exist, and not be in ``chain``.
+
+        Raises:
+            RulesValidationError: outside the tree, a cycle, or no such file.
+        """
+        raise NotImplementedError
+
+
+class _Disk(_Reader):
+    """Files on disk, inside the folder tree ``root``."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+
+    def read(self, path: str) -> str:
+        return read_source(path)
+
+    def key(self, path: str) -> str:
+        return str(Path(path).resolve())
+
+    def resolve(self, path: str, target: str, span: Any, chain: tuple[str, ...],
+                verb: str) -> str:
+        joined = os.path.normpath(os.path.join(os.path.dirname(path), target))
+        real = Path(joined).resolve()
+        if not real.is_relative_to(self.root):
+            raise RulesValidationError(
+                f"'{verb}' cannot reach outside the ruleset folder tree '{_show(self.root)}': "
+                f"'{target}' resolves to {_show(real)}", span)
+        _no_cycle(str(real), chain, verb, span, lambda k: _show(Path(k)))
+        if not real.is_file():
+            folder = real.parent
+            near = [p.name for p in folder.glob("*.rules")] if folder.is_dir() else []
+            what = "a folder, not a ruleset file" if real.is_dir() else "no such file"
+            raise RulesValidationError(
+                f"'{verb}': {what} '{target}' in {_show(folder)}"
+                + did_you_mean(real.name, near), span)
+        return joined
+
+
+class _Memory(_Reader):
+    """The files of a :class:`Bundle`; paths are ``/``-separated and relative to its root."""
+
+    def __init__(self, bundle: Bundle) -> None:
+        self.files = bundle.files
+
+    def read(self, path: str) -> str:
+        if path not in self.files:
+            raise RulesError("no such file in the saved ruleset", Span(file=path, line=1, col=1))
+        return self.files[path]
+
+    def key(self, path: str) -> str:
+        return path
+
+    def resolve(self, path: str, target: str, span: Any, chain: tuple[str, ...],
+                verb: str) -> str:
+        joined = posixpath.normpath(posixpath.join(posixpath.dirname(path), target))
+        if joined.startswith(("../", "/")) or joined == "..":
+            raise RulesValidationError(
+                f"'{verb}' cannot reach outside the saved ruleset's files: '{target}'", span)
+        _no_cycle(joined, chain, verb, span, str)
+        if joined not in self.files:
+            raise RulesValidationError(f"'{verb}': no such file '{target}' in the saved "
+                                       "ruleset" + did_you_mean(joined, self.files), span)
+        return joined
+
+
+def _no_cycle(key: str, chain: tuple[str, ...], verb: str, span: Any,
+              show: Callable[[str], str]) -> None:
+    if key in chain:
+        loop = " -> ".join(show(k) for k in (*chain[chain.index(key):], key))
         raise RulesValidationError(f"'{verb}' forms a cycle: {loop}", span)
-    if not real.is_file():
-        folder = real.parent
-        near = [p.name for p in folder.glob("*.rules")] if folder.is_dir() else []
-        what = "a folder, not a ruleset file" if real.is_dir() else "no such file"
-        raise RulesValidationError(
-            f"'{verb}': {what} '{target}' in {_show(folder)}"
-            + did_you_mean(real.name, near), span)
-    return joined
 
 
-def _with_includes(ruleset: ir.Ruleset, path: str, sources: dict[str, str], root: Path,
-                   chain: tuple[Path, ...]) -> ir.Ruleset:
+def _with_includes(ruleset: ir.Ruleset, path: str, sources: dict[str, str], reader: _Reader,
+                   chain: tuple[str, ...]) -> ir.Ruleset:
     """``include "file"``: the declarations of each included file come first, in order.
 
     Included files hold declarations only (enums, cards, zones, variables, abilities, rules,
@@ -184,15 +321,15 @@ def _with_includes(ruleset: ir.Ruleset, path: str, sources: dict[str, str], root
     lists = ("options", "enums", "kinds", "zones", "vars", "abilities", "rules", "phases")
     merged: dict[str, list[Any]] = {name: [] for name in lists}
     for target, span in ruleset.includes:
-        file = _resolve(path, target, span, root, chain, "include")
-        text = read_source(file)
+        file = reader.resolve(path, target, span, chain, "include")
+        text = reader.read(file)
         sources[file] = text
         part = parse_text(text, file)
         if part.extends is not None:
             raise RulesValidationError("an included file cannot 'extends' another",
                                        part.extends_span)
         if part.includes:
-            part = _with_includes(part, file, sources, root, (*chain, Path(file).resolve()))
+            part = _with_includes(part, file, sources, reader, (*chain, reader.key(file)))
         for name in lists:
             merged[name].extend(getattr(part, name))
     return ruleset.model_copy(update={

@@ -13,23 +13,31 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import IO, Any
 
+from .compose import Bundle
+
 Event = dict[str, Any]
 
 
 def header(ruleset: str, options: dict[str, Any], players: int, seed: int, lang: str | None,
-           bots: dict[int, str]) -> Event:
+           bots: dict[int, str], files: Bundle | None = None) -> Event:
     """The first line of a log.
 
     Args:
-        ruleset: the ruleset as the person named it.
+        ruleset: the ruleset as the person named it (shown, never opened by ``replay``).
         options: the option values set (name -> int, bool or str).
         players: seats at the table.
         seed: the game's seed.
         lang: the account's language (None: English).
         bots: seat -> ``"human"`` or a bot spec.
+        files: the text of every file of the ruleset (``Game.bundle``), which ``replay``
+            rebuilds the game from.
     """
-    return {"type": "header", "ruleset": ruleset, "options": options, "players": players,
-            "seed": seed, "lang": lang, "bots": {str(s): b for s, b in sorted(bots.items())}}
+    head: Event = {"type": "header", "ruleset": ruleset, "options": options,
+                   "players": players, "seed": seed, "lang": lang,
+                   "bots": {str(s): b for s, b in sorted(bots.items())}}
+    if files is not None:
+        head["files"] = files.model_dump()
+    return head
 
 
 def lines(events: Iterable[Event]) -> str:

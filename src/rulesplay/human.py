@@ -36,7 +36,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from rich.color import Color, ColorParseError
@@ -880,12 +879,10 @@ def rule_excerpt(state: State) -> tuple[str, list[str]]:
     if state.pending is None:
         return "", []
     span = getattr(state.program.nodes[state.pending[1]], "span", None)
-    if span is None or not span.line or not Path(span.file).is_file():
+    text = state.program.game.checked.sources.get(span.file) if span is not None else None
+    if span is None or not span.line or text is None:  # the text the game was loaded from
         return "", []
-    try:
-        lines = Path(span.file).read_text(encoding="utf-8-sig").splitlines()
-    except (OSError, UnicodeDecodeError):
-        return "", []
+    lines = text.splitlines()
     first = span.line - 1
     start = first
     while start > 0 and lines[start - 1].strip().startswith("#"):

@@ -21,7 +21,8 @@ from pydantic import BaseModel, ConfigDict, StrictBool, StrictInt, StrictStr, Va
 from rich.console import Console
 
 from . import gamelog
-from .engine.game import load
+from .compose import Bundle
+from .engine.game import load_bundle
 from .engine.state import State
 from .errors import IllegalActionError, RulesError
 from .human import CardBook, HumanSeat, QuitRequest, SaveRequest, SeatNarrator, SeatView
@@ -41,6 +42,7 @@ class SavedState(BaseModel):
     """What of a saved :meth:`State.to_json` rebuilds the game: the rest is compared."""
 
     model_config = ConfigDict(extra="allow")
+    ruleset: Bundle
     players: StrictInt
     seed: StrictInt
     options: dict[str, OptionValue]
@@ -54,7 +56,6 @@ class SavedSession(BaseModel):
     model_config = ConfigDict(extra="forbid")
     type: Literal["rulesplay-session"]
     version: Literal[2]
-    ruleset: StrictStr
     state: SavedState
     seats: dict[int, StrictStr]
     bots: dict[int, tuple[StrictInt, list[StrictInt], float | None]]
@@ -75,27 +76,28 @@ def _rng_of(agent: Any) -> random.Random | None:
 
 
 # What each part of a saved state is, for "the save differs from its decisions in ...".
-_PARTS = {"zones": "where the cards are", "g": "variables", "pv": "player variables",
-          "cv": "card variables", "loc": "names in use", "stack": "the position in the rules",
-          "by": "who played each card", "rng": "the random generator",
-          "pending": "whose decision it is", "terminal": "whether the game is over",
-          "phase": "the phase", "decisions": "the number of decisions", "version": "version"}
-_NOT_COMPARED = ("ruleset",)  # where the ruleset was read from is not part of the game
+_PARTS = {"ruleset": "the ruleset", "zones": "where the cards are", "g": "variables",
+          "pv": "player variables", "cv": "card variables", "loc": "names in use",
+          "stack": "the position in the rules", "by": "who played each card",
+          "rng": "the random generator", "pending": "whose decision it is",
+          "terminal": "whether the game is over", "phase": "the phase",
+          "decisions": "the number of decisions", "version": "version"}
 
 
-def replay(saved: SavedState, ruleset: str) -> State:
-    """The game a save describes, rebuilt from its seed and decisions (events recorded).
+def replay(saved: SavedState) -> State:
+    """The game a save describes, rebuilt from its ruleset's text, seed and decisions
+    (events recorded); no file is read.
 
     Args:
-        saved: the saved state's seed, options, players, language and decisions.
-        ruleset: the ruleset file to load.
+        saved: the saved state's ruleset text, seed, options, players, language and
+            decisions.
 
     Raises:
         RulesError: the ruleset does not load, a decision cannot be replayed, or the state
             the decisions lead to differs from the saved one (edited save, or a ruleset
             changed since); the message says which parts differ.
     """
-    game = load(ruleset, dict(saved.options), saved.lang)
+    game = load_bundle(saved.ruleset, dict(saved.options), saved.lang)
     state = game.new_state(saved.players, saved.seed, record_events=True)
     for k, (player, action) in enumerate(saved.history, 1):
         if state.current_player() != player:
@@ -108,7 +110,7 @@ def replay(saved: SavedState, ruleset: str) -> State:
     rebuilt = json.loads(state.to_json())
     stored = json.loads(json.dumps(saved.model_dump(), ensure_ascii=False))
     differ = sorted(_PARTS.get(key, key) for key in set(rebuilt) | set(stored)
-                    if key not in _NOT_COMPARED and rebuilt.get(key) != stored.get(key))
+                    if rebuilt.get(key) != stored.get(key))
     if differ:
         raise RulesError("the saved state does not follow from its decisions (the save was "
                          "edited, or the ruleset changed since): " + ", ".join(differ)
@@ -199,7 +201,6 @@ class Session:
                 bots[str(s)] = [version, list(internal), gauss]
         data = {
             "type": SESSION_MARK, "version": SESSION_VERSION,
-            "ruleset": str(Path(str(state.program.game.path)).resolve()),
             "state": json.loads(state.to_json()),
             "seats": {str(s): spec for s, spec in self.seats.items()},
             "bots": bots, "header": self.header, "logged": self.log is not None,
@@ -226,7 +227,7 @@ class Session:
         """
         saved = read_save(path)
         try:
-            state = replay(saved.state, saved.ruleset)
+            state = replay(saved.state)
         except RulesError as exc:
             if not exc.span.line:  # not a diagnostic of the ruleset file itself
                 exc.message = f"{path}: {exc.message}"

@@ -10,6 +10,8 @@ from pathlib import Path
 from typing import Any
 
 from .. import ir
+from ..compose import Bundle, bundle_of, load_ruleset
+from ..compose import load_bundle as load_files
 from ..errors import OptionError, RulesError, RulesValidationError, did_you_mean
 from ..validate import Checked, check
 from .choices import Action, ChooseNode, Decision
@@ -492,7 +494,9 @@ class Game:
         checked: the validator's result for it.
         options: option name -> value (strings are converted to the option's type).
         lang: display language code ("ja") or None for English.
-        path: the file it came from (kept in saves and logs).
+        path: the ruleset as the person named it (shown in accounts and logs).
+        bundle: the text of every file it was composed from (kept in saves and logs, so
+            they rebuild this very game without reading any file).
 
     Raises:
         OptionError: an unknown option name or a value outside what the option allows.
@@ -500,7 +504,7 @@ class Game:
 
     def __init__(self, ruleset: ir.Ruleset, checked: Checked,
                  options: Mapping[str, Any] | None = None, lang: str | None = None,
-                 path: str | None = None) -> None:
+                 path: str | None = None, bundle: Bundle | None = None) -> None:
         if lang in ("", "en"):
             lang = None
         if lang is not None and lang not in languages(ruleset):
@@ -508,6 +512,7 @@ class Game:
             raise OptionError(f"{ruleset.title.get(None, 'this ruleset')} has no '{lang}' "
                               f"labels; languages: {have}")
         self.ruleset, self.checked, self.lang, self.path = ruleset, checked, lang, path
+        self.bundle = bundle
         decls = {o.name: o for o in ruleset.options}
         self.option_values: dict[str, Any] = {}
         for name, raw in (options or {}).items():
@@ -575,10 +580,20 @@ def load(path: str | Path, options: Mapping[str, Any] | None = None,
             error's ``render()`` gives ``path:line:col`` diagnostics with carets.
         OptionError: an unknown option or a value it does not allow.
     """
-    from ..compose import load_ruleset
-
     ruleset, checked = load_ruleset(str(path))
-    return Game(ruleset, checked, options, lang, str(path))
+    return Game(ruleset, checked, options, lang, str(path), bundle_of(str(path), checked.sources))
+
+
+def load_bundle(bundle: Bundle, options: Mapping[str, Any] | None = None,
+                lang: str | None = None) -> Game:
+    """Like :func:`load` for a ruleset's files held in memory (a save's or a log's
+    :class:`~rulesplay.compose.Bundle`): no file is opened.
+
+    Raises:
+        RulesError: the files do not parse or validate. OptionError: as :func:`load`.
+    """
+    ruleset, checked = load_files(bundle)
+    return Game(ruleset, checked, options, lang, bundle.name, bundle)
 
 
 def loads(text: str, options: Mapping[str, Any] | None = None, lang: str | None = None,
@@ -591,4 +606,5 @@ def loads(text: str, options: Mapping[str, Any] | None = None, lang: str | None 
         checked = check(ruleset, {file: text})
     except RulesError as exc:
         raise exc.attach_source({file: text}) from None
-    return Game(ruleset, checked, options, lang, None)
+    return Game(ruleset, checked, options, lang, None,
+                Bundle(name=file, top=file, files={file: text}))

@@ -13,6 +13,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
+from pydantic import ValidationError
+
 from ..errors import IllegalActionError, RulesError, RulesRuntimeError, Span
 from .choices import Action
 
@@ -24,7 +26,7 @@ DECISION_LIMIT = 100_000  # decisions allowed in one game (real games take a few
 # What a failing rule raises while it runs; each becomes a located RulesError.
 FAULTS = (RulesError, TypeError, ValueError, IndexError, KeyError, ZeroDivisionError,
           AttributeError)
-SAVE_VERSION = 1
+SAVE_VERSION = 2  # 2: the ruleset's text instead of its path
 
 
 class State:
@@ -204,6 +206,7 @@ class State:
         where = span or self.span or Span()  # the statement running when it failed
         phase = self.program.phase_name(self)
         prefix = f"in phase '{phase}': " if phase else ""
+        sources = self.program.game.checked.sources  # the text the game was loaded from
         if isinstance(exc, RulesError):
             if exc.span == Span():
                 exc.span = where
@@ -211,8 +214,9 @@ class State:
             if prefix and not exc.message.startswith("in phase"):
                 exc.message = prefix + exc.message
                 exc.diagnostics[0].message = exc.message
-            return exc
-        return RulesRuntimeError(f"{prefix}{what} failed ({_plain(exc)})", where)
+            return exc.attach_source(sources)
+        return RulesRuntimeError(f"{prefix}{what} failed ({_plain(exc)})",
+                                 where).attach_source(sources)
 
     def finish(self) -> None:
         """Mark the game over (called by ``next end`` and ``end game``)."""
@@ -354,11 +358,13 @@ class State:
         return s
 
     def to_json(self) -> str:
-        """The whole state as JSON text (ruleset path, options and player count included)."""
+        """The whole state as JSON text, with the ruleset's text (every file it was composed
+        from), its options and the player count, so :meth:`from_json` needs no file."""
         game = self.program.game
         rng = self.rng.getstate()
+        bundle = game.bundle.model_dump() if game.bundle is not None else None
         data = {
-            "version": SAVE_VERSION, "ruleset": game.path, "options": game.option_values,
+            "version": SAVE_VERSION, "ruleset": bundle, "options": game.option_values,
             "lang": game.lang, "players": self.num_players, "seed": self.seed,
             "zones": self.zones, "g": self.g, "pv": self.pv, "cv": self.cv, "loc": self.loc,
             "stack": self.stack,
@@ -375,22 +381,27 @@ class State:
 
         Args:
             data: text or dict from :meth:`to_json`.
-            game: the game it belongs to; when None, the ruleset path and options recorded in
-                the save are loaded.
+            game: the game it belongs to; when None, the game is rebuilt from the ruleset
+                text and options recorded in the save (no file is read).
 
         Raises:
             RulesError: the save is not a rulesplay save, or does not fit the ruleset.
         """
-        from .game import load
+        from ..compose import Bundle
+        from .game import load_bundle
 
         try:
             d = json.loads(data) if isinstance(data, str) else data
             if not isinstance(d, dict) or d.get("version") != SAVE_VERSION:
                 raise RulesError("this is not a rulesplay save (or from another version)")
             if game is None:
-                if not d.get("ruleset"):
-                    raise RulesError("the save does not name its ruleset file")
-                game = load(d["ruleset"], d.get("options") or {}, d.get("lang"))
+                if not isinstance(d.get("ruleset"), dict):
+                    raise RulesError("the save does not hold its ruleset's text")
+                try:
+                    bundle = Bundle.model_validate(d["ruleset"])
+                except ValidationError:
+                    raise RulesError("the save's ruleset text is damaged") from None
+                game = load_bundle(bundle, d.get("options") or {}, d.get("lang"))
             prog = game.program(int(d["players"]))
             s = State.__new__(State)
             s.program = prog
