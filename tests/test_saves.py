@@ -321,3 +321,23 @@ def test_replay_uses_the_text_in_the_log_and_never_opens_the_file_it_names(
     assert "PATH=" not in result.output
     result = CliRunner().invoke(main, ["replay", str(log), "--ruleset", CH])
     assert result.exit_code == 0 and "replay matches" in result.output, result.output
+
+
+# ---------------------------------------------------------------- item 9: the seed
+def test_a_game_with_a_person_has_a_secret_128_bit_seed(tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["run", CH, "--seat", "0=human"], input="quit\ny\n")
+    assert result.exit_code == 0, result.output
+    assert "seed" not in result.output.lower()
+    (save,) = tmp_path.glob("card_hunt-*.save.json")
+    seed = json.loads(save.read_text(encoding="utf-8"))["state"]["seed"]
+    assert seed.bit_length() > 64 and str(seed) not in save.name
+    result = _resume(save)
+    assert result.exit_code == 0 and "seed" not in result.output.lower(), result.output
+    # asked for, a seed is shown as before; bots-only games still print theirs
+    result = CliRunner().invoke(main, ["run", CH, "--seat", "0=human", "--seed", "5"],
+                                input="quit\nn\n")
+    assert "seed 5" in result.output
+    result = CliRunner().invoke(main, ["run", CH, "--quiet"])
+    assert "--seed" in result.output

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import json
 import random
+import secrets
 import sys
 from collections.abc import Callable
+from datetime import datetime
 from pathlib import Path
 from typing import IO, Any
 
@@ -188,24 +190,31 @@ def run(file: str, players: int | None, seed: int | None, options: tuple[str, ..
     """
     lang = _lang(lang)
     game = _load_game(file, dict(parse_pairs(options, "--option")), lang)
-    random_seed = seed is None
-    if seed is None:
-        seed = random.SystemRandom().randrange(1_000_000)
-    state = _new_state(game, players, seed)
-    n = state.num_players
+    n = players if players is not None else game.player_range[0]
+    try:
+        game.program(n)  # the player count is allowed (checked before seats are read)
+    except OptionError as exc:
+        raise click.UsageError(exc.message) from None
     bots = {s: bot for s in range(n)}
     for key, name in parse_pairs(seats, "--seat"):
         if not key.isdigit() or int(key) >= n:
             raise click.UsageError(f"--seat {key}={name}: seats are 0 to {n - 1}")
         bots[int(key)] = HUMAN if name.lower() == HUMAN else name
+    humans = sorted(s for s, name in bots.items() if name == HUMAN)
+    # With a person at the table an unasked-for seed is 128 random bits never shown: a seed
+    # anyone can read (or guess from a million) would tell every hand (issue 13 item 9).
+    random_seed, secret_seed = seed is None and not humans, seed is None and bool(humans)
+    if seed is None:
+        seed = secrets.randbits(128) if humans else random.SystemRandom().randrange(1_000_000)
+    state = _new_state(game, n, seed)
     agents = {s: make_agent(name, s, seed) for s, name in bots.items() if name != HUMAN}
     log = _open_log(log_path, force)
     console = _console()
-    header = tr(lang, "header", title=game.title, n=n, seed=seed)
+    header = tr(lang, "header_private" if secret_seed else "header", title=game.title, n=n,
+                seed=seed)
     if game.option_values:
         opts = ", ".join(f"{k}={_show_value(v)}" for k, v in game.option_values.items())
         header += "; " + tr(lang, "options", options=opts)
-    humans = sorted(s for s, name in bots.items() if name == HUMAN)
     if not quiet or humans:
         console.print(header, style="bold")
         if random_seed:
@@ -215,12 +224,14 @@ def run(file: str, players: int | None, seed: int | None, options: tuple[str, ..
     log_header = gamelog.header(file, game.option_values, n, seed, lang, bots, game.bundle)
     try:
         if humans:
-            save = save_path or f"{Path(file).stem}-{seed}.save.json"
+            tag = f"{datetime.now():%Y%m%d-%H%M%S}" if secret_seed else str(seed)
+            save = save_path or f"{Path(file).stem}-{tag}.save.json"
             names = ", ".join(state.program.seat_name(s) for s in humans)
             if game.ruleset.about:
                 console.print(game.ruleset.about, style="italic")
             console.print(tr(lang, "human_intro", seats=names, path=save), style="dim")
             session = Session(state, bots, agents, save, log_header)
+            session.secret_seed = secret_seed
             if log is not None:
                 session.start_log(log)
                 log = None  # the session closes it
@@ -279,9 +290,9 @@ def resume(save_file: str, log_path: str | None, force: bool) -> None:
         raise click.ClickException(exc.message) from None
     state = session.state
     console = _table_console()
-    console.print(tr(state.program.lang, "resumed", path=save_file,
-                     title=state.program.game.title, n=state.num_players, seed=state.seed,
-                     k=state.decisions + 1), style="bold")
+    console.print(tr(state.program.lang, "resumed_private" if session.secret_seed else "resumed",
+                     path=save_file, title=state.program.game.title, n=state.num_players,
+                     seed=state.seed, k=state.decisions + 1), style="bold")
     bundle = state.program.game.bundle
     if bundle is not None and changed_since(bundle):
         console.print(tr(state.program.lang, "ruleset_changed", path=bundle.name),

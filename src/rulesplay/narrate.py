@@ -33,6 +33,7 @@ Event = dict[str, Any]
 WORDS: dict[str, dict[str, str]] = {
     "en": {
         "header": "{title}: {n} players, seed {seed}",
+        "header_private": "{title}: {n} players",
         "options": "options: {options}",
         "repeat": "repeat this game with --seed {seed}",
         "dealt": "Dealt {k} {cards} to each of {n} players ({src} → {dst})",
@@ -105,12 +106,14 @@ WORDS: dict[str, dict[str, str]] = {
         "human_intro": "You play {seats}. Type 'help' at any question; 'save' or Ctrl-C saves "
                        "the game to {path}.",
         "resumed": "Resumed {path}: {title}, {n} players, seed {seed}, decision {k}.",
+        "resumed_private": "Resumed {path}: {title}, {n} players, decision {k}.",
         "ruleset_changed": "The ruleset changed since this game was saved: {path}. The game "
                            "goes on with the rules it was saved with.",
         "log_continues": "The game's log (the whole game so far, then the rest) goes to {path}.",
     },
     "ja": {
         "header": "{title}: {n}人, シード {seed}",
+        "header_private": "{title}: {n}人",
         "options": "オプション: {options}",
         "repeat": "同じゲームは --seed {seed} で再現できます",
         "dealt": "{n}人に{k}枚ずつ配った（{src} → {dst}）",
@@ -174,6 +177,7 @@ WORDS: dict[str, dict[str, str]] = {
         "human_intro": "あなたは{seats}です。いつでも help と入力できます。save か Ctrl-C で "
                        "{path} に保存します。",
         "resumed": "{path} を再開: {title}, {n}人, シード {seed}, {k}番目の決定から。",
+        "resumed_private": "{path} を再開: {title}, {n}人, {k}番目の決定から。",
         "ruleset_changed": "このゲームを保存した後でルールが変更されました: {path}。"
                            "保存したときのルールで続けます。",
         "log_continues": "このゲームのログ（最初から続きまで）は {path} に書きます。",

@@ -63,6 +63,7 @@ class SavedSession(BaseModel):
     logged: StrictBool
     seen: dict[int, StrictInt]
     last_shown: StrictInt | None = None
+    secret_seed: StrictBool = False
 
 
 def agent_step(agent: Any, state: State) -> Any:
@@ -142,6 +143,7 @@ class Session:
             state.events = []
         self.done = 0  # events handed on so far (a new game's deal goes with the first move)
         self.logged_before = False  # a resumed game that was logged before it was saved
+        self.secret_seed = False  # the seed is never shown (chosen by rulesplay, not asked for)
 
     @property
     def humans(self) -> list[int]:
@@ -205,6 +207,7 @@ class Session:
             "seats": {str(s): spec for s, spec in self.seats.items()},
             "bots": bots, "header": self.header, "logged": self.log is not None,
             "seen": {str(s): k for s, k in self.seen.items()}, "last_shown": self.last_shown,
+            "secret_seed": self.secret_seed,
         }
         write_atomic(target, json.dumps(data, ensure_ascii=False))
         return str(target)
@@ -263,6 +266,7 @@ class Session:
         session.seen = dict(saved.seen)
         session.last_shown = saved.last_shown
         session.logged_before = saved.logged
+        session.secret_seed = saved.secret_seed
         return session
 
 
