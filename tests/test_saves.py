@@ -341,3 +341,48 @@ def test_a_game_with_a_person_has_a_secret_128_bit_seed(tmp_path: Path,
     assert "seed 5" in result.output
     result = CliRunner().invoke(main, ["run", CH, "--quiet"])
     assert "--seed" in result.output
+
+
+# ---------------------------------------------------------------- the log format
+def _logged(tmp_path: Path) -> list[dict[str, Any]]:
+    log = tmp_path / "g.jsonl"
+    CliRunner().invoke(main, ["run", CH, "--seed", "4", "--quiet", "--log", str(log)])
+    return [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
+
+
+def test_a_log_from_a_newer_format_or_with_a_damaged_header_is_refused(tmp_path: Path) -> None:
+    rows = _logged(tmp_path)
+    assert rows[0]["format"] == gamelog.LOG_FORMAT
+    bad = tmp_path / "bad.jsonl"
+    for change, said in [({"format": 99}, "log format '99'"), ({"seed": "7"}, "header is damaged"),
+                         ({"surprise": 1}, "header is damaged"),
+                         ({"files": {"top": 1}}, "header is damaged")]:
+        bad.write_text("\n".join(json.dumps(r) for r in [rows[0] | change, *rows[1:]]),
+                       encoding="utf-8")
+        result = CliRunner().invoke(main, ["replay", str(bad)])
+        assert result.exit_code == 1 and said in result.output, (change, result.output)
+
+
+@pytest.fixture(scope="module")
+def valid_log(tmp_path_factory: pytest.TempPathFactory) -> list[dict[str, Any]]:
+    return _logged(tmp_path_factory.mktemp("log"))[:40]
+
+
+@settings(max_examples=60, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_a_mutated_log_never_gives_a_traceback(valid_log: list[dict[str, Any]], tmp_path: Path,
+                                               data: st.DataObject) -> None:
+    rows = copy.deepcopy(valid_log)
+    row = data.draw(st.sampled_from(rows))
+    path = data.draw(st.sampled_from(_leaves(row)))
+    parent = row
+    for key in path[:-1]:
+        parent = parent[key]
+    if path:
+        parent[path[-1]] = data.draw(JSON_VALUES)
+    log = tmp_path / "mutated.jsonl"
+    log.write_text("\n".join(json.dumps(r) for r in rows) + "\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["replay", str(log)])
+    assert result.exit_code in (0, 1), result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception

@@ -17,7 +17,6 @@ from pathlib import Path
 from typing import IO, Any
 
 import click
-from pydantic import ValidationError
 from rich import box
 from rich.console import Console
 from rich.table import Table
@@ -25,7 +24,7 @@ from rich.table import Table
 from . import gamelog
 from . import graph as graphs
 from .cliargs import parse_pairs
-from .compose import Bundle, changed_since
+from .compose import changed_since
 from .engine.game import Game, load, load_bundle
 from .engine.state import State
 from .errors import OptionError, RulesError
@@ -375,22 +374,22 @@ def replay(log_file: str, ruleset_file: str | None) -> None:
     log names) with its options, players and seed, applies the logged decisions in order
     and compares every event. Exit 0 when they all match, 1 at the first difference.
     """
-    header, logged = _read_log(log_file)
-    options, lang = header.get("options") or {}, header.get("lang")
+    try:
+        header, logged = gamelog.read(log_file)
+    except RulesError as exc:
+        raise click.ClickException(exc.message) from None
     if ruleset_file is not None:
-        game = load(ruleset_file, options, lang)
-    elif "files" in header:
-        try:
-            bundle = Bundle.model_validate(header["files"])
-        except ValidationError:
-            raise click.ClickException(f"{log_file}: the ruleset text in the header is "
-                                       "damaged") from None
-        game = load_bundle(bundle, options, lang)
+        game = load(ruleset_file, header.options, header.lang)
+    elif header.files is not None:
+        game = load_bundle(header.files, header.options, header.lang)
     else:
         raise click.ClickException(
             f"{log_file} does not hold its ruleset's text (an older log); name the ruleset: "
             f"rulesplay replay {log_file} --ruleset FILE")
-    state = game.new_state(int(header["players"]), int(header["seed"]), record_events=True)
+    try:
+        state = game.new_state(header.players, header.seed, record_events=True)
+    except OptionError as exc:
+        raise click.ClickException(f"{log_file}: {exc.message}") from None
     failure = next((e.get("message") for e in logged if e.get("type") == "error"), None)
     logged = [e for e in logged if e.get("type") != "error"]
     decisions = [e for e in logged if e.get("type") == "decision"]
@@ -423,37 +422,6 @@ def replay(log_file: str, ruleset_file: str | None) -> None:
 def _normal(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Events as they read back from JSON (tuples become lists)."""
     return [json.loads(json.dumps(e, ensure_ascii=False)) for e in events]
-
-
-def _read_log(path: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    rows: list[dict[str, Any]] = []
-    try:
-        with open(path, encoding="utf-8") as fh:
-            for number, line in enumerate(fh, 1):
-                if not line.strip():
-                    continue
-                try:
-                    row = json.loads(line)
-                except json.JSONDecodeError as exc:
-                    raise click.ClickException(
-                        f"{path}:{number}: not a JSON line ({exc.msg})") from None
-                if not isinstance(row, dict):
-                    raise click.ClickException(f"{path}:{number}: not a JSON object")
-                rows.append(row)
-    except (OSError, UnicodeDecodeError) as exc:
-        raise click.ClickException(f"{path}: cannot be read ({exc})") from None
-    if not rows or rows[0].get("type") != "header":
-        raise click.ClickException(f"{path}: not a rulesplay log (no header line first)")
-    header = rows[0]
-    for key in ("ruleset", "players", "seed"):
-        if key not in header:
-            raise click.ClickException(f"{path}: the header has no '{key}'")
-    if not isinstance(header["players"], int) or not isinstance(header["seed"], int):
-        raise click.ClickException(f"{path}: the header's players and seed must be numbers")
-    if not isinstance(header.get("options") or {}, dict) or \
-            not isinstance(header.get("lang") or "", str):
-        raise click.ClickException(f"{path}: the header's options or lang are damaged")
-    return header, rows[1:]
 
 
 def _report_difference(logged: list[dict[str, Any]], replayed: list[dict[str, Any]],

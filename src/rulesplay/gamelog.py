@@ -1,9 +1,12 @@
 """The ``--log`` format: one JSON object per line, a header first, then every event in order.
 
-The header says what game it is (ruleset, options, players, seed, language, who sat where);
-the lines after it are the state's events as :class:`rulesplay.State` records them, so a log
-can be rebuilt at any time from the header and the decisions (``rulesplay resume`` does that
-instead of trusting a file it did not write).
+The header (:class:`LogHeader`, the one definition of it) says what game it is: the ruleset's
+name and the text of every file it was composed from, options, players, seed, language, who
+sat where, and the format version. The lines after it are the state's events as
+:class:`rulesplay.State` records them, so a log can be rebuilt at any time from the header
+and the decisions (``rulesplay resume`` does that instead of trusting a file it did not
+write). A change to the header's fields bumps :data:`LOG_FORMAT`; a log from a newer format
+is refused, one from format 1 (no ruleset text, no ``format`` field) needs its ruleset named.
 """
 
 from __future__ import annotations
@@ -13,7 +16,12 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import IO, Any
 
+from pydantic import BaseModel, ConfigDict, StrictInt, StrictStr, ValidationError
+
 from .compose import Bundle
+from .errors import RulesError
+
+LOG_FORMAT = 2  # 2: the header holds the ruleset's text ("files") and this number
 
 Event = dict[str, Any]
 
@@ -34,10 +42,62 @@ def header(ruleset: str, options: dict[str, Any], players: int, seed: int, lang:
     """
     head: Event = {"type": "header", "ruleset": ruleset, "options": options,
                    "players": players, "seed": seed, "lang": lang,
-                   "bots": {str(s): b for s, b in sorted(bots.items())}}
+                   "bots": {str(s): b for s, b in sorted(bots.items())}, "format": LOG_FORMAT}
     if files is not None:
         head["files"] = files.model_dump()
     return head
+
+
+class LogHeader(BaseModel):
+    """The first line of a log, checked (see :func:`header` for the fields)."""
+
+    model_config = ConfigDict(extra="forbid")
+    type: StrictStr
+    ruleset: StrictStr
+    options: dict[StrictStr, bool | StrictInt | StrictStr] = {}
+    players: StrictInt
+    seed: StrictInt
+    lang: StrictStr | None = None
+    bots: dict[StrictStr, StrictStr] = {}
+    format: StrictInt = 1
+    files: Bundle | None = None
+
+
+def read(path: str) -> tuple[LogHeader, list[Event]]:
+    """A log file's checked header and its event rows (each a JSON object).
+
+    Raises:
+        RulesError: unreadable, not JSON lines, no header first, a damaged header, or a
+            format newer than this rulesplay reads; the message names the file and line.
+    """
+    rows: list[Event] = []
+    try:
+        with open(path, encoding="utf-8") as fh:
+            for number, line in enumerate(fh, 1):
+                if not line.strip():
+                    continue
+                try:
+                    row = json.loads(line)
+                except (ValueError, RecursionError) as exc:
+                    raise RulesError(f"{path}:{number}: not a JSON line ({exc})") from None
+                if not isinstance(row, dict):
+                    raise RulesError(f"{path}:{number}: not a JSON object")
+                rows.append(row)
+    except (OSError, UnicodeDecodeError) as exc:
+        raise RulesError(f"{path}: cannot be read ({exc})") from None
+    if not rows or rows[0].get("type") != "header":
+        raise RulesError(f"{path}: not a rulesplay log (no header line first)")
+    fmt = rows[0].get("format", 1)
+    if not isinstance(fmt, int) or fmt > LOG_FORMAT:
+        raise RulesError(f"{path} was written in log format {str(fmt)[:20]!r} by another "
+                         f"version of rulesplay; this one reads formats 1 to {LOG_FORMAT}")
+    try:
+        head = LogHeader.model_validate(rows[0])
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"]) or "the header"
+        raise RulesError(f"{path}: the header is damaged ({where}: {first['msg']})") from None
+    return head, rows[1:]
 
 
 def lines(events: Iterable[Event]) -> str:
