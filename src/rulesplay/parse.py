@@ -1,129 +1,25 @@
-"""Text to IR: the Lark parser (built once) and a transformer that keeps every node's span.
+"""Text to IR: a transformer from Lark's parse tree to IR nodes, each with its span.
 
-Syntax errors become :class:`RulesSyntaxError` with ``file:line:col`` and what was expected.
+The transformer only builds nodes: it records what the text says (a clause given twice, an
+unknown zone flag, a table row's cells) and leaves every judgement to the validator, so one
+mistake never hides the others. Syntax errors (text the grammar does not accept) are
+:class:`RulesSyntaxError` with ``file:line:col`` and what was expected (see
+:mod:`rulesplay.parse_errors`).
 """
 
 from __future__ import annotations
 
 import ast
-import unicodedata
-from functools import cache
-from importlib import resources
 from typing import Any
 
-from lark import Lark, Token, Transformer, Tree, v_args
-from lark.exceptions import (
-    LarkError,
-    UnexpectedCharacters,
-    UnexpectedEOF,
-    UnexpectedInput,
-    UnexpectedToken,
-    VisitError,
-)
-from lark.indenter import DedentError, Indenter
+from lark import Token, Transformer, Tree, v_args
+from lark.exceptions import LarkError, UnexpectedInput, VisitError
+from lark.indenter import DedentError
 
 from . import ir
-from .errors import Diagnostic, RulesSyntaxError, Span, did_you_mean
-
-
-class _RulesIndenter(Indenter):
-    """Python-style blocks, plus continuation lines: a line indented deeper than the one before
-    it continues that line unless the line before ended with ':' (which opens a block)."""
-
-    NL_type = "_NL"
-    OPEN_PAREN_types = ["LPAR", "LSQB", "LBRACE"]
-    CLOSE_PAREN_types = ["RPAR", "RSQB", "RBRACE"]
-    INDENT_type = "_INDENT"
-    DEDENT_type = "_DEDENT"
-    tab_len = 8
-
-    def _process(self, stream: Any) -> Any:
-        prev = None
-        for token in stream:
-            if token.type == self.NL_type:
-                indent_str = token.rsplit("\n", 1)[1]
-                indent = indent_str.count(" ") + indent_str.count("\t") * self.tab_len
-                continuation = (prev is not None and prev.type != "COLON"
-                                and indent > self.indent_level[-1])
-                if self.paren_level == 0 and not continuation:
-                    yield from self.handle_NL(token)
-            else:
-                yield token
-                if token.type in self.OPEN_PAREN_types:
-                    self.paren_level += 1
-                elif token.type in self.CLOSE_PAREN_types:
-                    self.paren_level = max(self.paren_level - 1, 0)
-            prev = token
-        while len(self.indent_level) > 1:
-            self.indent_level.pop()
-            yield Token(self.DEDENT_type, "")
-
-
-@cache
-def parser() -> Lark:
-    """The LALR parser for the language, built once per process."""
-    text = resources.files("rulesplay").joinpath("grammar.lark").read_text(encoding="utf-8")
-    return Lark(
-        text,
-        parser="lalr",
-        postlex=_RulesIndenter(),
-        propagate_positions=True,
-        maybe_placeholders=True,
-        start=["start", "expr_only"],
-    )
-
-
-# Names of terminals as a ruleset author knows them, for "expected ..." messages.
-_TERMINAL_NAMES = {
-    "_NL": "end of line", "_INDENT": "an indented block", "_DEDENT": "end of block",
-    "NAME": "a name", "INT": "a number", "STRING": "a quoted string", "$END": "end of file",
-    "ASSIGN_OP": "'=', '+=', '-='", "COMP_OP": "a comparison (==, !=, <, <=, >, >=)",
-    "ADD_OP": "'+', '-'", "MUL_OP": "'*', '/', '%'", "LANG": "a language label like @ja",
-    "MAY_CHOOSE": "'chooses', 'may choose'", "BOOL": "yes, no", "SIDE": "'left of'",
-    "END_OF": "'top of', 'bottom of'", "UP_TO": "'up to'", "IS_NOT": "'is not'",
-    "NOT_IN": "'not in'", "DIRECTION": "'clockwise', 'counterclockwise'",
-    "CLIMBING": "'climbing'", "VAR_SCOPE": "'player', 'trick' or 'card' (before 'var')",
-}
-# Tokens that can start an expression, and tokens that continue one; when many of either are
-# possible the message says "an expression" or "an operator" instead of listing them all.
-_EXPR_START = {"LPAR", "MINUS", "LSQB", "LBRACE", "NONE", "NOT", "SIDE", "NAME", "INT",
-               "STRING", "BOOL"}
-_OPERATORS = {"MUL_OP", "ADD_OP", "COMP_OP", "AND", "OR", "IF", "IN", "IS", "IS_NOT",
-              "NOT_IN", "DOT", "LSQB", "LPAR", "WHERE", "ELSE", "__ANON_0"}
-
-
-def _terminal_name(name: str) -> str:
-    """How a terminal reads in a message: its text for keywords and marks, else a phrase."""
-    if name in _TERMINAL_NAMES:
-        return _TERMINAL_NAMES[name]
-    for term in parser().terminals:
-        if term.name == name:
-            if term.pattern.type == "str":
-                return f"'{term.pattern.value}'"
-            break
-    return name.strip("_").lower()
-
-
-def _describe(terminals: set[str]) -> str:
-    """What the parser would have accepted, readably: ``'to' or an operator``,
-    ``one of: ':', '=', ...``."""
-    terminals = set(terminals)
-    groups: list[str] = []
-    if len(terminals & _EXPR_START) >= 4 and {"NAME", "INT"} <= terminals:
-        terminals -= _EXPR_START
-        groups.append("an expression")
-    if len(terminals & _OPERATORS) >= 4:
-        terminals -= _OPERATORS
-        groups.append("an operator")
-    words = sorted({_terminal_name(t) for t in terminals}, key=lambda s: (not s[:1] == "'", s))
-    names = words + groups
-    if len(names) > 8:
-        names = names[:7] + ["..."]
-    if len(names) == 1 and ", " not in names[0]:
-        return names[0]
-    if len(names) == 2 and ", " not in "".join(names):
-        return " or ".join(names)
-    return "one of: " + ", ".join(names)
+from .errors import RulesSyntaxError, Span, did_you_mean
+from .grammar import parser
+from .parse_errors import dedent_error, located, quoted, strip_comment, syntax_error
 
 
 def parse_text(text: str, file: str = "<input>") -> ir.Ruleset:
@@ -143,22 +39,22 @@ def parse_text(text: str, file: str = "<input>") -> ir.Ruleset:
     """
     text = normalize_newlines(text.removeprefix("\ufeff"))
     if "\x00" in text:
-        raise _syntax("the file is binary, not a ruleset (it contains NUL bytes)", file, 1, 1,
+        raise located("the file is binary, not a ruleset (it contains NUL bytes)", file, 1, 1,
                       text)
     if not any(line.strip(" \t\f") and not line.strip(" \t\f").startswith("#")
                for line in text.split("\n")):
-        raise _syntax("the file is empty; a ruleset starts with a line like "
+        raise located("the file is empty; a ruleset starts with a line like "
                       "'game \"Title\"'", file, 1, 1, text)
     if not text.endswith("\n"):
         text += "\n"
     try:
         tree = parser().parse(text, start="start")
     except UnexpectedInput as exc:
-        raise _syntax_error(exc, text, file) from None
+        raise syntax_error(exc, text, file) from None
     except DedentError:
-        raise _dedent_error(text, file) from None
+        raise dedent_error(text, file) from None
     except LarkError as exc:  # pragma: no cover - any other parser failure, still located
-        raise _syntax(f"syntax error ({exc})", file, 1, 1, text) from None
+        raise located(f"syntax error ({exc})", file, 1, 1, text) from None
     _check_depth(tree, text, file)
     try:
         return _ToIR(file, text).transform(tree)
@@ -190,179 +86,10 @@ def _check_depth(tree: Tree, text: str, file: str) -> None:
             meta = node.meta
             line = getattr(meta, "line", 1) if not getattr(meta, "empty", True) else 1
             col = getattr(meta, "column", 1) if not getattr(meta, "empty", True) else 1
-            raise _syntax(f"this is nested too deeply (more than {MAX_DEPTH} levels of "
+            raise located(f"this is nested too deeply (more than {MAX_DEPTH} levels of "
                           "expressions or blocks); split it up with 'let'", file, line, col,
                           text)
         stack.extend((child, depth + 1) for child in node.children if isinstance(child, Tree))
-
-
-def _indent_width(raw: str) -> int:
-    """Indentation as the indenter counts it: a space is 1 column, a tab 8."""
-    lead = raw[:len(raw) - len(raw.lstrip(" \t"))]
-    return lead.count(" ") + lead.count("\t") * _RulesIndenter.tab_len
-
-
-def _dedent_error(text: str, file: str) -> RulesSyntaxError:
-    """Locate the line whose indentation closes no open block (Lark does not say)."""
-    stack = [0]
-    prev_colon = False
-    for number, raw in enumerate(text.split("\n"), 1):
-        body = raw.split("#", 1)[0].rstrip()
-        if not body.strip():
-            continue
-        indent = _indent_width(raw)
-        if indent > stack[-1]:
-            if prev_colon:
-                stack.append(indent)
-        else:
-            open_blocks = list(stack)
-            while indent < stack[-1]:
-                stack.pop()
-            if indent != stack[-1]:
-                levels = ", ".join(str(n) for n in open_blocks)
-                tabs = "; a tab counts as 8 columns" if "\t" in text else ""
-                return _syntax(f"this line is indented {indent} columns, which matches no "
-                               f"enclosing block (those are indented {levels}){tabs}",
-                               file, number, indent + 1 if "\t" not in raw else 1, text)
-        prev_colon = body.endswith(":")
-    return _syntax("this file's indentation matches no enclosing block", file, 1, 1, text)
-
-
-def _syntax(message: str, file: str, line: int, col: int, text: str) -> RulesSyntaxError:
-    span = Span(file=file, line=line, col=col, end_line=line, end_col=col + 1)
-    return RulesSyntaxError(message, span, [Diagnostic(message, span, source=text)])
-
-
-def _show(token_text: str) -> str:
-    """A token as quoted in a message, cut short when long."""
-    if len(token_text) > 30:
-        token_text = token_text[:27] + "..."
-    return repr(token_text)
-
-
-def _describe_char(char: str) -> str:
-    """A character for a message; invisible and unusual ones are named."""
-    if char.isprintable() and not char.isspace() and ord(char) < 0x2000:
-        return repr(char)
-    name = unicodedata.name(char, "")
-    return f"U+{ord(char):04X}" + (f" ({name})" if name else "")
-
-
-def _previous_code_line(text: str, line: int) -> tuple[int, int] | None:
-    """The line before ``line`` that holds code, and the column just past its last character."""
-    lines = text.split("\n")
-    for number in range(line - 1, 0, -1):
-        code = _strip_comment(lines[number - 1]).rstrip()
-        if code.strip():
-            return number, len(code) + 1
-    return None
-
-
-def _strip_comment(raw: str) -> str:
-    """A line without its ``# comment`` (a '#' inside a quoted string is kept)."""
-    in_string = False
-    for i, ch in enumerate(raw):
-        if ch == '"' and (i == 0 or raw[i - 1] != "\\"):
-            in_string = not in_string
-        elif ch == "#" and not in_string:
-            return raw[:i]
-    return raw
-
-
-def _syntax_error(exc: UnexpectedInput, text: str, file: str) -> RulesSyntaxError:
-    line, col = getattr(exc, "line", 1) or 1, getattr(exc, "column", 1) or 1
-    if isinstance(exc, UnexpectedCharacters):
-        char = text[exc.pos_in_stream] if exc.pos_in_stream < len(text) else "?"
-        if char == '"':
-            msg = "unclosed string: it needs a closing '\"' on the same line"
-        elif char == "'":
-            msg = "unexpected character \"'\"; strings are written in double quotes"
-        else:
-            msg = f"unexpected character {_describe_char(char)}"
-            allowed = set(exc.allowed or ())
-            if allowed and len(allowed) < 30:
-                msg += f"; expected {_describe(allowed)}"
-    elif isinstance(exc, UnexpectedEOF):
-        line = text.count("\n")
-        col = 1
-        msg = f"unexpected end of file; expected {_describe(set(exc.expected))}"
-    elif isinstance(exc, UnexpectedToken):
-        tok = exc.token
-        expected = set(exc.accepts or exc.expected)
-        if tok.type == "$END":
-            line, col = max(text.count("\n"), 1), 1
-            found = "end of file"
-        elif tok.type == "_NL":
-            found = "end of line"
-            line, col = tok.line, tok.column
-        elif tok.type in ("_INDENT", "_DEDENT"):
-            found = "a change of indentation"
-            line, col = (tok.line or line), (tok.column or 1)
-        else:
-            found = _show(str(tok))
-            before = text.split("\n")[line - 1][:col - 1] if line >= 1 else ""
-            prev = _previous_code_line(text, line)
-            if not before.strip() and prev is not None and not {"_NL", "_INDENT"} & expected:
-                # The token starts an indented line, read as the continuation of the line
-                # before: what is missing is missing at the end of that line.
-                line, col = prev
-                found = "end of line"
-        msg = f"unexpected {found}; expected {_describe(expected)}"
-        if tok.type == "COMP_OP" and str(tok) == "==" and "ASSIGN_OP" in expected:
-            msg += " (to assign a value, write '=')"
-        msg += _statement_hint(text, tok, expected)
-        if found == "end of line" and line != tok.line:
-            msg += ("; the next line is indented more than this one, so it reads as part "
-                    "of it: indent it like this line, or end this line with ':' to open a "
-                    "block")
-        elif tok.line and _starts_deeper_line(text, tok):
-            msg += ("; this line is indented more than the line above, so it reads as part "
-                    "of that line: indent it like the line above, or end the line above "
-                    "with ':' to open a block")
-        if tok.type == "INT" and str(text.split("\n")[tok.line - 1])[tok.column - 2:
-                                                                     tok.column - 1] == ".":
-            msg = "decimal numbers are not supported; the language counts in whole numbers"
-    else:
-        msg = "syntax error"
-    if not isinstance(line, int) or line < 1:
-        line = 1
-    if not isinstance(col, int) or col < 1:
-        col = 1
-    return _syntax(msg, file, line, col, text)
-
-
-# Words that start a statement or a declaration, for "did you mean" on a misspelt one.
-_KEYWORDS = ("move", "shuffle", "deal", "let", "say", "break", "do", "trigger", "if", "elif",
-             "else", "repeat", "for", "trick", "next", "end", "game", "players", "author",
-             "about", "extends", "include", "option", "enum", "card", "zone", "var", "phase",
-             "ability", "rule", "start", "score", "tiebreak", "winners", "replace", "remove")
-
-
-def _starts_deeper_line(text: str, tok: Token) -> bool:
-    """Whether ``tok`` is the first word of a line indented deeper than the code line above
-    (which does not end with ':'): such a line continues the one above."""
-    lines = text.split("\n")
-    here = lines[tok.line - 1]
-    if here[:tok.column - 1].strip():
-        return False
-    prev = _previous_code_line(text, tok.line)
-    if prev is None:
-        return False
-    above = lines[prev[0] - 1]
-    indent = len(here) - len(here.lstrip(" \t"))
-    return indent > len(above) - len(above.lstrip(" \t")) and \
-        not above.split("#")[0].rstrip().endswith(":")
-
-
-def _statement_hint(text: str, tok: Token, expected: set[str]) -> str:
-    """`` (did you mean 'shuffle'?)`` when the line starts with a misspelt keyword."""
-    if not tok.line:
-        return ""
-    first = text.split("\n")[tok.line - 1].split()
-    if not first or first[0] in _KEYWORDS or not first[0].isidentifier():
-        return ""
-    hint = did_you_mean(first[0], _KEYWORDS)
-    return f"; '{first[0]}' is not a statement{hint}" if hint else ""
 
 
 def _any(value: Any) -> Any:
@@ -400,9 +127,9 @@ class _ToIR(Transformer):
         assert self.text is not None
         seg = self.text[meta.start_pos:meta.end_pos]
         lines = seg.split("\n")
-        while len(lines) > 1 and not _strip_comment(lines[-1]).strip():
+        while len(lines) > 1 and not strip_comment(lines[-1]).strip():
             lines.pop()
-        lines[-1] = _strip_comment(lines[-1]).rstrip()
+        lines[-1] = strip_comment(lines[-1]).rstrip()
         end_line = meta.line + len(lines) - 1
         end_col = len(lines[-1]) + (meta.column if len(lines) == 1 else 1)
         return Span(file=self.file, line=meta.line, col=meta.column, end_line=end_line,
@@ -426,7 +153,7 @@ class _ToIR(Transformer):
         """The value of an INT token; more than :data:`MAX_DIGITS` digits is an error."""
         digits = str(tok).lstrip("0") or "0"
         if len(digits) > MAX_DIGITS:
-            raise self._error(f"the number {_show(str(tok))} is too large (at most "
+            raise self._error(f"the number {quoted(str(tok))} is too large (at most "
                               f"{MAX_DIGITS} digits)", self._tok_span(tok))
         return int(digits)
 
