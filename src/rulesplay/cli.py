@@ -22,7 +22,7 @@ from rich.table import Table
 
 from . import gamelog
 from . import graph as graphs
-from .cliargs import parse_pairs
+from .cliargs import echo_warnings, parse_pairs
 from .compose import Bundle, changed_since
 from .engine.game import Game, load, load_bundle
 from .engine.state import State
@@ -188,6 +188,7 @@ def run(file: str, players: int | None, seed: int | None, options: tuple[str, ..
     """
     lang = _lang(lang)
     game = _load_game(file, dict(parse_pairs(options, "--option")), lang)
+    echo_warnings(game.checked.warnings)
     random_seed = seed is None
     if seed is None:
         seed = random.SystemRandom().randrange(1_000_000)
@@ -466,7 +467,8 @@ def validate(files: tuple[str, ...]) -> None:
     """Check ruleset files; print 'FILE: ok' or each problem as path:line:col with a caret.
 
     Every player count the ruleset allows is compiled too, so option defaults and card
-    tables are checked. Exit 1 if any file has an error.
+    tables are checked. Warnings (legal, but probably not meant) print the same way before
+    'FILE: ok'. Exit 1 if any file has an error; warnings alone exit 0.
     """
     failed = False
     for path in files:
@@ -479,7 +481,10 @@ def validate(files: tuple[str, ...]) -> None:
             failed = True
             click.echo(exc.render())
             continue
-        click.echo(f"{path}: ok")
+        warnings = game.checked.warnings
+        echo_warnings(warnings, err=False)
+        click.echo(f"{path}: ok" + (f" ({len(warnings)} warning{'s' * (len(warnings) > 1)})"
+                                    if warnings else ""))
     if failed:
         sys.exit(1)
 

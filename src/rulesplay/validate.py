@@ -1,8 +1,8 @@
 """Static checks of a ruleset: names, types, the phase graph and option values.
 
 ``check(ruleset)`` returns a :class:`Checked` with every name resolved and every expression
-typed (the engine compiles from it), or raises :class:`RulesValidationError` carrying *all*
-the diagnostics it found.
+typed (the engine compiles from it) and the warnings found, or raises
+:class:`RulesValidationError` carrying *all* the errors it found.
 """
 
 from __future__ import annotations
@@ -54,7 +54,9 @@ class Checked:
     ``res`` maps a Name node to ``(category, name)``; categories: local, it, option, var,
     tvar, pvar, enum_value, zone, pzone, players, seats, enum, bool. ``types`` maps every
     expression node to its type string. ``templates`` maps each Labels node to its parsed
-    parts per language.
+    parts per language. ``diagnostics`` are the errors found (none in a ruleset that
+    :func:`check` returns); ``warnings`` are diagnostics with severity ``"warning"``, sorted
+    by position, with their source attached.
     """
 
     ruleset: ir.Ruleset
@@ -63,6 +65,7 @@ class Checked:
     types: dict[int, str] = field(default_factory=dict)
     templates: dict[tuple[int, str], list[Any]] = field(default_factory=dict)
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    warnings: list[Diagnostic] = field(default_factory=list)
     sources: dict[str, str] = field(default_factory=dict)  # file -> text, for carets later
 
 
@@ -146,6 +149,9 @@ class Checker:
     # ------------------------------------------------------------ reporting
     def error(self, message: str, span: Span) -> None:
         self.out.diagnostics.append(Diagnostic(message, span))
+
+    def warn(self, message: str, span: Span) -> None:
+        self.out.warnings.append(Diagnostic(message, span, severity="warning"))
 
     def _global_names(self) -> list[str]:
         s = self.sym
@@ -962,7 +968,19 @@ class Checker:
         self.scopes.pop()
         graph_checks(self)
         constant_checks(self)
+        unused_options(self)
         return self.out
+
+
+def unused_options(c: Checker) -> None:
+    """Warn about an option nothing reads (no expression, default or text names it):
+    setting it, from the command line or a variant, would change nothing. Legal (a variant
+    may drop the rule that read it), so a warning, not an error."""
+    read = {name for category, name in c.out.res.values() if category == "option"}
+    for o in c.r.options:
+        if o.name not in read:
+            c.warn(f"option '{o.name}' is never used: no rule, default or text reads it, so "
+                   "setting it changes nothing", o.span)
 
 
 # ---------------------------------------------------------------- values fixed before play
@@ -1330,16 +1348,28 @@ def check(ruleset: ir.Ruleset, sources: dict[str, str] | None = None) -> Checked
         ruleset: the parsed IR.
         sources: file path -> text, so diagnostics can print the line and a caret.
 
+    Returns:
+        The :class:`Checked` ruleset; its ``warnings`` are sorted by position and carry
+        their source for the caret.
+
     Raises:
-        RulesValidationError: with every diagnostic found, sorted by position.
+        RulesValidationError: with every error found, sorted by position (warnings are not
+            included).
     """
     checked = Checker(ruleset).run()
     checked.sources = dict(sources or {})
     if checked.diagnostics:
-        unique = {(d.message, d.span): d for d in checked.diagnostics}  # each error once
-        diags = sorted(unique.values(), key=lambda d: (d.span.file, d.span.line,
-                                                       d.span.col))
+        diags = _in_order(checked.diagnostics)
         first = diags[0]
         raise RulesValidationError(first.message, first.span, diags).attach_source(
             sources or {})
+    checked.warnings = _in_order(checked.warnings)
+    for diag in checked.warnings:
+        diag.source = checked.sources.get(diag.span.file)
     return checked
+
+
+def _in_order(diags: list[Diagnostic]) -> list[Diagnostic]:
+    """Each diagnostic once, sorted by file and position."""
+    unique = {(d.message, d.span): d for d in diags}
+    return sorted(unique.values(), key=lambda d: (d.span.file, d.span.line, d.span.col))
