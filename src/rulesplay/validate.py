@@ -278,13 +278,12 @@ class Checker:
         if z.per_player is None:
             self.error("a zone must say 'shared' or 'per player'", z.span)
 
-    def number(self, value: int | None, span: Span) -> bool:
-        """Report a number of more than :data:`MAX_DIGITS` digits; return whether it was."""
-        if value is None or abs(value) < 10 ** MAX_DIGITS:
-            return False
-        self.error(f"the number {quoted(str(abs(value)))} is too large (at most {MAX_DIGITS} "
-                   "digits)", span)
-        return True
+    def number(self, value: int | None, span: Span) -> None:
+        """A number has at most :data:`MAX_DIGITS` digits (a ruleset counts cards, seats and
+        points); ``span`` is where it is written."""
+        if value is not None and abs(value) >= 10 ** MAX_DIGITS:
+            self.error(f"the number {quoted(str(abs(value)))} is too large (at most "
+                       f"{MAX_DIGITS} digits)", span)
 
     def derived_attr(self, k: ir.KindDecl, i: int) -> str:
         """Type of the derived attribute ``k.attrs[i]`` (``name = EXPR``): the attributes
