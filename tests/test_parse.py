@@ -13,8 +13,10 @@ from pathlib import Path
 import pytest
 
 from rulesplay import ir
-from rulesplay.errors import RulesSyntaxError, Span
-from rulesplay.parse import parse_expr, parse_template, parse_text
+from rulesplay.errors import RulesSyntaxError, RulesValidationError, Span
+from rulesplay.parse import parse_text
+from rulesplay.templates import parse_expr, parse_template
+from rulesplay.validate import check
 
 ROOT = Path(__file__).resolve().parent.parent
 HUNTER = "rulesets/bargain_hunter.rules"
@@ -125,5 +127,12 @@ def test_numbers_and_signed_ranges() -> None:
     text = (ROOT / HUNTER).read_text(encoding="utf-8")
     r = parse_text(text.replace("int in -1..3 = -1", "int in -10..300 = -1"), HUNTER)
     assert (r.options[4].lo, r.options[4].hi) == (-10, 300)
+    # The parser keeps a number as written; the validator limits it (to 18 digits).
+    big = parse_text(text.replace("int in -1..3", "int in -1..1234567890123456789"), HUNTER)
+    assert big.options[4].hi == 1234567890123456789
+    with pytest.raises(RulesValidationError, match="too large") as info:
+        check(big)
+    assert info.value.span == big.options[4].span
+    # One Python cannot even read is a syntax error, with the same words.
     with pytest.raises(RulesSyntaxError, match="too large"):
-        parse_text(text.replace("int in -1..3", "int in -1..1234567890123456789"), HUNTER)
+        parse_text(text.replace("int in -1..3", "int in -1.." + "9" * 5000), HUNTER)

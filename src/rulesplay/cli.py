@@ -23,7 +23,7 @@ from rich.table import Table
 
 from . import gamelog
 from . import graph as graphs
-from .cliargs import parse_pairs
+from .cliargs import echo_warnings, parse_pairs
 from .compose import changed_since
 from .engine.game import Game, load, load_bundle
 from .engine.state import State
@@ -189,6 +189,7 @@ def run(file: str, players: int | None, seed: int | None, options: tuple[str, ..
     """
     lang = _lang(lang)
     game = _load_game(file, dict(parse_pairs(options, "--option")), lang)
+    echo_warnings(game.checked.warnings)
     n = players if players is not None else game.player_range[0]
     try:
         game.program(n)  # the player count is allowed (checked before seats are read)
@@ -445,7 +446,8 @@ def validate(files: tuple[str, ...]) -> None:
     """Check ruleset files; print 'FILE: ok' or each problem as path:line:col with a caret.
 
     Every player count the ruleset allows is compiled too, so option defaults and card
-    tables are checked. Exit 1 if any file has an error.
+    tables are checked. Warnings (legal, but probably not meant) print the same way before
+    'FILE: ok'. Exit 1 if any file has an error; warnings alone exit 0.
     """
     failed = False
     for path in files:
@@ -458,7 +460,10 @@ def validate(files: tuple[str, ...]) -> None:
             failed = True
             click.echo(exc.render())
             continue
-        click.echo(f"{path}: ok")
+        warnings = game.checked.warnings
+        echo_warnings(warnings, err=False)
+        click.echo(f"{path}: ok" + (f" ({len(warnings)} warning{'s' * (len(warnings) > 1)})"
+                                    if warnings else ""))
     if failed:
         sys.exit(1)
 

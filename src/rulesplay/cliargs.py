@@ -1,8 +1,12 @@
-"""Command-line values shared by the commands: ``K=V`` pairs (``--option``, ``--seat``)."""
+"""What the commands share: ``K=V`` pairs (``--option``, ``--seat``), printing warnings."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import click
+
+from .errors import Diagnostic
 
 
 def parse_pairs(values: tuple[str, ...], flag: str) -> list[tuple[str, str]]:
@@ -20,3 +24,10 @@ def parse_pairs(values: tuple[str, ...], flag: str) -> list[tuple[str, str]]:
             raise click.UsageError(f"{flag} {key.strip()} is given twice; give it once")
         out.append((key.strip(), value.strip()))
     return out
+
+
+def echo_warnings(warnings: Iterable[Diagnostic], err: bool = True) -> None:
+    """Print each warning as ``path:line:col: warning: ...`` with its line and a caret (to
+    stderr unless ``err`` is false), so it shows before a game's own output."""
+    for diag in warnings:
+        click.echo(diag.render(), err=err)

@@ -417,6 +417,7 @@ def merge(base: ir.Ruleset, variant: ir.Ruleset) -> ir.Ruleset:
     if variant.tiebreaks:
         update["tiebreaks"] = variant.tiebreaks
     update.update(span=variant.span, extends=variant.extends,
-                  extends_span=variant.extends_span, overrides=[])
+                  extends_span=variant.extends_span, overrides=[],
+                  duplicates=[*base.duplicates, *variant.duplicates])
     return base.model_copy(update=update)
 

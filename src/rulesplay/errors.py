@@ -6,6 +6,10 @@ a validation error and a runtime fault all print the same way::
     rulesets/x.rules:12:5: error: undefined name 'colr' (did you mean 'colour'?)
         if card.colr == lead:
                 ^
+
+A warning (something legal that the author probably did not mean) is a :class:`Diagnostic`
+with severity ``"warning"``: it prints the same way, ``warning:`` for ``error:``, and stops
+nothing.
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
@@ -42,6 +47,9 @@ class Span(BaseModel):
 
 NO_SPAN = Span()
 
+# How much a diagnostic matters: an error stops the ruleset from loading, a warning does not.
+Severity = Literal["error", "warning"]
+
 
 @dataclass
 class Diagnostic:
@@ -50,13 +58,14 @@ class Diagnostic:
     Args:
         message: what is wrong, in the ruleset's terms.
         span: where it is.
-        severity: "error" or "warning".
+        severity: "error" (the ruleset cannot load) or "warning" (it loads; the author
+            probably meant something else).
         source: the text of the file the span points into, used to print the line and caret.
     """
 
     message: str
     span: Span = NO_SPAN
-    severity: str = "error"
+    severity: Severity = "error"
     source: str | None = None
 
     def render(self) -> str:

@@ -7,9 +7,9 @@ JSON round-trippable (``rulesplay compile FILE --json``; ``Ruleset.model_validat
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
 
 from .errors import NO_SPAN, Span
 
@@ -19,6 +19,30 @@ class Node(BaseModel):
 
     model_config = ConfigDict(frozen=True)
     span: Span = NO_SPAN
+
+
+class Word(Node):
+    """A word or phrase as the file wrote it, with its span: a part the IR has no other slot
+    for (a clause given a second time, an unknown zone flag), kept for the validator."""
+
+    text: str
+
+
+class Written(Node):
+    """A node that also keeps what its text says beyond its slots (``written`` names those
+    fields: clauses given twice, unknown flags, extra table cells); the validator reports
+    them. Such a field is left out of JSON while empty, so a valid ruleset's JSON is as if
+    the fields did not exist, and reads back equal either way."""
+
+    written: ClassVar[tuple[str, ...]] = ()
+
+    @model_serializer(mode="wrap")
+    def _skip_empty_written(self, handler: SerializerFunctionWrapHandler) -> Any:
+        data = handler(self)
+        for name in self.written:
+            if not data.get(name):
+                data.pop(name, None)
+        return data
 
 
 class Labels(Node):
@@ -264,7 +288,7 @@ class Choose(Node):
     prompt: Labels = Field(default_factory=Labels)
 
 
-class Trick(Node):
+class Trick(Written):
     """A trick: players play cards from ``source`` into ``zone`` starting with ``leader``.
 
     Standard tricks: every seat plays once, in turn order. Climbing tricks: seats keep playing
@@ -273,7 +297,14 @@ class Trick(Node):
     the first play. ``after_play`` runs after each play with ``player`` and ``card_var`` bound;
     the winner is the player of the card with the highest ``key`` (``it`` bound per card), and
     ``after_trick`` runs with ``winner`` bound.
+
+    As parsed, ``key`` is None when the trick has no ``won by`` line, ``pass_label`` is None
+    when it has no ``pass`` line, and ``duplicates`` holds every clause given again; the
+    validator requires ``key``, allows ``pass`` only in a climbing trick, and reports each
+    duplicate.
     """
+
+    written: ClassVar[tuple[str, ...]] = ("duplicates",)
 
     node: Literal["trick"] = "trick"
     zone: Expr
@@ -283,10 +314,11 @@ class Trick(Node):
     source: Expr
     where: Expr | None = None
     prompt: Labels = Field(default_factory=Labels)
-    pass_label: Labels = Field(default_factory=Labels)
+    pass_label: Labels | None = None
     after_play: list[Stmt] = Field(default_factory=list)
-    key: Expr
+    key: Expr | None = None
     after_trick: list[Stmt] = Field(default_factory=list)
+    duplicates: list[Word] = Field(default_factory=list)
 
 
 class ForEachIn(Node):
@@ -377,11 +409,19 @@ class AttrDecl(Node):
     set_of: str | None = None  # ``classes: set of cls``: a set of values of an enum
 
 
-class CardRow(Node):
-    """One row of a card table: attribute values and how many copies."""
+class CardRow(Written):
+    """One row of a card table: attribute values and how many copies.
 
+    Cells go to the kind's printed attributes (those without ``=``) in order, then one more
+    to ``copies``; as parsed, a short row has fewer ``values``, the cells past the copies
+    column are in ``extra``, and ``copies`` is the cell as written. The validator checks all
+    three (a whole number of copies, at least 1).
+    """
+
+    written: ClassVar[tuple[str, ...]] = ("extra",)
     values: dict[str, Any]
-    copies: int = 1
+    copies: Any = 1
+    extra: list[Any] = Field(default_factory=list)
 
 
 class KindDecl(Node):
@@ -396,13 +436,26 @@ class KindDecl(Node):
     short: str | None = None
 
 
-class ZoneDecl(Node):
-    """A zone: shared or one per player; visibility public | owner | hidden | top."""
+# Every flag a zone may have: where it is (``shared`` or one ``per player``), who sees it
+# (``public``, ``owner``, ``hidden``, ``top``: the top card only) and two words kept for
+# readability (``stack``, ``ordered``: every zone keeps its order).
+ZONE_FLAGS = ("shared", "per player", "public", "owner", "hidden", "top", "stack", "ordered")
 
+
+class ZoneDecl(Written):
+    """A zone: shared or one per player; visibility public | owner | hidden | top.
+
+    As parsed, ``per_player`` is None when the zone says neither ``shared`` nor ``per
+    player`` and ``unknown_flags`` holds flags the language does not have; the validator
+    reports both.
+    """
+
+    written: ClassVar[tuple[str, ...]] = ("unknown_flags",)
     name: str
-    per_player: bool
+    per_player: bool | None = None
     visibility: Literal["public", "owner", "hidden", "top"] = "public"
     labels: Labels = Field(default_factory=Labels)
+    unknown_flags: list[Word] = Field(default_factory=list)
 
 
 class VarDecl(Node):
@@ -419,17 +472,21 @@ class VarDecl(Node):
     kept: bool = False
 
 
-class AbilityDecl(Node):
+class AbilityDecl(Written):
     """``ability NAME "text":`` with ``modify STAT: EXPR`` lines and ``at STEP:`` blocks.
 
     Cards name their ability in an attribute of type ``ability``; ``bonus(STAT, CARDS)`` sums
     the modifiers and ``trigger STEP for CARDS`` runs the blocks, with ``this`` the card.
+    A stat or step given again is kept in ``duplicates`` (``modify STAT``, ``at STEP``) for
+    the validator to report; the first one counts.
     """
 
+    written: ClassVar[tuple[str, ...]] = ("duplicates",)
     name: str
     labels: Labels = Field(default_factory=Labels)
     modifies: dict[str, Expr] = Field(default_factory=dict)
     steps: dict[str, list[Stmt]] = Field(default_factory=dict)
+    duplicates: list[Word] = Field(default_factory=list)
 
 
 class RuleDecl(Node):
@@ -470,13 +527,17 @@ class Override(Node):
     doc: str = ""
 
 
-class Ruleset(Node):
+class Ruleset(Written):
     """A whole ruleset: metadata, options, enums, cards, zones, variables, phases, scoring.
 
     ``winners`` (``winners: EXPR``, seats) says who wins when it is not simply the best
     (score, tiebreak...) tuple. ``extends``/``overrides`` are what a variant file says about
-    its base; :func:`rulesplay.compose.load_ruleset` merges them away.
+    its base; :func:`rulesplay.compose.load_ruleset` merges them away. A line a ruleset has
+    once (``game``, ``players``, ``score:`` ...) given again is kept in ``duplicates`` (the
+    last one counts) for the validator to report.
     """
+
+    written: ClassVar[tuple[str, ...]] = ("duplicates",)
 
     title: Labels = Field(default_factory=Labels)
     min_players: int = 2
@@ -499,6 +560,7 @@ class Ruleset(Node):
     extends: str | None = None
     extends_span: Span = NO_SPAN
     overrides: list[Override] = Field(default_factory=list)
+    duplicates: list[Word] = Field(default_factory=list)
 
 
 def walk(node: Any) -> Iterator[Node]:

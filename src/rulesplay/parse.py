@@ -1,129 +1,26 @@
-"""Text to IR: the Lark parser (built once) and a transformer that keeps every node's span.
+"""Text to IR: a transformer from Lark's parse tree to IR nodes, each with its span.
 
-Syntax errors become :class:`RulesSyntaxError` with ``file:line:col`` and what was expected.
+The transformer only builds nodes: it records what the text says (a clause given twice, an
+unknown zone flag, a table row's cells) and leaves every judgement to the validator, so one
+mistake never hides the others. Syntax errors (text the grammar does not accept) are
+:class:`RulesSyntaxError` with ``file:line:col`` and what was expected (see
+:mod:`rulesplay.parse_errors`).
 """
 
 from __future__ import annotations
 
 import ast
-import unicodedata
-from functools import cache
-from importlib import resources
+from dataclasses import dataclass
 from typing import Any
 
-from lark import Lark, Token, Transformer, Tree, v_args
-from lark.exceptions import (
-    LarkError,
-    UnexpectedCharacters,
-    UnexpectedEOF,
-    UnexpectedInput,
-    UnexpectedToken,
-    VisitError,
-)
-from lark.indenter import DedentError, Indenter
+from lark import Token, Transformer, Tree, v_args
+from lark.exceptions import LarkError, UnexpectedInput, VisitError
+from lark.indenter import DedentError
 
 from . import ir
-from .errors import Diagnostic, RulesSyntaxError, Span, did_you_mean
-
-
-class _RulesIndenter(Indenter):
-    """Python-style blocks, plus continuation lines: a line indented deeper than the one before
-    it continues that line unless the line before ended with ':' (which opens a block)."""
-
-    NL_type = "_NL"
-    OPEN_PAREN_types = ["LPAR", "LSQB", "LBRACE"]
-    CLOSE_PAREN_types = ["RPAR", "RSQB", "RBRACE"]
-    INDENT_type = "_INDENT"
-    DEDENT_type = "_DEDENT"
-    tab_len = 8
-
-    def _process(self, stream: Any) -> Any:
-        prev = None
-        for token in stream:
-            if token.type == self.NL_type:
-                indent_str = token.rsplit("\n", 1)[1]
-                indent = indent_str.count(" ") + indent_str.count("\t") * self.tab_len
-                continuation = (prev is not None and prev.type != "COLON"
-                                and indent > self.indent_level[-1])
-                if self.paren_level == 0 and not continuation:
-                    yield from self.handle_NL(token)
-            else:
-                yield token
-                if token.type in self.OPEN_PAREN_types:
-                    self.paren_level += 1
-                elif token.type in self.CLOSE_PAREN_types:
-                    self.paren_level = max(self.paren_level - 1, 0)
-            prev = token
-        while len(self.indent_level) > 1:
-            self.indent_level.pop()
-            yield Token(self.DEDENT_type, "")
-
-
-@cache
-def parser() -> Lark:
-    """The LALR parser for the language, built once per process."""
-    text = resources.files("rulesplay").joinpath("grammar.lark").read_text(encoding="utf-8")
-    return Lark(
-        text,
-        parser="lalr",
-        postlex=_RulesIndenter(),
-        propagate_positions=True,
-        maybe_placeholders=True,
-        start=["start", "expr_only"],
-    )
-
-
-# Names of terminals as a ruleset author knows them, for "expected ..." messages.
-_TERMINAL_NAMES = {
-    "_NL": "end of line", "_INDENT": "an indented block", "_DEDENT": "end of block",
-    "NAME": "a name", "INT": "a number", "STRING": "a quoted string", "$END": "end of file",
-    "ASSIGN_OP": "'=', '+=', '-='", "COMP_OP": "a comparison (==, !=, <, <=, >, >=)",
-    "ADD_OP": "'+', '-'", "MUL_OP": "'*', '/', '%'", "LANG": "a language label like @ja",
-    "MAY_CHOOSE": "'chooses', 'may choose'", "BOOL": "yes, no", "SIDE": "'left of'",
-    "END_OF": "'top of', 'bottom of'", "UP_TO": "'up to'", "IS_NOT": "'is not'",
-    "NOT_IN": "'not in'", "DIRECTION": "'clockwise', 'counterclockwise'",
-    "CLIMBING": "'climbing'", "VAR_SCOPE": "'player', 'trick' or 'card' (before 'var')",
-}
-# Tokens that can start an expression, and tokens that continue one; when many of either are
-# possible the message says "an expression" or "an operator" instead of listing them all.
-_EXPR_START = {"LPAR", "MINUS", "LSQB", "LBRACE", "NONE", "NOT", "SIDE", "NAME", "INT",
-               "STRING", "BOOL"}
-_OPERATORS = {"MUL_OP", "ADD_OP", "COMP_OP", "AND", "OR", "IF", "IN", "IS", "IS_NOT",
-              "NOT_IN", "DOT", "LSQB", "LPAR", "WHERE", "ELSE", "__ANON_0"}
-
-
-def _terminal_name(name: str) -> str:
-    """How a terminal reads in a message: its text for keywords and marks, else a phrase."""
-    if name in _TERMINAL_NAMES:
-        return _TERMINAL_NAMES[name]
-    for term in parser().terminals:
-        if term.name == name:
-            if term.pattern.type == "str":
-                return f"'{term.pattern.value}'"
-            break
-    return name.strip("_").lower()
-
-
-def _describe(terminals: set[str]) -> str:
-    """What the parser would have accepted, readably: ``'to' or an operator``,
-    ``one of: ':', '=', ...``."""
-    terminals = set(terminals)
-    groups: list[str] = []
-    if len(terminals & _EXPR_START) >= 4 and {"NAME", "INT"} <= terminals:
-        terminals -= _EXPR_START
-        groups.append("an expression")
-    if len(terminals & _OPERATORS) >= 4:
-        terminals -= _OPERATORS
-        groups.append("an operator")
-    words = sorted({_terminal_name(t) for t in terminals}, key=lambda s: (not s[:1] == "'", s))
-    names = words + groups
-    if len(names) > 8:
-        names = names[:7] + ["..."]
-    if len(names) == 1 and ", " not in names[0]:
-        return names[0]
-    if len(names) == 2 and ", " not in "".join(names):
-        return " or ".join(names)
-    return "one of: " + ", ".join(names)
+from .errors import RulesSyntaxError, Span
+from .grammar import parser
+from .parse_errors import dedent_error, located, quoted, strip_comment, syntax_error
 
 
 def parse_text(text: str, file: str = "<input>") -> ir.Ruleset:
@@ -143,25 +40,25 @@ def parse_text(text: str, file: str = "<input>") -> ir.Ruleset:
     """
     text = normalize_newlines(text.removeprefix("\ufeff"))
     if "\x00" in text:
-        raise _syntax("the file is binary, not a ruleset (it contains NUL bytes)", file, 1, 1,
+        raise located("the file is binary, not a ruleset (it contains NUL bytes)", file, 1, 1,
                       text)
     if not any(line.strip(" \t\f") and not line.strip(" \t\f").startswith("#")
                for line in text.split("\n")):
-        raise _syntax("the file is empty; a ruleset starts with a line like "
+        raise located("the file is empty; a ruleset starts with a line like "
                       "'game \"Title\"'", file, 1, 1, text)
     if not text.endswith("\n"):
         text += "\n"
     try:
         tree = parser().parse(text, start="start")
     except UnexpectedInput as exc:
-        raise _syntax_error(exc, text, file) from None
+        raise syntax_error(exc, text, file) from None
     except DedentError:
-        raise _dedent_error(text, file) from None
+        raise dedent_error(text, file) from None
     except LarkError as exc:  # pragma: no cover - any other parser failure, still located
-        raise _syntax(f"syntax error ({exc})", file, 1, 1, text) from None
-    _check_depth(tree, text, file)
+        raise located(f"syntax error ({exc})", file, 1, 1, text) from None
+    check_depth(tree, text, file)
     try:
-        return _ToIR(file, text).transform(tree)
+        return ToIR(file, text).transform(tree)
     except VisitError as exc:
         if isinstance(exc.orig_exc, RulesSyntaxError):
             raise exc.orig_exc.attach_source({file: text}) from None
@@ -173,16 +70,22 @@ def normalize_newlines(text: str) -> str:
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
-# Longer numbers are refused (a ruleset counts cards, seats and points).
+# Longer numbers are refused by the validator (a ruleset counts cards, seats and points).
 MAX_DIGITS = 18
+# Longer ones cannot even become a value (Python's own limit): a syntax error.
+MAX_READ_DIGITS = 4300
 
 # Deeper parse trees (an expression inside hundreds of parentheses or operators, blocks
 # nested hundreds deep) are refused: every later stage walks the tree recursively.
 MAX_DEPTH = 100
 
 
-def _check_depth(tree: Tree, text: str, file: str) -> None:
-    """Raise a syntax error at the first node nested more than :data:`MAX_DEPTH` deep."""
+def check_depth(tree: Tree, text: str, file: str) -> None:
+    """Refuse a parse tree nested more than :data:`MAX_DEPTH` deep (later stages recurse).
+
+    Raises:
+        RulesSyntaxError: at the first node that deep, in ``file`` (``text`` for the caret).
+    """
     stack: list[tuple[Tree, int]] = [(tree, 1)]
     while stack:
         node, depth = stack.pop()
@@ -190,179 +93,10 @@ def _check_depth(tree: Tree, text: str, file: str) -> None:
             meta = node.meta
             line = getattr(meta, "line", 1) if not getattr(meta, "empty", True) else 1
             col = getattr(meta, "column", 1) if not getattr(meta, "empty", True) else 1
-            raise _syntax(f"this is nested too deeply (more than {MAX_DEPTH} levels of "
+            raise located(f"this is nested too deeply (more than {MAX_DEPTH} levels of "
                           "expressions or blocks); split it up with 'let'", file, line, col,
                           text)
         stack.extend((child, depth + 1) for child in node.children if isinstance(child, Tree))
-
-
-def _indent_width(raw: str) -> int:
-    """Indentation as the indenter counts it: a space is 1 column, a tab 8."""
-    lead = raw[:len(raw) - len(raw.lstrip(" \t"))]
-    return lead.count(" ") + lead.count("\t") * _RulesIndenter.tab_len
-
-
-def _dedent_error(text: str, file: str) -> RulesSyntaxError:
-    """Locate the line whose indentation closes no open block (Lark does not say)."""
-    stack = [0]
-    prev_colon = False
-    for number, raw in enumerate(text.split("\n"), 1):
-        body = raw.split("#", 1)[0].rstrip()
-        if not body.strip():
-            continue
-        indent = _indent_width(raw)
-        if indent > stack[-1]:
-            if prev_colon:
-                stack.append(indent)
-        else:
-            open_blocks = list(stack)
-            while indent < stack[-1]:
-                stack.pop()
-            if indent != stack[-1]:
-                levels = ", ".join(str(n) for n in open_blocks)
-                tabs = "; a tab counts as 8 columns" if "\t" in text else ""
-                return _syntax(f"this line is indented {indent} columns, which matches no "
-                               f"enclosing block (those are indented {levels}){tabs}",
-                               file, number, indent + 1 if "\t" not in raw else 1, text)
-        prev_colon = body.endswith(":")
-    return _syntax("this file's indentation matches no enclosing block", file, 1, 1, text)
-
-
-def _syntax(message: str, file: str, line: int, col: int, text: str) -> RulesSyntaxError:
-    span = Span(file=file, line=line, col=col, end_line=line, end_col=col + 1)
-    return RulesSyntaxError(message, span, [Diagnostic(message, span, source=text)])
-
-
-def _show(token_text: str) -> str:
-    """A token as quoted in a message, cut short when long."""
-    if len(token_text) > 30:
-        token_text = token_text[:27] + "..."
-    return repr(token_text)
-
-
-def _describe_char(char: str) -> str:
-    """A character for a message; invisible and unusual ones are named."""
-    if char.isprintable() and not char.isspace() and ord(char) < 0x2000:
-        return repr(char)
-    name = unicodedata.name(char, "")
-    return f"U+{ord(char):04X}" + (f" ({name})" if name else "")
-
-
-def _previous_code_line(text: str, line: int) -> tuple[int, int] | None:
-    """The line before ``line`` that holds code, and the column just past its last character."""
-    lines = text.split("\n")
-    for number in range(line - 1, 0, -1):
-        code = _strip_comment(lines[number - 1]).rstrip()
-        if code.strip():
-            return number, len(code) + 1
-    return None
-
-
-def _strip_comment(raw: str) -> str:
-    """A line without its ``# comment`` (a '#' inside a quoted string is kept)."""
-    in_string = False
-    for i, ch in enumerate(raw):
-        if ch == '"' and (i == 0 or raw[i - 1] != "\\"):
-            in_string = not in_string
-        elif ch == "#" and not in_string:
-            return raw[:i]
-    return raw
-
-
-def _syntax_error(exc: UnexpectedInput, text: str, file: str) -> RulesSyntaxError:
-    line, col = getattr(exc, "line", 1) or 1, getattr(exc, "column", 1) or 1
-    if isinstance(exc, UnexpectedCharacters):
-        char = text[exc.pos_in_stream] if exc.pos_in_stream < len(text) else "?"
-        if char == '"':
-            msg = "unclosed string: it needs a closing '\"' on the same line"
-        elif char == "'":
-            msg = "unexpected character \"'\"; strings are written in double quotes"
-        else:
-            msg = f"unexpected character {_describe_char(char)}"
-            allowed = set(exc.allowed or ())
-            if allowed and len(allowed) < 30:
-                msg += f"; expected {_describe(allowed)}"
-    elif isinstance(exc, UnexpectedEOF):
-        line = text.count("\n")
-        col = 1
-        msg = f"unexpected end of file; expected {_describe(set(exc.expected))}"
-    elif isinstance(exc, UnexpectedToken):
-        tok = exc.token
-        expected = set(exc.accepts or exc.expected)
-        if tok.type == "$END":
-            line, col = max(text.count("\n"), 1), 1
-            found = "end of file"
-        elif tok.type == "_NL":
-            found = "end of line"
-            line, col = tok.line, tok.column
-        elif tok.type in ("_INDENT", "_DEDENT"):
-            found = "a change of indentation"
-            line, col = (tok.line or line), (tok.column or 1)
-        else:
-            found = _show(str(tok))
-            before = text.split("\n")[line - 1][:col - 1] if line >= 1 else ""
-            prev = _previous_code_line(text, line)
-            if not before.strip() and prev is not None and not {"_NL", "_INDENT"} & expected:
-                # The token starts an indented line, read as the continuation of the line
-                # before: what is missing is missing at the end of that line.
-                line, col = prev
-                found = "end of line"
-        msg = f"unexpected {found}; expected {_describe(expected)}"
-        if tok.type == "COMP_OP" and str(tok) == "==" and "ASSIGN_OP" in expected:
-            msg += " (to assign a value, write '=')"
-        msg += _statement_hint(text, tok, expected)
-        if found == "end of line" and line != tok.line:
-            msg += ("; the next line is indented more than this one, so it reads as part "
-                    "of it: indent it like this line, or end this line with ':' to open a "
-                    "block")
-        elif tok.line and _starts_deeper_line(text, tok):
-            msg += ("; this line is indented more than the line above, so it reads as part "
-                    "of that line: indent it like the line above, or end the line above "
-                    "with ':' to open a block")
-        if tok.type == "INT" and str(text.split("\n")[tok.line - 1])[tok.column - 2:
-                                                                     tok.column - 1] == ".":
-            msg = "decimal numbers are not supported; the language counts in whole numbers"
-    else:
-        msg = "syntax error"
-    if not isinstance(line, int) or line < 1:
-        line = 1
-    if not isinstance(col, int) or col < 1:
-        col = 1
-    return _syntax(msg, file, line, col, text)
-
-
-# Words that start a statement or a declaration, for "did you mean" on a misspelt one.
-_KEYWORDS = ("move", "shuffle", "deal", "let", "say", "break", "do", "trigger", "if", "elif",
-             "else", "repeat", "for", "trick", "next", "end", "game", "players", "author",
-             "about", "extends", "include", "option", "enum", "card", "zone", "var", "phase",
-             "ability", "rule", "start", "score", "tiebreak", "winners", "replace", "remove")
-
-
-def _starts_deeper_line(text: str, tok: Token) -> bool:
-    """Whether ``tok`` is the first word of a line indented deeper than the code line above
-    (which does not end with ':'): such a line continues the one above."""
-    lines = text.split("\n")
-    here = lines[tok.line - 1]
-    if here[:tok.column - 1].strip():
-        return False
-    prev = _previous_code_line(text, tok.line)
-    if prev is None:
-        return False
-    above = lines[prev[0] - 1]
-    indent = len(here) - len(here.lstrip(" \t"))
-    return indent > len(above) - len(above.lstrip(" \t")) and \
-        not above.split("#")[0].rstrip().endswith(":")
-
-
-def _statement_hint(text: str, tok: Token, expected: set[str]) -> str:
-    """`` (did you mean 'shuffle'?)`` when the line starts with a misspelt keyword."""
-    if not tok.line:
-        return ""
-    first = text.split("\n")[tok.line - 1].split()
-    if not first or first[0] in _KEYWORDS or not first[0].isidentifier():
-        return ""
-    hint = did_you_mean(first[0], _KEYWORDS)
-    return f"; '{first[0]}' is not a statement{hint}" if hint else ""
 
 
 def _any(value: Any) -> Any:
@@ -377,9 +111,91 @@ def _unquote(token: Token) -> str:
         return str(token)[1:-1]
 
 
+# Items the transformer passes up to the rule that assembles them (no logic, only shape).
+@dataclass(frozen=True)
+class _Decl:
+    """A declaration for one of the Ruleset's lists; ``field`` names the list."""
+
+    field: str
+    node: Any
+
+
+@dataclass(frozen=True)
+class _Once:
+    """A line a ruleset has once (``game``, ``score:`` ...): the Ruleset fields it sets."""
+
+    word: str
+    fields: dict[str, Any]
+    span: Span
+
+
+@dataclass(frozen=True)
+class _Replaced:
+    """``replace DECL``: the declaration, and the override that says it replaces the base's."""
+
+    decl: _Decl
+    marker: ir.Override
+
+
+@dataclass(frozen=True)
+class _KindPart:
+    """One line of a card kind other than an attribute: copies, label, short name, table."""
+
+    field: str
+    value: Any
+
+
+@dataclass(frozen=True)
+class _Row:
+    """A card table row: its cells as written."""
+
+    cells: list[Any]
+    span: Span
+
+
+@dataclass(frozen=True)
+class _Part:
+    """A clause that goes to ``table[key]`` of its node (``modify STAT``, ``won by``);
+    ``word`` is how the file says it, for the report of one given twice."""
+
+    table: str
+    key: str
+    value: Any
+    word: str
+    span: Span
+
+
+@dataclass(frozen=True)
+class _Elif:
+    """``elif TEST: BODY``."""
+
+    test: Any
+    body: list[Any]
+
+
+@dataclass(frozen=True)
+class _LangText:
+    """A display text in another language: ``@ja "..."``."""
+
+    lang: str
+    text: str
+
+
 @v_args(meta=True)
-class _ToIR(Transformer):
-    """Parse tree to IR nodes; each node gets the span of its tree node."""
+class ToIR(Transformer):
+    """Lark parse tree (of the ``start`` or ``expr_only`` rule) to IR nodes; each node gets
+    the span of its tree node.
+
+    It only builds nodes: parts the IR has no slot for are kept as :class:`ir.Word` for the
+    validator (see :class:`ir.Written`). Raises nothing itself but a
+    :class:`RulesSyntaxError` for a number too long to read (wrapped by Lark in
+    ``VisitError``).
+
+    Args:
+        file: the path used in every span.
+        text: the whole source, when known; spans of rules that end with a line end then
+            stop at their last code character.
+    """
 
     def __init__(self, file: str, text: str | None = None) -> None:
         super().__init__()
@@ -400,9 +216,9 @@ class _ToIR(Transformer):
         assert self.text is not None
         seg = self.text[meta.start_pos:meta.end_pos]
         lines = seg.split("\n")
-        while len(lines) > 1 and not _strip_comment(lines[-1]).strip():
+        while len(lines) > 1 and not strip_comment(lines[-1]).strip():
             lines.pop()
-        lines[-1] = _strip_comment(lines[-1]).rstrip()
+        lines[-1] = strip_comment(lines[-1]).rstrip()
         end_line = meta.line + len(lines) - 1
         end_col = len(lines[-1]) + (meta.column if len(lines) == 1 else 1)
         return Span(file=self.file, line=meta.line, col=meta.column, end_line=end_line,
@@ -412,124 +228,114 @@ class _ToIR(Transformer):
         return Span(file=self.file, line=tok.line or 0, col=tok.column or 0,
                     end_line=tok.end_line or 0, end_col=tok.end_column or 0)
 
-    def _once(self, word: str, meta: Any) -> None:
-        """A declaration a ruleset has at most once (``game``, ``players``, ``score:`` ...)."""
-        seen = self.__dict__.setdefault("_seen_once", set())
-        if word in seen:
-            raise self._error(f"'{word}' is given twice; a ruleset has one", self._span(meta))
-        seen.add(word)
-
-    def _error(self, message: str, span: Span) -> RulesSyntaxError:
-        return RulesSyntaxError(message, span)
-
     def _int(self, tok: Token) -> int:
-        """The value of an INT token; more than :data:`MAX_DIGITS` digits is an error."""
+        """The value of an INT token (the validator limits it to :data:`MAX_DIGITS` digits).
+
+        Raises:
+            RulesSyntaxError: more than :data:`MAX_READ_DIGITS` digits: not even a value.
+        """
         digits = str(tok).lstrip("0") or "0"
-        if len(digits) > MAX_DIGITS:
-            raise self._error(f"the number {_show(str(tok))} is too large (at most "
-                              f"{MAX_DIGITS} digits)", self._tok_span(tok))
+        if len(digits) > MAX_READ_DIGITS:
+            raise RulesSyntaxError(f"the number {quoted(str(tok))} is too large (at most "
+                                   f"{MAX_DIGITS} digits)", self._tok_span(tok))
         return int(digits)
 
     # ------------------------------------------------------------ top level
-    def start(self, meta: Any, items: list[Any]) -> ir.Ruleset:
-        fields: dict[str, Any] = {
-            "options": [], "enums": [], "kinds": [], "zones": [], "vars": [], "phases": [],
-            "tiebreaks": [],
-        }
-        for kind, value in items:
-            if kind in ("options", "enums", "kinds", "zones", "vars", "phases", "tiebreaks",
-                        "overrides", "abilities", "rules", "includes"):
-                if isinstance(value, tuple):  # 'replace DECL': the declaration and a marker
-                    fields[value[0]].append(value[1])
-                    value = value[2]
-                fields.setdefault(kind, []).append(value)
-            elif kind == "extends":
-                fields["extends"], fields["extends_span"] = value
-            elif kind == "players":
-                fields["min_players"], fields["max_players"] = value
+    def start(self, meta: Any, items: list[_Decl | _Once | _Replaced]) -> ir.Ruleset:
+        fields: dict[str, Any] = {}
+        seen: set[str] = set()
+        duplicates: list[ir.Word] = []
+        for item in items:
+            if isinstance(item, _Replaced):
+                fields.setdefault(item.decl.field, []).append(item.decl.node)
+                fields.setdefault("overrides", []).append(item.marker)
+            elif isinstance(item, _Decl):
+                fields.setdefault(item.field, []).append(item.node)
             else:
-                fields[kind] = value
+                if item.word in seen:
+                    duplicates.append(ir.Word(span=item.span, text=item.word))
+                seen.add(item.word)
+                fields.update(item.fields)
+        if duplicates:
+            fields["duplicates"] = duplicates
         return ir.Ruleset(span=Span(file=self.file, line=1, col=1), **fields)
 
-    def game_decl(self, meta: Any, items: list[Any]) -> tuple[str, Any]:
-        self._once("game", meta)
+    def game_decl(self, meta: Any, items: list[Any]) -> _Once:
         title, labels = items
-        return "title", ir.Labels(span=self._span(meta), text=_unquote(title),
-                                  other=labels.other)
+        return self._once("game", meta, title=ir.Labels(
+            span=self._span(meta), text=_unquote(title), other=labels.other))
 
-    def players_decl(self, meta: Any, items: list[Any]) -> tuple[str, Any]:
-        self._once("players", meta)
-        return "players", (self._int(items[0]), self._int(items[1]))
+    def players_decl(self, meta: Any, items: list[Any]) -> _Once:
+        return self._once("players", meta, min_players=self._int(items[0]),
+                          max_players=self._int(items[1]))
 
-    def author_decl(self, meta: Any, items: list[Any]) -> tuple[str, Any]:
-        self._once("author", meta)
-        return "author", _unquote(items[0])
+    def author_decl(self, meta: Any, items: list[Any]) -> _Once:
+        return self._once("author", meta, author=_unquote(items[0]))
 
-    def about_decl(self, meta: Any, items: list[Any]) -> tuple[str, Any]:
-        self._once("about", meta)
-        return "about", _unquote(items[0])
+    def about_decl(self, meta: Any, items: list[Any]) -> _Once:
+        return self._once("about", meta, about=_unquote(items[0]))
 
-    def extends_decl(self, meta: Any, items: list[Any]) -> tuple[str, Any]:
-        self._once("extends", meta)
-        return "extends", (_unquote(items[0]), self._tok_span(items[0]))
+    def extends_decl(self, meta: Any, items: list[Any]) -> _Once:
+        return self._once("extends", meta, extends=_unquote(items[0]),
+                          extends_span=self._tok_span(items[0]))
 
-    def winners_decl(self, meta: Any, items: list[Any]) -> tuple[str, Any]:
-        self._once("winners:", meta)
-        return "winners", items[0]
+    def winners_decl(self, meta: Any, items: list[Any]) -> _Once:
+        return self._once("winners:", meta, winners=items[0])
+
+    def start_decl(self, meta: Any, items: list[Any]) -> _Once:
+        return self._once("start", meta, start=str(items[0]))
+
+    def score_decl(self, meta: Any, items: list[Any]) -> _Once:
+        return self._once("score:", meta, score=items[0])
+
+    def _once(self, word: str, meta: Any, **fields: Any) -> _Once:
+        return _Once(word, fields, self._span(meta))
+
+    def tiebreak_decl(self, meta: Any, items: list[Any]) -> _Decl:
+        return _Decl("tiebreaks", items[0])
 
     _OVERRIDE_WHAT: dict[str, Any] = {"options": "option", "enums": "enum", "kinds": "card",
                                       "zones": "zone", "vars": "var", "phases": "phase",
                                       "abilities": "ability", "rules": "rule"}
 
-    def replace_decl(self, meta: Any, items: list[Any]) -> tuple[str, Any]:
-        kind, decl = items[0]
-        if kind == "overrides":  # 'replace option x = v' is just a new default
-            return kind, decl
-        return "overrides", (kind, decl, ir.Override(
-            span=decl.span, action="replace", what=self._OVERRIDE_WHAT[kind], name=decl.name))
+    def replace_decl(self, meta: Any, items: list[Any]) -> _Decl | _Replaced:
+        decl: _Decl = items[0]
+        if decl.field == "overrides":  # 'replace option x = v' is just a new default
+            return decl
+        return _Replaced(decl, ir.Override(span=decl.node.span, action="replace",
+                                           what=self._OVERRIDE_WHAT[decl.field],
+                                           name=decl.node.name))
 
-    def remove_decl(self, meta: Any, items: list[Any]) -> tuple[str, Any]:
-        return "overrides", ir.Override(span=self._tok_span(items[1]), action="remove",
-                                        what=_any(str(items[0].children[0])),
-                                        name=str(items[1]))
+    def remove_decl(self, meta: Any, items: list[Any]) -> _Decl:
+        return _Decl("overrides", ir.Override(span=self._tok_span(items[1]), action="remove",
+                                              what=_any(str(items[0].children[0])),
+                                              name=str(items[1])))
 
-    def option_default(self, meta: Any, items: list[Any]) -> tuple[str, Any]:
+    def option_default(self, meta: Any, items: list[Any]) -> _Decl:
         name, default, doc = items
-        return "overrides", ir.Override(span=self._tok_span(name), action="default",
-                                        what="option", name=str(name), value=default, doc=doc)
+        return _Decl("overrides", ir.Override(span=self._tok_span(name), action="default",
+                                              what="option", name=str(name), value=default,
+                                              doc=doc))
 
-    def start_decl(self, meta: Any, items: list[Any]) -> tuple[str, Any]:
-        self._once("start", meta)
-        return "start", str(items[0])
-
-    def score_decl(self, meta: Any, items: list[Any]) -> tuple[str, Any]:
-        self._once("score:", meta)
-        return "score", items[0]
-
-    def tiebreak_decl(self, meta: Any, items: list[Any]) -> tuple[str, Any]:
-        return "tiebreaks", items[0]
+    def include_decl(self, meta: Any, items: list[Any]) -> _Decl:
+        return _Decl("includes", (_unquote(items[0]), self._span(meta)))
 
     def doc(self, meta: Any, items: list[Any]) -> str:
         return " ".join(_unquote(t) for t in items if t is not None)
 
-    def option_decl(self, meta: Any, items: list[Any]) -> tuple[str, Any]:
-        name, (typ, extra), default, doc = items
-        kw: dict[str, Any] = {}
-        if typ == "int":
-            kw["lo"], kw["hi"] = extra
-        elif typ == "choice":
-            kw["choices"] = extra
-        return "options", ir.OptionDecl(span=self._tok_span(name), name=str(name), type=typ,
-                                        default=default, doc=doc, **kw)
+    def option_decl(self, meta: Any, items: list[Any]) -> _Decl:
+        name, typ, default, doc = items
+        return _Decl("options", ir.OptionDecl(span=self._tok_span(name), name=str(name),
+                                              default=default, doc=doc, **typ))
 
-    def int_type(self, meta: Any, items: list[Any]) -> tuple[str, Any]:
-        return "int", (items[0], items[1])
+    def int_type(self, meta: Any, items: list[Any]) -> dict[str, Any]:
+        return {"type": "int", "lo": items[0], "hi": items[1]}
 
-    def bool_type(self, meta: Any, items: list[Any]) -> tuple[str, Any]:
-        return "bool", None
+    def bool_type(self, meta: Any, items: list[Any]) -> dict[str, Any]:
+        return {"type": "bool"}
 
-    def choice_type(self, meta: Any, items: list[Any]) -> tuple[str, Any]:
-        return "choice", [str(t) for t in items]
+    def choice_type(self, meta: Any, items: list[Any]) -> dict[str, Any]:
+        return {"type": "choice", "choices": [str(t) for t in items]}
 
     def pos_int(self, meta: Any, items: list[Any]) -> int:
         return self._int(items[0])
@@ -537,11 +343,11 @@ class _ToIR(Transformer):
     def neg_int(self, meta: Any, items: list[Any]) -> int:
         return -self._int(items[0])
 
-    def enum_decl(self, meta: Any, items: list[Any]) -> tuple[str, Any]:
+    def enum_decl(self, meta: Any, items: list[Any]) -> _Decl:
         name, labels, *groups = items
         values = [v for group in groups for v in group]
-        return "enums", ir.EnumDecl(span=self._tok_span(name), name=str(name), values=values,
-                                    labels=labels)
+        return _Decl("enums", ir.EnumDecl(span=self._tok_span(name), name=str(name),
+                                          values=values, labels=labels))
 
     def enum_values(self, meta: Any, items: list[Any]) -> list[ir.EnumValue]:
         return list(items)
@@ -549,58 +355,54 @@ class _ToIR(Transformer):
     def enum_value(self, meta: Any, items: list[Any]) -> ir.EnumValue:
         return ir.EnumValue(span=self._tok_span(items[0]), name=str(items[0]), labels=items[1])
 
-    def kind_decl(self, meta: Any, items: list[Any]) -> tuple[str, Any]:
+    def kind_decl(self, meta: Any, items: list[Any]) -> _Decl:
         name, labels, *parts = items
-        kw: dict[str, Any] = {"attrs": []}
-        table = None
-        for key, value in parts:
-            if key == "attr":
-                kw["attrs"].append(value)
-            elif key == "table":
-                table = value
-            else:
-                kw[key] = value
-        if table is not None:
-            kw["rows"] = self._rows(kw["attrs"], table)
-        return "kinds", ir.KindDecl(span=self._tok_span(name), name=str(name), labels=labels,
-                                    **kw)
+        attrs = [p for p in parts if isinstance(p, ir.AttrDecl)]
+        kw: dict[str, Any] = {}
+        for part in parts:
+            if isinstance(part, _KindPart):
+                kw[part.field] = part.value
+        if "rows" in kw:
+            kw["rows"] = self._rows(attrs, kw["rows"])
+        return _Decl("kinds", ir.KindDecl(span=self._tok_span(name), name=str(name),
+                                          labels=labels, attrs=attrs, **kw))
 
-    def attr_enum(self, meta: Any, items: list[Any]) -> tuple[str, Any]:
-        return "attr", ir.AttrDecl(span=self._tok_span(items[0]), name=str(items[0]),
-                                   enum=str(items[1]))
-
-    def _rows(self, attrs: list[ir.AttrDecl], table: list[Any]) -> list[ir.CardRow]:
-        """Table rows to :class:`ir.CardRow`: one cell per printed attribute, in declaration
-        order, then an optional copies column."""
+    def _rows(self, attrs: list[ir.AttrDecl], table: list[_Row]) -> list[ir.CardRow]:
+        """Table rows to :class:`ir.CardRow`: a cell per printed attribute (one without
+        ``=``), in declaration order, then a copies cell, then any extra cells as written."""
         printed = [a.name for a in attrs if a.value is None]
+        n = len(printed)
         rows = []
-        for cells, span in table:
-            if len(cells) not in (len(printed), len(printed) + 1):
-                raise self._error(
-                    f"this row has {len(cells)} cells; the table needs {len(printed)} "
-                    f"({', '.join(printed)}) and optionally a last one for copies", span)
-            copies = 1
-            if len(cells) == len(printed) + 1:
-                copies = cells[-1]
-                if not isinstance(copies, int) or isinstance(copies, bool) or copies < 1:
-                    raise self._error("the last cell (copies) must be a number of at least 1",
-                                      span)
-            rows.append(ir.CardRow(span=span, values=dict(zip(printed, cells, strict=False)),
-                                   copies=copies))
+        for row in table:
+            kw: dict[str, Any] = {"extra": row.cells[n + 1:]} if row.cells[n + 1:] else {}
+            if len(row.cells) > n:
+                kw["copies"] = row.cells[n]
+            rows.append(ir.CardRow(span=row.span, values=dict(zip(printed, row.cells,
+                                                                   strict=False)), **kw))
         return rows
 
-    def attr_text(self, meta: Any, items: list[Any]) -> tuple[str, Any]:
-        return "attr", ir.AttrDecl(span=self._tok_span(items[0]), name=str(items[0]), text=True)
+    def attr_enum(self, meta: Any, items: list[Any]) -> ir.AttrDecl:
+        return ir.AttrDecl(span=self._tok_span(items[0]), name=str(items[0]), enum=str(items[1]))
 
-    def attr_set(self, meta: Any, items: list[Any]) -> tuple[str, Any]:
-        return "attr", ir.AttrDecl(span=self._tok_span(items[0]), name=str(items[0]),
-                                   set_of=str(items[1]))
+    def attr_text(self, meta: Any, items: list[Any]) -> ir.AttrDecl:
+        return ir.AttrDecl(span=self._tok_span(items[0]), name=str(items[0]), text=True)
 
-    def table_item(self, meta: Any, items: list[Any]) -> tuple[str, Any]:
-        return "table", list(items)
+    def attr_set(self, meta: Any, items: list[Any]) -> ir.AttrDecl:
+        return ir.AttrDecl(span=self._tok_span(items[0]), name=str(items[0]),
+                           set_of=str(items[1]))
 
-    def table_row(self, meta: Any, items: list[Any]) -> tuple[list[Any], Span]:
-        return list(items), self._span(meta)
+    def attr_range(self, meta: Any, items: list[Any]) -> ir.AttrDecl:
+        return ir.AttrDecl(span=self._tok_span(items[0]), name=str(items[0]), lo=items[1],
+                           hi=items[2])
+
+    def attr_derived(self, meta: Any, items: list[Any]) -> ir.AttrDecl:
+        return ir.AttrDecl(span=self._tok_span(items[0]), name=str(items[0]), value=items[1])
+
+    def table_item(self, meta: Any, items: list[Any]) -> _KindPart:
+        return _KindPart("rows", list(items))
+
+    def table_row(self, meta: Any, items: list[Any]) -> _Row:
+        return _Row(list(items), self._span(meta))
 
     def cell_text(self, meta: Any, items: list[Any]) -> str:
         return _unquote(items[0])
@@ -620,62 +422,45 @@ class _ToIR(Transformer):
     def cell_names(self, meta: Any, items: list[Any]) -> list[str]:
         return [str(t) for t in items]
 
-    def attr_range(self, meta: Any, items: list[Any]) -> tuple[str, Any]:
-        return "attr", ir.AttrDecl(span=self._tok_span(items[0]), name=str(items[0]),
-                                   lo=items[1], hi=items[2])
+    def copies_item(self, meta: Any, items: list[Any]) -> _KindPart:
+        return _KindPart("copies", items[0])
 
-    def attr_derived(self, meta: Any, items: list[Any]) -> tuple[str, Any]:
-        return "attr", ir.AttrDecl(span=self._tok_span(items[0]), name=str(items[0]),
-                                   value=items[1])
+    def card_label_item(self, meta: Any, items: list[Any]) -> _KindPart:
+        return _KindPart("card_label", items[0])
 
-    def copies_item(self, meta: Any, items: list[Any]) -> tuple[str, Any]:
-        return "copies", items[0]
+    def short_item(self, meta: Any, items: list[Any]) -> _KindPart:
+        return _KindPart("short", _unquote(items[0]))
 
-    def card_label_item(self, meta: Any, items: list[Any]) -> tuple[str, Any]:
-        return "card_label", items[0]
-
-    def short_item(self, meta: Any, items: list[Any]) -> tuple[str, Any]:
-        return "short", _unquote(items[0])
-
-    def zone_decl(self, meta: Any, items: list[Any]) -> tuple[str, Any]:
+    def zone_decl(self, meta: Any, items: list[Any]) -> _Decl:
         name, labels, *flags = items
-        per_player, visibility = None, "public"
-        for flag, span in flags:
-            if flag in ("shared", "per player"):
-                per_player = flag == "per player"
-            elif flag in ("public", "owner", "hidden", "top"):
-                visibility = flag
-            elif flag not in ("stack", "ordered"):
-                allowed = ["shared", "per player", "public", "owner", "hidden", "top", "stack",
-                           "ordered"]
-                raise self._error(
-                    f"unknown zone property '{flag}'" + did_you_mean(flag, allowed)
-                    + "; allowed: " + ", ".join(allowed), span)
-        if per_player is None:
-            raise self._error("a zone must say 'shared' or 'per player'", self._tok_span(name))
-        return "zones", ir.ZoneDecl(span=self._tok_span(name), name=str(name),
-                                    per_player=per_player, visibility=visibility, labels=labels)
+        kw: dict[str, Any] = {}
+        for flag in flags:
+            if flag.text in ("shared", "per player"):
+                kw["per_player"] = flag.text == "per player"
+            elif flag.text in ("public", "owner", "hidden", "top"):
+                kw["visibility"] = flag.text
+            elif flag.text not in ir.ZONE_FLAGS:
+                kw.setdefault("unknown_flags", []).append(flag)
+        return _Decl("zones", ir.ZoneDecl(span=self._tok_span(name), name=str(name),
+                                          labels=labels, **kw))
 
-    def zone_flag(self, meta: Any, items: list[Any]) -> tuple[str, Span]:
-        return " ".join(str(t) for t in items), self._span(meta)
+    def zone_flag(self, meta: Any, items: list[Any]) -> ir.Word:
+        return ir.Word(span=self._span(meta), text=" ".join(str(t) for t in items))
 
-    def var_decl(self, meta: Any, items: list[Any]) -> tuple[str, Any]:
+    def var_decl(self, meta: Any, items: list[Any]) -> _Decl:
         scope, name, labels, typ, default, kept = items
-        if kept is not None and str(scope) != "card":
-            raise self._error("only a card variable can be 'kept' (the others never reset)",
-                              self._tok_span(kept))
-        return "vars", ir.VarDecl(
+        return _Decl("vars", ir.VarDecl(
             span=self._tok_span(name), name=str(name), labels=labels, type=str(typ),
             kept=kept is not None,
             scope=str(scope) if scope is not None else "global",
-            default=default if default is not None else ir.NoneLit(span=self._tok_span(name)))
+            default=default if default is not None else ir.NoneLit(span=self._tok_span(name))))
 
-    def phase_decl(self, meta: Any, items: list[Any]) -> tuple[str, Any]:
+    def phase_decl(self, meta: Any, items: list[Any]) -> _Decl:
         name, labels, *rest = items
         body = [s for s in rest if not isinstance(s, ir.Transition)]
         transitions = [s for s in rest if isinstance(s, ir.Transition)]
-        return "phases", ir.PhaseDecl(span=self._tok_span(name), name=str(name), labels=labels,
-                                      body=body, transitions=transitions)
+        return _Decl("phases", ir.PhaseDecl(span=self._tok_span(name), name=str(name),
+                                            labels=labels, body=body, transitions=transitions))
 
     def transition(self, meta: Any, items: list[Any]) -> ir.Transition:
         return ir.Transition(span=self._span(meta), target=str(items[0]), guard=items[1])
@@ -684,14 +469,14 @@ class _ToIR(Transformer):
         text = None
         other: dict[str, str] = {}
         for item in items:
-            if isinstance(item, tuple):
-                other[item[0]] = item[1]
+            if isinstance(item, _LangText):
+                other[item.lang] = item.text
             elif item is not None:
                 text = _unquote(item)
         return ir.Labels(span=self._span(meta), text=text, other=other)
 
-    def lang_label(self, meta: Any, items: list[Any]) -> tuple[str, str]:
-        return str(items[0])[1:], _unquote(items[1])
+    def lang_label(self, meta: Any, items: list[Any]) -> _LangText:
+        return _LangText(str(items[0])[1:], _unquote(items[1]))
 
     # ------------------------------------------------------------ statements
     def block(self, meta: Any, items: list[Any]) -> list[Any]:
@@ -699,9 +484,6 @@ class _ToIR(Transformer):
 
     def assign(self, meta: Any, items: list[Any]) -> ir.Assign:
         target, op, value = items
-        if not isinstance(target, ir.Name | ir.Attr | ir.Index):
-            raise self._error("only a variable, 'x[seat]' or 'card.var' can be assigned",
-                              target.span)
         return ir.Assign(span=self._span(meta), target=target, op=str(op), value=value)
 
     def let_stmt(self, meta: Any, items: list[Any]) -> ir.Let:
@@ -723,9 +505,6 @@ class _ToIR(Transformer):
     def choose_stmt(self, meta: Any, items: list[Any]) -> ir.Choose:
         player, secret, verb, name, domain, where, prompt, skip = items
         optional = str(verb).startswith("may")
-        if skip is not None and not optional:
-            raise self._error("'skip' needs 'may choose' (a choice that can be skipped)",
-                              skip.span)
         return ir.Choose(span=self._span(meta), player=player, name=str(name), domain=domain,
                          where=where, optional=optional, skip_label=skip, prompt=prompt,
                          secret=secret is not None)
@@ -742,20 +521,18 @@ class _ToIR(Transformer):
     def if_stmt(self, meta: Any, items: list[Any]) -> ir.If:
         tests, bodies, orelse = [items[0]], [items[1]], []
         for clause in items[2:]:
-            if clause is None:
-                continue
-            if clause[0] == "elif":
-                tests.append(clause[1])
-                bodies.append(clause[2])
-            else:
-                orelse = clause[1]
+            if isinstance(clause, _Elif):
+                tests.append(clause.test)
+                bodies.append(clause.body)
+            elif clause is not None:
+                orelse = clause
         return ir.If(span=self._span(meta), tests=tests, bodies=bodies, orelse=orelse)
 
-    def elif_clause(self, meta: Any, items: list[Any]) -> tuple[str, Any, Any]:
-        return "elif", items[0], items[1]
+    def elif_clause(self, meta: Any, items: list[Any]) -> _Elif:
+        return _Elif(items[0], items[1])
 
-    def else_clause(self, meta: Any, items: list[Any]) -> tuple[str, Any]:
-        return "else", items[0]
+    def else_clause(self, meta: Any, items: list[Any]) -> list[Any]:
+        return list(items[0])
 
     def repeat_times(self, meta: Any, items: list[Any]) -> ir.Repeat:
         count, var, body = items
@@ -793,61 +570,60 @@ class _ToIR(Transformer):
     def trigger_stmt(self, meta: Any, items: list[Any]) -> ir.Trigger:
         return ir.Trigger(span=self._span(meta), step=str(items[0]), cards=items[1])
 
-    def include_decl(self, meta: Any, items: list[Any]) -> tuple[str, Any]:
-        return "includes", [_unquote(items[0]), self._span(meta)]
-
-    def ability_decl(self, meta: Any, items: list[Any]) -> tuple[str, Any]:
+    def ability_decl(self, meta: Any, items: list[Any]) -> _Decl:
         name, labels, *parts = items
-        modifies: dict[str, Any] = {}
-        steps: dict[str, Any] = {}
-        for key, stat, value, span in parts:
-            table = modifies if key == "modify" else steps
-            if stat in table:
-                raise self._error(f"ability '{name}' already has '{key} {stat}'", span)
-            table[stat] = value
-        return "abilities", ir.AbilityDecl(span=self._tok_span(name), name=str(name),
-                                           labels=labels, modifies=modifies, steps=steps)
+        tables: dict[str, dict[str, Any]] = {"modify": {}, "at": {}}
+        duplicates = self._first_of_each(parts, tables)
+        return _Decl("abilities", ir.AbilityDecl(
+            span=self._tok_span(name), name=str(name), labels=labels,
+            modifies=tables["modify"], steps=tables["at"], duplicates=duplicates))
 
-    def modify_item(self, meta: Any, items: list[Any]) -> tuple[str, str, Any, Span]:
-        return "modify", str(items[0]), items[1], self._span(meta)
+    def modify_item(self, meta: Any, items: list[Any]) -> _Part:
+        return _Part("modify", str(items[0]), items[1], f"modify {items[0]}", self._span(meta))
 
-    def at_item(self, meta: Any, items: list[Any]) -> tuple[str, str, Any, Span]:
-        return "at", str(items[0]), items[1], self._span(meta)
+    def at_item(self, meta: Any, items: list[Any]) -> _Part:
+        return _Part("at", str(items[0]), items[1], f"at {items[0]}", self._span(meta))
 
-    def rule_decl(self, meta: Any, items: list[Any]) -> tuple[str, Any]:
+    @staticmethod
+    def _first_of_each(parts: list[_Part], tables: dict[str, dict[str, Any]]) -> list[ir.Word]:
+        """Put each part in ``tables[part.table][part.key]``; return those whose place was
+        taken, as written."""
+        duplicates = []
+        for part in parts:
+            if part.key in tables[part.table]:
+                duplicates.append(ir.Word(span=part.span, text=part.word))
+            else:
+                tables[part.table][part.key] = part.value
+        return duplicates
+
+    def rule_decl(self, meta: Any, items: list[Any]) -> _Decl:
         name, labels, body = items
-        return "rules", ir.RuleDecl(span=self._tok_span(name), name=str(name), labels=labels,
-                                    body=body)
+        return _Decl("rules", ir.RuleDecl(span=self._tok_span(name), name=str(name),
+                                          labels=labels, body=body))
 
     def trick_stmt(self, meta: Any, items: list[Any]) -> ir.Trick:
         climbing, zone, leader, play, *clauses = items
-        kw: dict[str, Any] = dict(play)
-        for key, value in clauses:
-            if key in kw:
-                raise self._error(f"a trick has only one '{key.replace('_', ' ')}' clause",
-                                  self._span(meta))
-            kw[key] = value
-        if "key" not in kw:
-            raise self._error("this trick has no 'won by highest KEY' line saying which card "
-                              "wins, e.g. 'won by highest it.rank'", self._span(meta))
+        tables: dict[str, dict[str, Any]] = {"trick": {}}
+        duplicates = self._first_of_each(clauses, tables)
         return ir.Trick(span=self._span(meta), zone=zone, leader=leader,
-                        climbing=climbing is not None, **kw)
+                        climbing=climbing is not None, duplicates=duplicates, **play,
+                        **tables["trick"])
 
     def trick_play(self, meta: Any, items: list[Any]) -> dict[str, Any]:
         name, source, where, prompt = items
         return {"card_var": str(name), "source": source, "where": where, "prompt": prompt}
 
-    def pass_clause(self, meta: Any, items: list[Any]) -> tuple[str, Any]:
-        return "pass_label", items[0]
+    def pass_clause(self, meta: Any, items: list[Any]) -> _Part:
+        return _Part("trick", "pass_label", items[0], "pass", self._span(meta))
 
-    def after_play(self, meta: Any, items: list[Any]) -> tuple[str, Any]:
-        return "after_play", items[0]
+    def after_play(self, meta: Any, items: list[Any]) -> _Part:
+        return _Part("trick", "after_play", items[0], "after play", self._span(meta))
 
-    def won_by(self, meta: Any, items: list[Any]) -> tuple[str, Any]:
-        return "key", items[0]
+    def won_by(self, meta: Any, items: list[Any]) -> _Part:
+        return _Part("trick", "key", items[0], "won by", self._span(meta))
 
-    def after_trick(self, meta: Any, items: list[Any]) -> tuple[str, Any]:
-        return "after_trick", items[0]
+    def after_trick(self, meta: Any, items: list[Any]) -> _Part:
+        return _Part("trick", "after_trick", items[0], "after trick", self._span(meta))
 
     # ------------------------------------------------------------ expressions
     def filter(self, meta: Any, items: list[Any]) -> ir.Filter:
@@ -934,97 +710,6 @@ class _ToIR(Transformer):
         return ir.DictExpr(span=self._span(meta), keys=items[0::2], values=items[1::2])
 
 
-def parse_expr(text: str, span: Span, col: int | None = None) -> ir.Expr:
-    """Parse one expression, e.g. the ``card.colour`` of a ``{card.colour}`` placeholder.
-
-    Args:
-        text: the expression source.
-        span: where the text sits in its file; diagnostics point there.
-        col: the file column of ``text``'s first character on ``span.line``, when known;
-            then every node gets its exact position, else every node gets ``span``.
-
-    Raises:
-        RulesSyntaxError: ``text`` is not an expression.
-    """
-    where = span if col is None else Span(file=span.file, line=span.line, col=col,
-                                          end_line=span.line, end_col=col + len(text))
-    try:
-        tree = parser().parse(text, start="expr_only")
-    except (UnexpectedInput, LarkError):
-        raise RulesSyntaxError(f"'{{{text}}}' is not an expression", where) from None
-    _check_depth(tree, text, span.file)
-    try:
-        return _PlacedIR(span, col).transform(tree).children[0]
-    except VisitError as exc:
-        if isinstance(exc.orig_exc, RulesSyntaxError):
-            raise exc.orig_exc from None
-        raise
-
-
-class _PlacedIR(_ToIR):
-    """IR of a placeholder expression, with spans moved to where it sits in its file."""
-
-    def __init__(self, anchor: Span, col: int | None) -> None:
-        super().__init__(anchor.file)
-        self.anchor, self.col = anchor, col
-
-    def _place(self, start: int | None, end: int | None) -> Span:
-        if self.col is None or not start:
-            return self.anchor
-        line = self.anchor.line
-        return Span(file=self.file, line=line, col=self.col + start - 1, end_line=line,
-                    end_col=self.col + (end or start + 1) - 1)
-
-    def _span(self, meta: Any) -> Span:
-        if getattr(meta, "empty", True):
-            return self.anchor
-        return self._place(meta.column, meta.end_column)
-
-    def _tok_span(self, tok: Token) -> Span:
-        return self._place(tok.column, tok.end_column)
-
-
 def parse_tree(text: str) -> Tree:
     """The raw Lark tree of ``text`` (for debugging the grammar)."""
     return parser().parse(text if text.endswith("\n") else text + "\n")
-
-
-def parse_template(text: str, span: Span, col: int | None = None) -> list[str | ir.Expr]:
-    """Split a display text into literal parts and ``{expr}`` placeholders (``{{`` is a brace).
-
-    Args:
-        text: the display text (quotes removed).
-        span: the span of the text's labels; diagnostics point there.
-        col: the file column of ``text``'s first character on ``span.line``, when known, so
-            a placeholder's diagnostics point at the placeholder itself.
-
-    Raises:
-        RulesSyntaxError: an unclosed ``{`` or a placeholder that is not an expression.
-    """
-    parts: list[str | ir.Expr] = []
-    i, literal = 0, ""
-    while i < len(text):
-        ch = text[i]
-        if ch == "{" and text.startswith("{{", i):
-            literal, i = literal + "{", i + 2
-        elif ch == "}" and text.startswith("}}", i):
-            literal, i = literal + "}", i + 2
-        elif ch == "{":
-            end = text.find("}", i)
-            here = span if col is None else Span(file=span.file, line=span.line,
-                                                 col=col + i, end_line=span.line,
-                                                 end_col=col + i + 1)
-            if end < 0:
-                raise RulesSyntaxError(f"unclosed '{{' in text {text!r} (write '{{{{' for a "
-                                       "brace)", here)
-            if literal:
-                parts.append(literal)
-                literal = ""
-            parts.append(parse_expr(text[i + 1:end], here if col is None else span,
-                                    None if col is None else col + i + 1))
-            i = end + 1
-        else:
-            literal, i = literal + ch, i + 1
-    if literal:
-        parts.append(literal)
-    return parts

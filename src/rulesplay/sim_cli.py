@@ -28,7 +28,8 @@ from rich.progress import (
 from rich.table import Table
 from rich.text import Text
 
-from .cliargs import parse_pairs
+from .cliargs import echo_warnings, parse_pairs
+from .compose import load_ruleset
 from .sim import Comparison, Result
 from .sim import compare as run_compare
 from .sim import simulate as run_simulate
@@ -191,9 +192,15 @@ def _table(file: str, options: tuple[str, ...], players: int | None, bot: str,
            seats: tuple[str, ...]) -> tuple[dict[str, Any], int, dict[int, str]]:
     """Options, player count and the bot of every seat, from the command's arguments."""
     opts = dict(parse_pairs(options, "--option"))
+    _warn(file)
     per_seat = _bots(bot, seats)
     nplayers = _players_of(file, opts, players)
     return opts, nplayers, _table_bots(bot, per_seat, nplayers)
+
+
+def _warn(path: str) -> None:
+    """Print the ruleset's warnings to stderr before any game is played."""
+    echo_warnings(load_ruleset(path)[1].warnings)
 
 
 @click.command()
@@ -235,6 +242,7 @@ def compare(base: str, variant: str, n: int, players: int | None, options: tuple
             as_json: bool) -> None:
     """Simulate BASE and VARIANT on the same seeds and say what the variant changes."""
     opts, nplayers, bots = _table(base, options, players, bot, seats)
+    _warn(variant)
     err = Console(stderr=True)
     try:
         with _progress(err) as bar:

@@ -1,8 +1,8 @@
 """Static checks of a ruleset: names, types, the phase graph and option values.
 
 ``check(ruleset)`` returns a :class:`Checked` with every name resolved and every expression
-typed (the engine compiles from it), or raises :class:`RulesValidationError` carrying *all*
-the diagnostics it found.
+typed (the engine compiles from it) and the warnings found, or raises
+:class:`RulesValidationError` carrying *all* the errors it found.
 """
 
 from __future__ import annotations
@@ -12,7 +12,9 @@ from typing import Any
 
 from . import ir
 from .errors import Diagnostic, RulesError, RulesValidationError, Span, did_you_mean
-from .parse import parse_template
+from .parse import MAX_DIGITS
+from .parse_errors import quoted
+from .templates import parse_template
 
 # Types are strings: int bool str player card zone pzone none any tuple dict:<T>
 # enum:<name> list:<T>.
@@ -52,7 +54,9 @@ class Checked:
     ``res`` maps a Name node to ``(category, name)``; categories: local, it, option, var,
     tvar, pvar, enum_value, zone, pzone, players, seats, enum, bool. ``types`` maps every
     expression node to its type string. ``templates`` maps each Labels node to its parsed
-    parts per language.
+    parts per language. ``diagnostics`` are the errors found (none in a ruleset that
+    :func:`check` returns); ``warnings`` are diagnostics with severity ``"warning"``, sorted
+    by position, with their source attached.
     """
 
     ruleset: ir.Ruleset
@@ -61,6 +65,7 @@ class Checked:
     types: dict[int, str] = field(default_factory=dict)
     templates: dict[tuple[int, str], list[Any]] = field(default_factory=dict)
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    warnings: list[Diagnostic] = field(default_factory=list)
     sources: dict[str, str] = field(default_factory=dict)  # file -> text, for carets later
 
 
@@ -145,6 +150,9 @@ class Checker:
     def error(self, message: str, span: Span) -> None:
         self.out.diagnostics.append(Diagnostic(message, span))
 
+    def warn(self, message: str, span: Span) -> None:
+        self.out.warnings.append(Diagnostic(message, span, severity="warning"))
+
     def _global_names(self) -> list[str]:
         s = self.sym
         return [*s.options, *s.enum_values, *s.zones, *s.vars, *s.enums, "players", "seats"]
@@ -165,10 +173,14 @@ class Checker:
             return True
 
         r = self.r
+        for again in r.duplicates:
+            self.error(f"'{again.text}' is given twice; a ruleset has one", again.span)
         if r.min_players < 1 or r.max_players < r.min_players or r.max_players > 64:
             self.error(f"players {r.min_players}..{r.max_players} is not a range of 1 to 64 "
                        "players", r.span)
         for o in r.options:
+            self.number(o.lo, o.span)
+            self.number(o.hi, o.span)
             if claim(o.name, o.span, "option"):
                 self.sym.options[o.name] = o
             for value in o.choices:
@@ -212,11 +224,18 @@ class Checker:
                 else:
                     if a.lo is None or a.hi is None or a.lo > a.hi:
                         self.error(f"attribute range {a.lo}..{a.hi} is empty", a.span)
+                    self.number(a.lo, a.span)
+                    self.number(a.hi, a.span)
                     typ = "int"
                 if self.sym.attrs.get(a.name, typ) != typ:
                     self.error(f"attribute '{a.name}' has another type in another kind", a.span)
                 self.sym.attrs[a.name] = typ
+        for var in r.vars:
+            if var.kept and var.scope != "card":
+                self.error("only a card variable can be 'kept' (the others never reset)",
+                           var.span)
         for z in r.zones:
+            self.zone_flags(z)
             if claim(z.name, z.span, "zone"):
                 self.sym.zones[z.name] = z
         for v in r.vars:
@@ -231,6 +250,8 @@ class Checker:
                 self.error(f"phase '{p.name}' is already declared", p.span)
             self.sym.phases[p.name] = p
         for ab in r.abilities:
+            for again in ab.duplicates:
+                self.error(f"ability '{ab.name}' already has '{again.text}'", again.span)
             if ab.name in self.sym.abilities or ab.name in self.sym.enum_values:
                 self.error(f"ability '{ab.name}' is already declared", ab.span)
             self.sym.abilities[ab.name] = ab
@@ -247,6 +268,22 @@ class Checker:
                        r.span)
         if not r.phases:
             self.error("a ruleset needs at least one phase", r.span)
+
+    def zone_flags(self, z: ir.ZoneDecl) -> None:
+        """A zone says where it is (shared or per player) and only flags the language has."""
+        for flag in z.unknown_flags:
+            self.error(f"unknown zone property '{flag.text}'"
+                       + did_you_mean(flag.text, ir.ZONE_FLAGS)
+                       + "; allowed: " + ", ".join(ir.ZONE_FLAGS), flag.span)
+        if z.per_player is None:
+            self.error("a zone must say 'shared' or 'per player'", z.span)
+
+    def number(self, value: int | None, span: Span) -> None:
+        """A number has at most :data:`MAX_DIGITS` digits (a ruleset counts cards, seats and
+        points); ``span`` is where it is written."""
+        if value is not None and abs(value) >= 10 ** MAX_DIGITS:
+            self.error(f"the number {quoted(str(abs(value)))} is too large (at most "
+                       f"{MAX_DIGITS} digits)", span)
 
     def derived_attr(self, k: ir.KindDecl, i: int) -> str:
         """Type of the derived attribute ``k.attrs[i]`` (``name = EXPR``): the attributes
@@ -319,6 +356,7 @@ class Checker:
 
     def _expr(self, e: ir.Expr, it: str | None) -> str:  # noqa: C901 - one case per node
         if isinstance(e, ir.Num):
+            self.number(e.value, e.span)
             return "int"
         if isinstance(e, ir.Str):
             return "str"
@@ -656,6 +694,9 @@ class Checker:
                 self.error(f"'trigger' runs the abilities of cards, got "
                            f"{describe('list:' + el)}", s.cards.span)
         elif isinstance(s, ir.Choose):
+            if s.skip_label is not None and not s.optional:
+                self.error("'skip' needs 'may choose' (a choice that can be skipped)",
+                           s.skip_label.span if s.skip_label.span.line else s.span)
             self.want(s.player, "player", what=" (who chooses)")
             el = self.coll(s.domain, None, " to choose from")
             if s.where is not None:
@@ -689,9 +730,19 @@ class Checker:
         self.scopes, self.loops = scopes, loops
 
     def tables(self, k: ir.KindDecl) -> None:
-        """Each table cell must fit its attribute's type."""
+        """Each table row has a cell per printed attribute and maybe one for copies (a whole
+        number, at least 1); each cell must fit its attribute's type."""
         attrs = {a.name: a for a in k.attrs}
+        printed = [a.name for a in k.attrs if a.value is None]
         for row in k.rows or []:
+            if len(row.values) < len(printed) or row.extra:
+                cells = len(row.values) + (1 + len(row.extra) if row.extra else 0)
+                self.error(f"this row has {cells} cells; the table needs {len(printed)} "
+                           f"({', '.join(printed)}) and optionally a last one for copies",
+                           row.span)
+                continue
+            if not _whole_at_least_1(row.copies):
+                self.error("the last cell (copies) must be a number of at least 1", row.span)
             for name, value in row.values.items():
                 a = attrs[name]
                 problem = None
@@ -760,6 +811,10 @@ class Checker:
 
     def assign(self, s: ir.Assign) -> None:
         t = s.target
+        if not isinstance(t, ir.Name | ir.Attr | ir.Index):
+            self.error("only a variable, 'x[seat]' or 'card.var' can be assigned", t.span)
+            self.expr(s.value)
+            return
         if isinstance(t, ir.Name):
             if self.lookup_local(t.id) is not None:
                 self.error(f"'{t.id}' is a local name and cannot be assigned", t.span)
@@ -794,6 +849,12 @@ class Checker:
                            t.span)
 
     def trick(self, s: ir.Trick) -> None:
+        for again in s.duplicates:
+            self.error(f"a trick has only one '{again.text}' clause", again.span)
+        if s.pass_label is not None and not s.climbing:
+            self.error("only a climbing trick has 'pass' (write 'trick climbing in ...'); in "
+                       "this trick every player plays once",
+                       s.pass_label.span if s.pass_label.span.line else s.span)
         self.want(s.zone, "zone", what=" (trick zone)")
         self.want(s.leader, "player", what=" (leader)")
         self.scopes.append({})
@@ -811,9 +872,13 @@ class Checker:
         self.scopes.pop()
         self.scopes.pop()
         self.template(s.pass_label)
-        self.key_card = s.card_var
-        self.expr(s.key, "card")
-        self.key_card = None
+        if s.key is None:
+            self.error("this trick has no 'won by highest KEY' line saying which card wins, "
+                       "e.g. 'won by highest it.rank'", s.span)
+        else:
+            self.key_card = s.card_var
+            self.expr(s.key, "card")
+            self.key_card = None
         self.block(s.after_trick, {"winner": "player"})
 
     # ------------------------------------------------------------ texts
@@ -902,7 +967,19 @@ class Checker:
         self.scopes.pop()
         graph_checks(self)
         constant_checks(self)
+        unused_options(self)
         return self.out
+
+
+def unused_options(c: Checker) -> None:
+    """Warn about an option nothing reads (no expression, default or text names it):
+    setting it, from the command line or a variant, would change nothing. Legal (a variant
+    may drop the rule that read it), so a warning, not an error."""
+    read = {name for category, name in c.out.res.values() if category == "option"}
+    for o in c.r.options:
+        if o.name not in read:
+            c.warn(f"option '{o.name}' is never used: no rule, default or text reads it, so "
+                   "setting it changes nothing", o.span)
 
 
 # ---------------------------------------------------------------- values fixed before play
@@ -917,6 +994,14 @@ class _NotConstant(Exception):
     def __init__(self, node: ir.Expr, why: str = "") -> None:
         super().__init__(why)
         self.node, self.why = node, why
+
+
+class _Reported(Exception):
+    """The expression holds a mistake the checker reports already (a number too large)."""
+
+    def __init__(self, node: ir.Expr) -> None:
+        super().__init__()
+        self.node = node
 
 
 class _EvalFault(Exception):
@@ -936,7 +1021,10 @@ def const_eval(e: ir.Expr, env: dict[str, Any]) -> Any:  # noqa: C901 - one case
     Raises:
         _NotConstant: the expression uses something only known during play.
         _EvalFault: the evaluation fails (missing dict key, division by zero, index range).
+        _Reported: a number too large, which the checker reports.
     """
+    if isinstance(e, ir.Num) and abs(e.value) >= 10 ** MAX_DIGITS:
+        raise _Reported(e)
     if isinstance(e, ir.Num | ir.Bool | ir.Str):
         return e.value
     if isinstance(e, ir.NoneLit):
@@ -1006,6 +1094,10 @@ def _names(node: Any) -> set[str]:
         elif isinstance(item, ir.Node):
             todo.extend(getattr(item, f) for f in type(item).model_fields)
     return found
+
+
+def _whole_at_least_1(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 1
 
 
 def _key(value: Any, node: ir.Expr) -> Any:
@@ -1101,6 +1193,8 @@ def constant_checks(c: Checker) -> None:
                 report(f"the default of option '{o.name}' cannot be worked out{where}: "
                        f"{exc.message}", exc.node, (o.name, 0))
                 continue
+            except _Reported:
+                continue
             if o.type == "int" and o.lo is not None and o.hi is not None and o.lo > o.hi:
                 env[o.name] = value  # the empty range is reported once, above
                 continue
@@ -1113,7 +1207,7 @@ def constant_checks(c: Checker) -> None:
         for k in r.kinds:
             try:
                 copies = const_eval(k.copies, env)
-            except (_NotConstant, _EvalFault):
+            except (_NotConstant, _EvalFault, _Reported):
                 continue  # an option above already failed, or the engine reports it
             if not isinstance(copies, int) or isinstance(copies, bool) or copies < 1:
                 where = f" with {n} players" if _names(k.copies) & varying and \
@@ -1122,7 +1216,7 @@ def constant_checks(c: Checker) -> None:
                        f"{_show_value(copies)}{where}", k.copies, (k.name, 0))
                 continue
             if k.rows is not None:  # a table makes its rows, each with its copies
-                cards = sum(row.copies for row in k.rows)
+                cards = sum(row.copies for row in k.rows if _whole_at_least_1(row.copies))
             else:
                 cards = copies
                 for a in k.attrs:
@@ -1253,16 +1347,28 @@ def check(ruleset: ir.Ruleset, sources: dict[str, str] | None = None) -> Checked
         ruleset: the parsed IR.
         sources: file path -> text, so diagnostics can print the line and a caret.
 
+    Returns:
+        The :class:`Checked` ruleset; its ``warnings`` are sorted by position and carry
+        their source for the caret.
+
     Raises:
-        RulesValidationError: with every diagnostic found, sorted by position.
+        RulesValidationError: with every error found, sorted by position (warnings are not
+            included).
     """
     checked = Checker(ruleset).run()
     checked.sources = dict(sources or {})
     if checked.diagnostics:
-        unique = {(d.message, d.span): d for d in checked.diagnostics}  # each error once
-        diags = sorted(unique.values(), key=lambda d: (d.span.file, d.span.line,
-                                                       d.span.col))
+        diags = _in_order(checked.diagnostics)
         first = diags[0]
         raise RulesValidationError(first.message, first.span, diags).attach_source(
             sources or {})
+    checked.warnings = _in_order(checked.warnings)
+    for diag in checked.warnings:
+        diag.source = checked.sources.get(diag.span.file)
     return checked
+
+
+def _in_order(diags: list[Diagnostic]) -> list[Diagnostic]:
+    """Each diagnostic once, sorted by file and position."""
+    unique = {(d.message, d.span): d for d in diags}
+    return sorted(unique.values(), key=lambda d: (d.span.file, d.span.line, d.span.col))

@@ -30,6 +30,7 @@ class TrickNode(Node, Decision):
         self.zone, self.leader = comp.expr(t.zone), comp.expr(t.leader)
         self.source = comp.coll(t.source)
         self.filter, _ = comp.candidate_filter(t.where, t.card_var)
+        assert t.key is not None, "the validator requires a 'won by' line"
         self.key = comp.expr(t.key)
         self.climbing = t.climbing
         self.player_slot = lay.local("player")

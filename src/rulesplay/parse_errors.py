@@ -1,0 +1,237 @@
+"""Syntax errors: Lark's exceptions turned into our diagnostics, in the ruleset's words.
+
+What the parser expected is named readably (``'to' or an operator``, ``an expression``),
+misspelt statement words get "did you mean", and a line read as the continuation of the
+line above (it is indented deeper) says so. Every error is a :class:`RulesSyntaxError` with
+``file:line:col`` and the source attached, so it prints with its line and a caret.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+from lark import Token
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+
+from .errors import Diagnostic, RulesSyntaxError, Span, did_you_mean
+from .grammar import indent_width, parser
+
+# Names of terminals as a ruleset author knows them, for "expected ..." messages.
+_TERMINAL_NAMES = {
+    "_NL": "end of line", "_INDENT": "an indented block", "_DEDENT": "end of block",
+    "NAME": "a name", "INT": "a number", "STRING": "a quoted string", "$END": "end of file",
+    "ASSIGN_OP": "'=', '+=', '-='", "COMP_OP": "a comparison (==, !=, <, <=, >, >=)",
+    "ADD_OP": "'+', '-'", "MUL_OP": "'*', '/', '%'", "LANG": "a language label like @ja",
+    "MAY_CHOOSE": "'chooses', 'may choose'", "BOOL": "yes, no", "SIDE": "'left of'",
+    "END_OF": "'top of', 'bottom of'", "UP_TO": "'up to'", "IS_NOT": "'is not'",
+    "NOT_IN": "'not in'", "DIRECTION": "'clockwise', 'counterclockwise'",
+    "CLIMBING": "'climbing'", "VAR_SCOPE": "'player', 'trick' or 'card' (before 'var')",
+}
+# Tokens that can start an expression, and tokens that continue one; when many of either are
+# possible the message says "an expression" or "an operator" instead of listing them all.
+_EXPR_START = {"LPAR", "MINUS", "LSQB", "LBRACE", "NONE", "NOT", "SIDE", "NAME", "INT",
+               "STRING", "BOOL"}
+_OPERATORS = {"MUL_OP", "ADD_OP", "COMP_OP", "AND", "OR", "IF", "IN", "IS", "IS_NOT",
+              "NOT_IN", "DOT", "LSQB", "LPAR", "WHERE", "ELSE", "__ANON_0"}
+
+
+def _terminal_name(name: str) -> str:
+    """How a terminal reads in a message: its text for keywords and marks, else a phrase."""
+    if name in _TERMINAL_NAMES:
+        return _TERMINAL_NAMES[name]
+    for term in parser().terminals:
+        if term.name == name:
+            if term.pattern.type == "str":
+                return f"'{term.pattern.value}'"
+            break
+    return name.strip("_").lower()
+
+
+def _describe(terminals: set[str]) -> str:
+    """What the parser would have accepted, readably: ``'to' or an operator``,
+    ``one of: ':', '=', ...``."""
+    terminals = set(terminals)
+    groups: list[str] = []
+    if len(terminals & _EXPR_START) >= 4 and {"NAME", "INT"} <= terminals:
+        terminals -= _EXPR_START
+        groups.append("an expression")
+    if len(terminals & _OPERATORS) >= 4:
+        terminals -= _OPERATORS
+        groups.append("an operator")
+    words = sorted({_terminal_name(t) for t in terminals}, key=lambda s: (not s[:1] == "'", s))
+    names = words + groups
+    if len(names) > 8:
+        names = names[:7] + ["..."]
+    if len(names) == 1 and ", " not in names[0]:
+        return names[0]
+    if len(names) == 2 and ", " not in "".join(names):
+        return " or ".join(names)
+    return "one of: " + ", ".join(names)
+
+
+
+def dedent_error(text: str, file: str) -> RulesSyntaxError:
+    """The error for Lark's ``DedentError``: locates the line whose indentation closes no
+    open block (Lark does not say which)."""
+    stack = [0]
+    prev_colon = False
+    for number, raw in enumerate(text.split("\n"), 1):
+        body = raw.split("#", 1)[0].rstrip()
+        if not body.strip():
+            continue
+        indent = indent_width(raw)
+        if indent > stack[-1]:
+            if prev_colon:
+                stack.append(indent)
+        else:
+            open_blocks = list(stack)
+            while indent < stack[-1]:
+                stack.pop()
+            if indent != stack[-1]:
+                levels = ", ".join(str(n) for n in open_blocks)
+                tabs = "; a tab counts as 8 columns" if "\t" in text else ""
+                return located(f"this line is indented {indent} columns, which matches no "
+                               f"enclosing block (those are indented {levels}){tabs}",
+                               file, number, indent + 1 if "\t" not in raw else 1, text)
+        prev_colon = body.endswith(":")
+    return located("this file's indentation matches no enclosing block", file, 1, 1, text)
+
+
+def located(message: str, file: str, line: int, col: int, text: str) -> RulesSyntaxError:
+    """A syntax error at ``file:line:col``, with ``text`` (the whole file) for its caret."""
+    span = Span(file=file, line=line, col=col, end_line=line, end_col=col + 1)
+    return RulesSyntaxError(message, span, [Diagnostic(message, span, source=text)])
+
+
+def quoted(token_text: str) -> str:
+    """A token as quoted in a message, cut short when long."""
+    if len(token_text) > 30:
+        token_text = token_text[:27] + "..."
+    return repr(token_text)
+
+
+def _describe_char(char: str) -> str:
+    """A character for a message; invisible and unusual ones are named."""
+    if char.isprintable() and not char.isspace() and ord(char) < 0x2000:
+        return repr(char)
+    name = unicodedata.name(char, "")
+    return f"U+{ord(char):04X}" + (f" ({name})" if name else "")
+
+
+def _previous_code_line(text: str, line: int) -> tuple[int, int] | None:
+    """The line before ``line`` that holds code, and the column just past its last character."""
+    lines = text.split("\n")
+    for number in range(line - 1, 0, -1):
+        code = strip_comment(lines[number - 1]).rstrip()
+        if code.strip():
+            return number, len(code) + 1
+    return None
+
+
+def strip_comment(raw: str) -> str:
+    """A line without its ``# comment`` (a '#' inside a quoted string is kept)."""
+    in_string = False
+    for i, ch in enumerate(raw):
+        if ch == '"' and (i == 0 or raw[i - 1] != "\\"):
+            in_string = not in_string
+        elif ch == "#" and not in_string:
+            return raw[:i]
+    return raw
+
+
+def syntax_error(exc: UnexpectedInput, text: str, file: str) -> RulesSyntaxError:
+    """The error for one of Lark's ``UnexpectedInput`` exceptions on ``text`` (file ``file``):
+    what was found, what was expected, and a hint where a usual mistake explains it."""
+    line, col = getattr(exc, "line", 1) or 1, getattr(exc, "column", 1) or 1
+    if isinstance(exc, UnexpectedCharacters):
+        char = text[exc.pos_in_stream] if exc.pos_in_stream < len(text) else "?"
+        if char == '"':
+            msg = "unclosed string: it needs a closing '\"' on the same line"
+        elif char == "'":
+            msg = "unexpected character \"'\"; strings are written in double quotes"
+        else:
+            msg = f"unexpected character {_describe_char(char)}"
+            allowed = set(exc.allowed or ())
+            if allowed and len(allowed) < 30:
+                msg += f"; expected {_describe(allowed)}"
+    elif isinstance(exc, UnexpectedEOF):
+        line = text.count("\n")
+        col = 1
+        msg = f"unexpected end of file; expected {_describe(set(exc.expected))}"
+    elif isinstance(exc, UnexpectedToken):
+        tok = exc.token
+        expected = set(exc.accepts or exc.expected)
+        if tok.type == "$END":
+            line, col = max(text.count("\n"), 1), 1
+            found = "end of file"
+        elif tok.type == "_NL":
+            found = "end of line"
+            line, col = tok.line, tok.column
+        elif tok.type in ("_INDENT", "_DEDENT"):
+            found = "a change of indentation"
+            line, col = (tok.line or line), (tok.column or 1)
+        else:
+            found = quoted(str(tok))
+            before = text.split("\n")[line - 1][:col - 1] if line >= 1 else ""
+            prev = _previous_code_line(text, line)
+            if not before.strip() and prev is not None and not {"_NL", "_INDENT"} & expected:
+                # The token starts an indented line, read as the continuation of the line
+                # before: what is missing is missing at the end of that line.
+                line, col = prev
+                found = "end of line"
+        msg = f"unexpected {found}; expected {_describe(expected)}"
+        if tok.type == "COMP_OP" and str(tok) == "==" and "ASSIGN_OP" in expected:
+            msg += " (to assign a value, write '=')"
+        msg += _statement_hint(text, tok, expected)
+        if found == "end of line" and line != tok.line:
+            msg += ("; the next line is indented more than this one, so it reads as part "
+                    "of it: indent it like this line, or end this line with ':' to open a "
+                    "block")
+        elif tok.line and _starts_deeper_line(text, tok):
+            msg += ("; this line is indented more than the line above, so it reads as part "
+                    "of that line: indent it like the line above, or end the line above "
+                    "with ':' to open a block")
+        if tok.type == "INT" and str(text.split("\n")[tok.line - 1])[tok.column - 2:
+                                                                     tok.column - 1] == ".":
+            msg = "decimal numbers are not supported; the language counts in whole numbers"
+    else:
+        msg = "syntax error"
+    if not isinstance(line, int) or line < 1:
+        line = 1
+    if not isinstance(col, int) or col < 1:
+        col = 1
+    return located(msg, file, line, col, text)
+
+
+# Words that start a statement or a declaration, for "did you mean" on a misspelt one.
+_KEYWORDS = ("move", "shuffle", "deal", "let", "say", "break", "do", "trigger", "if", "elif",
+             "else", "repeat", "for", "trick", "next", "end", "game", "players", "author",
+             "about", "extends", "include", "option", "enum", "card", "zone", "var", "phase",
+             "ability", "rule", "start", "score", "tiebreak", "winners", "replace", "remove")
+
+
+def _starts_deeper_line(text: str, tok: Token) -> bool:
+    """Whether ``tok`` is the first word of a line indented deeper than the code line above
+    (which does not end with ':'): such a line continues the one above."""
+    lines = text.split("\n")
+    here = lines[tok.line - 1]
+    if here[:tok.column - 1].strip():
+        return False
+    prev = _previous_code_line(text, tok.line)
+    if prev is None:
+        return False
+    above = lines[prev[0] - 1]
+    indent = len(here) - len(here.lstrip(" \t"))
+    return indent > len(above) - len(above.lstrip(" \t")) and \
+        not above.split("#")[0].rstrip().endswith(":")
+
+
+def _statement_hint(text: str, tok: Token, expected: set[str]) -> str:
+    """`` (did you mean 'shuffle'?)`` when the line starts with a misspelt keyword."""
+    if not tok.line:
+        return ""
+    first = text.split("\n")[tok.line - 1].split()
+    if not first or first[0] in _KEYWORDS or not first[0].isidentifier():
+        return ""
+    hint = did_you_mean(first[0], _KEYWORDS)
+    return f"; '{first[0]}' is not a statement{hint}" if hint else ""
