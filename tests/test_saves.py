@@ -386,3 +386,61 @@ def test_a_mutated_log_never_gives_a_traceback(valid_log: list[dict[str, Any]], 
     result = CliRunner().invoke(main, ["replay", str(log)])
     assert result.exit_code in (0, 1), result.output
     assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+
+
+# ---------------------------------------------------------------- item 16: files written
+def test_run_save_never_replaces_a_file_and_the_default_name_is_fresh(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    mine = tmp_path / "mine.json"
+    mine.write_text("mine\n", encoding="utf-8")
+    args = ["run", CH, "--seat", "0=human", "--seed", "5"]
+    result = CliRunner().invoke(main, [*args, "--save", str(mine)], input="quit\ny\n")
+    assert result.exit_code == 1 and "already exists" in result.output
+    assert mine.read_text(encoding="utf-8") == "mine\n"
+    (tmp_path / "card_hunt-5.save.json").write_text("older\n", encoding="utf-8")
+    result = CliRunner().invoke(main, args, input="quit\ny\n")
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "card_hunt-5.save.json").read_text(encoding="utf-8") == "older\n"
+    assert json.loads((tmp_path / "card_hunt-5-2.save.json").read_text(encoding="utf-8"))
+
+
+def test_save_at_the_prompt_asks_before_replacing_and_refuses_links(tmp_path: Path) -> None:
+    save = _saved_game(tmp_path)
+    other = tmp_path / "other.json"
+    other.write_text("keep\n", encoding="utf-8")
+    link = tmp_path / "link.json"
+    link.symlink_to(other)
+    answers = f"save {other}\nn\nsave {link}\nquit\nn\n"
+    result = _resume(save, answers=answers)
+    assert result.exit_code == 0, result.output
+    assert "symbolic link" in result.output
+    assert other.read_text(encoding="utf-8") == "keep\n" and link.is_symlink()
+    result = _resume(save, answers=f"save {other}\ny\nquit\nn\n")
+    assert json.loads(other.read_text(encoding="utf-8"))["type"] == "rulesplay-session"
+
+
+def test_simulate_plot_never_replaces_a_file_before_playing(tmp_path: Path) -> None:
+    plot = tmp_path / "p.png"
+    plot.write_text("picture\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["simulate", CH, "-n", "2", "--plot", str(plot)])
+    assert result.exit_code == 1 and "already exists" in result.output
+    assert "win" not in result.output.lower()  # refused before any game was played
+    assert plot.read_text(encoding="utf-8") == "picture\n"
+
+
+def test_sigterm_and_sighup_save_the_game(tmp_path: Path) -> None:
+    import signal
+
+    from test_human import PROMPT, spawn
+
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        save = tmp_path / f"s{sig}.json"
+        child = spawn(["run", CH, "--seat", "0=human", "--seed", "3", "--save", str(save)],
+                      tmp_path)
+        child.expect(PROMPT)
+        child.kill(sig)
+        child.expect(__import__("pexpect").EOF)
+        child.close()
+        assert child.signalstatus is None and child.exitstatus == 128 + sig
+        assert json.loads(save.read_text(encoding="utf-8"))["type"] == "rulesplay-session"

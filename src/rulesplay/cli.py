@@ -23,13 +23,13 @@ from rich.table import Table
 
 from . import gamelog
 from . import graph as graphs
-from .cliargs import echo_warnings, parse_pairs
+from .cliargs import claim_output, echo_warnings, parse_pairs
 from .compose import changed_since
 from .engine.game import Game, load, load_bundle
 from .engine.state import State
 from .errors import OptionError, RulesError
 from .narrate import Narrator, score_table, tr, winner_line
-from .outfiles import OutputRefused, check_target, fresh_name
+from .outfiles import fresh_name
 from .session import HUMAN, Session, play
 from .show import option_type_text
 
@@ -173,9 +173,10 @@ def _new_state(game: Game, players: int | None, seed: int) -> State:
                    "terminal (--seat 0=human); repeatable, several humans pass and play.")
 @click.option("--save", "save_path", type=click.Path(dir_okay=False), default=None,
               help="With human seats: the file 'save', quit and Ctrl-C write the game to "
-                   "(default: FILE-SEED.save.json in the current directory).")
+                   "(default: a new FILE-SEED.save.json in the current directory).")
 @click.option("--force", is_flag=True,
-              help="Replace an existing --log file (a ruleset file is never replaced).")
+              help="Replace an existing --log or --save file (a ruleset file is never "
+                   "replaced).")
 def run(file: str, players: int | None, seed: int | None, options: tuple[str, ...],
         log_path: str | None, quiet: bool, lang: str | None, bot: str,
         seats: tuple[str, ...], save_path: str | None, force: bool) -> None:
@@ -224,8 +225,10 @@ def run(file: str, players: int | None, seed: int | None, options: tuple[str, ..
     log_header = gamelog.header(file, game.option_values, n, seed, lang, bots, game.bundle)
     try:
         if humans:
+            if save_path is not None:
+                claim_output(save_path, "the saved game", force)
             tag = f"{datetime.now():%Y%m%d-%H%M%S}" if secret_seed else str(seed)
-            save = save_path or f"{Path(file).stem}-{tag}.save.json"
+            save = save_path or str(fresh_name(f"{Path(file).stem}-{tag}", ".save.json"))
             names = ", ".join(state.program.seat_name(s) for s in humans)
             if game.ruleset.about:
                 console.print(game.ruleset.about, style="italic")
@@ -324,12 +327,7 @@ def _open_output(path: str, what: str, overwrite: bool) -> IO[str]:
     Raises:
         click.ClickException: refused, or the file cannot be opened.
     """
-    try:
-        check_target(path, what, overwrite=overwrite)
-    except OutputRefused as exc:
-        if not (exc.replaceable and sys.stdin.isatty() and
-                click.confirm(f"{path} already exists. Replace it with {what}?", err=True)):
-            raise click.ClickException(str(exc)) from None
+    claim_output(path, what, overwrite)
     try:
         return open(path, "w", encoding="utf-8")  # closed by the caller
     except OSError as exc:

@@ -1,12 +1,15 @@
-"""What the commands share: ``K=V`` pairs (``--option``, ``--seat``), printing warnings."""
+"""What the commands share: ``K=V`` pairs (``--option``, ``--seat``), printing warnings,
+claiming an output file."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import sys
+from collections.abc import Callable, Iterable
 
 import click
 
 from .errors import Diagnostic
+from .outfiles import OutputRefused, claim
 
 
 def parse_pairs(values: tuple[str, ...], flag: str) -> list[tuple[str, str]]:
@@ -31,3 +34,25 @@ def echo_warnings(warnings: Iterable[Diagnostic], err: bool = True) -> None:
     stderr unless ``err`` is false), so it shows before a game's own output."""
     for diag in warnings:
         click.echo(diag.render(), err=err)
+
+
+def terminal_confirm() -> Callable[[str], bool] | None:
+    """A yes/no question to the person at the terminal (default no), or None when standard
+    input is not a terminal: then nobody is asked and nothing is replaced."""
+    if not sys.stdin.isatty():
+        return None
+    return lambda question: click.confirm(question, default=False, err=True)
+
+
+def claim_output(path: str, what: str, force: bool) -> None:
+    """Make sure writing ``what`` to ``path`` (a file the person named) loses nothing; see
+    :func:`rulesplay.outfiles.claim`.
+
+    Raises:
+        click.ClickException: refused (a ruleset, a link, a special file, or an existing file
+            without ``--force`` or a yes at the terminal).
+    """
+    try:
+        claim(path, what, force, terminal_confirm())
+    except OutputRefused as exc:
+        raise click.ClickException(str(exc)) from None

@@ -17,6 +17,7 @@ from __future__ import annotations
 import os
 import stat
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 RULESET_SUFFIXES = (".rules", ".part")
@@ -65,6 +66,23 @@ def check_target(path: str | Path, what: str, *, overwrite: bool = False) -> Non
     if not overwrite:
         raise OutputRefused(f"{p} already exists; give --force to replace it with {what}",
                             replaceable=True)
+
+
+def claim(path: str | Path, what: str, overwrite: bool,
+          confirm: Callable[[str], bool] | None = None) -> None:
+    """:func:`check_target`, asking ``confirm`` (a yes/no question to the person; None when
+    nobody can be asked, e.g. standard input is not a terminal) before replacing an existing
+    file.
+
+    Raises:
+        OutputRefused: refused, or the person said no.
+    """
+    try:
+        check_target(path, what, overwrite=overwrite)
+    except OutputRefused as exc:
+        if not (exc.replaceable and confirm is not None
+                and confirm(f"{path} already exists. Replace it with {what}?")):
+            raise
 
 
 def fresh_name(beside: str | Path, suffix: str) -> Path:

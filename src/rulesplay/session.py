@@ -13,7 +13,10 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Callable
+import signal
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any, Literal
 
@@ -27,7 +30,7 @@ from .engine.state import State
 from .errors import IllegalActionError, RulesError
 from .human import CardBook, HumanSeat, QuitRequest, SaveRequest, SeatNarrator, SeatView
 from .narrate import score_table, tr, winner_line
-from .outfiles import OutputRefused, write_atomic
+from .outfiles import OutputRefused, claim, write_atomic
 
 SESSION_MARK = "rulesplay-session"
 SESSION_VERSION = 2  # 2: no log path or log size, events rebuilt by replay
@@ -144,6 +147,7 @@ class Session:
         self.done = 0  # events handed on so far (a new game's deal goes with the first move)
         self.logged_before = False  # a resumed game that was logged before it was saved
         self.secret_seed = False  # the seed is never shown (chosen by rulesplay, not asked for)
+        self.own_files = {Path(save_path)}  # saves of this game, replaced without asking
 
     @property
     def humans(self) -> list[int]:
@@ -300,23 +304,32 @@ def read_save(path: str) -> SavedSession:
 def play(session: Session, console: Console, ask: Callable[[str], str] = input) -> int:
     """Play the session to its end, asking humans and letting bots move.
 
-    End of input (EOF) or Ctrl-C saves the game to :attr:`Session.save_path`, says so, and
-    returns 0 (EOF) or 130 (Ctrl-C); ``quit`` offers to save. Returns 0 at the end of a game.
-    The caller closes the session's log (:meth:`Session.close`).
+    End of input (EOF), Ctrl-C, SIGTERM or SIGHUP save the game to :attr:`Session.save_path`,
+    say so, and return 0 (EOF), 130 (Ctrl-C) or 128 + the signal's number; ``quit`` offers to
+    save. Returns 0 at the end of a game. The caller closes the session's log
+    (:meth:`Session.close`).
 
     Args:
         session: the game and its seats.
         console: where screens are printed.
         ask: reads one line from the person at the keyboard.
     """
+    lang = session.state.program.lang
+    book = CardBook(session.state.program)
+    seat_ui = HumanSeat(console, ask, lambda path: _save_and_say(session, console, lang, None,
+                                                                 path, ask), session.save_path)
+    session.last_shown = None  # after a resume, whoever sits down first is asked to
+    with _hangups_interrupt():
+        return _loop(session, console, ask, seat_ui, book)
+
+
+def _loop(session: Session, console: Console, ask: Callable[[str], str], seat_ui: HumanSeat,
+          book: CardBook) -> int:
+    """The body of :func:`play`."""
     state = session.state
     prog = state.program
     lang = prog.lang
-    book = CardBook(prog)
-    seat_ui = HumanSeat(console, ask, lambda path: _save_and_say(session, console, lang, None,
-                                                                 path), session.save_path)
     multi = len(session.humans) > 1
-    session.last_shown = None  # after a resume, whoever sits down first is asked to
     snapshot: tuple[State, dict[int, Any], dict[int, int]] | None = None
     while True:
         try:
@@ -338,12 +351,15 @@ def play(session: Session, console: Console, ask: Callable[[str], str] = input) 
                 session.emit()
                 snapshot = None
             break
-        except KeyboardInterrupt:
+        except (KeyboardInterrupt, Hangup) as exc:
             if snapshot is not None:  # stopped inside a move: go back to before it
                 _restore(session, *snapshot)
-            console.print()
-            _save_and_say(session, console, lang, "interrupted")
-            return 130
+            try:
+                console.print()
+                _save_and_say(session, console, lang, "interrupted")
+            except OSError:  # the terminal is gone (a hang-up): the save is what matters
+                session.save()
+            return 128 + exc.signum if isinstance(exc, Hangup) else 130
         except EOFError:
             console.print()
             _save_and_say(session, console, lang, "interrupted")
@@ -357,6 +373,35 @@ def play(session: Session, console: Console, ask: Callable[[str], str] = input) 
             return 0
     _finish(session, console)
     return 0
+
+
+class Hangup(Exception):
+    """The process was asked to stop (SIGTERM) or its terminal went away (SIGHUP)."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(f"signal {signum}")
+        self.signum = signum
+
+
+@contextmanager
+def _hangups_interrupt() -> Iterator[None]:
+    """While a game is at the table, SIGTERM and SIGHUP stop it like Ctrl-C: the game is
+    saved (from before the move in progress) instead of lost."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    wanted = [sig for sig in (getattr(signal, "SIGTERM", None), getattr(signal, "SIGHUP", None))
+              if sig is not None]
+
+    def stop(signum: int, frame: object) -> None:
+        raise Hangup(signum)
+
+    before = {sig: signal.signal(sig, stop) for sig in wanted}
+    try:
+        yield
+    finally:
+        for sig, handler in before.items():
+            signal.signal(sig, handler)
 
 
 def _follow_up(session: Session, seat: int) -> bool:
@@ -387,7 +432,7 @@ def _pass_to(session: Session, console: Console, ask: Callable[[str], str], name
         word, _, rest = text.partition(" ")
         if word.lower() != "save":
             break
-        _save_and_say(session, console, lang, None, rest.strip() or None)
+        _save_and_say(session, console, lang, None, rest.strip() or None, ask)
     _clear(console)
 
 
@@ -413,13 +458,20 @@ def _restore(session: Session, state: State, rngs: dict[int, Any],
 
 
 def _save_and_say(session: Session, console: Console, lang: str | None,
-                  why: str | None, path: str | None = None) -> bool:
+                  why: str | None, path: str | None = None,
+                  ask: Callable[[str], str] | None = None) -> bool:
     """Save the session (to ``path``, default its save file) and say where; when it cannot
-    be saved, say why and keep the game (returns whether it was saved)."""
+    be saved, say why and keep the game (returns whether it was saved). Another existing
+    file is replaced only when the person answers yes to ``ask``."""
     if why:
         console.print(tr(lang, why), style="yellow")
     try:
+        if path is not None and Path(path) not in session.own_files and ask is not None:
+            claim(path, "the saved game", False,
+                  lambda q: ask(f"{q} [y/N] ").strip().lower() in ("y", "yes"))
         written = session.save(path)
+        if path is not None:
+            session.own_files.add(Path(path))
     except OutputRefused as exc:
         console.print(str(exc), style="red", markup=False)
         return False

@@ -28,7 +28,7 @@ from rich.progress import (
 from rich.table import Table
 from rich.text import Text
 
-from .cliargs import echo_warnings, parse_pairs
+from .cliargs import claim_output, echo_warnings, parse_pairs
 from .compose import load_ruleset
 from .sim import Comparison, Result
 from .sim import compare as run_compare
@@ -208,10 +208,13 @@ def _warn(path: str) -> None:
 @_common
 @click.option("--plot", "plot_path", metavar="FILE.png", default=None,
               help="Draw score distributions and win rates by seat (needs matplotlib).")
+@click.option("--force", is_flag=True, help="Replace an existing --plot file.")
 def simulate(file: str, n: int, players: int | None, options: tuple[str, ...], bot: str,
              seats: tuple[str, ...], seed: int, workers: int | None, as_json: bool,
-             plot_path: str | None) -> None:
+             plot_path: str | None, force: bool) -> None:
     """Play N games of FILE with bots and report win rates, scores and game length."""
+    if plot_path:  # before any game is played, so a refusal costs nothing
+        claim_output(plot_path, "the plot", force)
     opts, nplayers, bots = _table(file, options, players, bot, seats)
     err = Console(stderr=True)
     try:
@@ -221,16 +224,19 @@ def simulate(file: str, n: int, players: int | None, options: tuple[str, ...], b
                                   progress=lambda k: bar.update(task, completed=k))
     except ValueError as exc:
         raise click.UsageError(str(exc)) from None
-    if plot_path:
-        _plot(result, plot_path)
     if as_json:
         click.echo(json.dumps(result.to_dict(), indent=2, ensure_ascii=False))
-        return
-    out = Console()
-    for t in result_tables(result):
-        out.print(t)
-    if plot_path:
-        out.print(f"plot written to {plot_path}")
+    else:
+        out = Console()
+        for t in result_tables(result):
+            out.print(t)
+    if plot_path:  # after the results are out, so a failing plot loses nothing
+        try:
+            _plot(result, plot_path)
+        except OSError as exc:
+            raise click.ClickException(f"cannot write the plot {plot_path}: "
+                                       f"{exc.strerror or exc}") from None
+        click.echo(f"plot written to {plot_path}", err=as_json)
 
 
 @click.command()
