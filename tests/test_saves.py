@@ -444,3 +444,48 @@ def test_sigterm_and_sighup_save_the_game(tmp_path: Path) -> None:
         child.close()
         assert child.signalstatus is None and child.exitstatus == 128 + sig
         assert json.loads(save.read_text(encoding="utf-8"))["type"] == "rulesplay-session"
+
+
+# ---------------------------------------------------------------- item 15: spoilers on disk
+def test_a_seat_log_holds_only_what_that_seat_may_know(tmp_path: Path) -> None:
+    full, mine = tmp_path / "full.jsonl", tmp_path / "seat0.jsonl"
+    args = ["run", CH, "--players", "3", "--seed", "6", "--quiet"]
+    assert CliRunner().invoke(main, [*args, "--log", str(full)]).exit_code == 0
+    result = CliRunner().invoke(main, [*args, "--log", str(mine), "--log-seat", "0"])
+    assert result.exit_code == 0, result.output
+    whole = [json.loads(x) for x in full.read_text(encoding="utf-8").splitlines()]
+    seat = [json.loads(x) for x in mine.read_text(encoding="utf-8").splitlines()]
+    assert "seed" not in seat[0] and seat[0]["seat"] == 0 and len(seat) == len(whole)
+    dealt = [(a, b) for a, b in zip(whole, seat, strict=True)
+             if a["type"] == "move" and a["to"]["zone"] == "hand"]
+    assert dealt and all(b["card"] == ("?" if a["to"]["owner"] != 0 else a["card"])
+                         for a, b in dealt)
+    result = CliRunner().invoke(main, ["replay", str(mine)])
+    assert result.exit_code == 1 and "cannot be replayed" in result.output
+    result = CliRunner().invoke(main, [*args, "--log-seat", "5", "--log", str(tmp_path / "x")])
+    assert result.exit_code == 2 and "seats are 0 to 2" in result.output
+
+
+def test_a_seat_log_continues_as_one_after_resume(tmp_path: Path) -> None:
+    log = tmp_path / "mine.jsonl"
+    save = tmp_path / "g.json"
+    result = CliRunner().invoke(main, ["run", CH, "--seat", "0=human", "--seed", "2", "--log",
+                                       str(log), "--log-seat", "0", "--save", str(save)],
+                                input="1\n1\nsave\nquit\nn\n")
+    assert result.exit_code == 0, result.output
+    assert "holds every hand" not in result.output
+    result = _resume(save, "--log", str(log))
+    assert result.exit_code == 0, result.output
+    rows = [json.loads(x) for x in log.read_text(encoding="utf-8").splitlines()]
+    assert rows[0].get("seat") == 0 and "seed" not in rows[0]
+    hidden = [r for r in rows if r["type"] == "move" and r["to"]["zone"] == "hand"
+              and r["to"]["owner"] == 1]
+    assert hidden and all(r["card"] == "?" for r in hidden)
+
+
+def test_a_logged_human_game_says_the_log_holds_every_hand(tmp_path: Path) -> None:
+    result = CliRunner().invoke(main, ["run", CH, "--seat", "0=human", "--seat", "1=human",
+                                       "--seed", "2", "--log", str(tmp_path / "l.jsonl"),
+                                       "--save", str(tmp_path / "s.json")], input="quit\nn\n")
+    said = " ".join(result.output.split())
+    assert "holds every hand while the game runs" in said and "holds every hand too" in said

@@ -28,6 +28,7 @@ from .compose import changed_since
 from .engine.game import Game, load, load_bundle
 from .engine.state import State
 from .errors import OptionError, RulesError
+from .human import SeatView
 from .narrate import Narrator, score_table, tr, winner_line
 from .outfiles import fresh_name
 from .session import HUMAN, Session, play
@@ -163,6 +164,10 @@ def _new_state(game: Game, players: int | None, seed: int) -> State:
                    "'rulesplay options FILE').")
 @click.option("--log", "log_path", type=click.Path(dir_okay=False, writable=True),
               help="Write the game as JSON lines (header, then every event) for 'replay'.")
+@click.option("--log-seat", "log_seat", type=int, default=None, metavar="N",
+              help="The --log holds only what seat N may know (no seed, others' hidden cards "
+                   "as ?): a log to share during the game. Without it the log holds every "
+                   "hand.")
 @click.option("--quiet", "-q", is_flag=True, help="Print only the final score table.")
 @click.option("--lang", default=None, metavar="CODE",
               help="Language of the account: en (default) or ja.")
@@ -178,7 +183,7 @@ def _new_state(game: Game, players: int | None, seed: int) -> State:
               help="Replace an existing --log or --save file (a ruleset file is never "
                    "replaced).")
 def run(file: str, players: int | None, seed: int | None, options: tuple[str, ...],
-        log_path: str | None, quiet: bool, lang: str | None, bot: str,
+        log_path: str | None, log_seat: int | None, quiet: bool, lang: str | None, bot: str,
         seats: tuple[str, ...], save_path: str | None, force: bool) -> None:
     """Play a complete game of FILE and print what happens.
 
@@ -202,6 +207,9 @@ def run(file: str, players: int | None, seed: int | None, options: tuple[str, ..
             raise click.UsageError(f"--seat {key}={name}: seats are 0 to {n - 1}")
         bots[int(key)] = HUMAN if name.lower() == HUMAN else name
     humans = sorted(s for s, name in bots.items() if name == HUMAN)
+    if log_seat is not None and (log_path is None or not 0 <= log_seat < n):
+        raise click.UsageError(f"--log-seat: give --log FILE too, and a seat from 0 to {n - 1}"
+                               if log_path is None else f"--log-seat: seats are 0 to {n - 1}")
     # With a person at the table an unasked-for seed is 128 random bits never shown: a seed
     # anyone can read (or guess from a million) would tell every hand (issue 13 item 9).
     random_seed, secret_seed = seed is None and not humans, seed is None and bool(humans)
@@ -223,6 +231,7 @@ def run(file: str, players: int | None, seed: int | None, options: tuple[str, ..
     elif random_seed:
         click.echo(tr(lang, "repeat", seed=seed), err=True)
     log_header = gamelog.header(file, game.option_values, n, seed, lang, bots, game.bundle)
+    writer: gamelog.LogWriter | None = None
     try:
         if humans:
             if save_path is not None:
@@ -233,22 +242,32 @@ def run(file: str, players: int | None, seed: int | None, options: tuple[str, ..
             if game.ruleset.about:
                 console.print(game.ruleset.about, style="italic")
             console.print(tr(lang, "human_intro", seats=names, path=save), style="dim")
+            if log_path is not None and log_seat is None:
+                console.print(tr(lang, "log_spoils", path=log_path), style="dim")
+            if len(humans) > 1:
+                console.print(tr(lang, "save_spoils", path=save), style="dim")
             session = Session(state, bots, agents, save, log_header)
             session.secret_seed = secret_seed
             if log is not None:
-                session.start_log(log)
+                session.start_log(log, log_seat)
                 log = None  # the session closes it
             sys.exit(_play_humans(session, _table_console()))
+        writer = None
         if log is not None:
-            gamelog.write(log, [log_header])
-        _play(state, agents, None if quiet else Narrator(state.program, console), log)
+            writer = gamelog.LogWriter(log, log_header) if log_seat is None else \
+                gamelog.LogWriter(log, gamelog.for_seat(log_header, log_seat),
+                                  SeatView(state.program, log_seat).filter)
+            log = None  # closed with the writer
+        _play(state, agents, None if quiet else Narrator(state.program, console), writer)
     except RulesError as exc:
-        if log is not None:  # so that 'replay' can tell the same failure from a mismatch
-            gamelog.write(log, [{"type": "error", "message": exc.message}])
+        if writer is not None:  # so that 'replay' can tell the same failure from a mismatch
+            writer.error(exc.message)
         raise
     finally:
         if log is not None:
             log.close()
+        if writer is not None:
+            writer.close()
     if not quiet:
         console.print()
     console.print(score_table(state))
@@ -261,7 +280,7 @@ def _play_humans(session: Session, console: Console) -> int:
         return play(session, console)
     except RulesError as exc:
         if session.log is not None:  # so that 'replay' can tell the same failure
-            gamelog.write(session.log, [{"type": "error", "message": exc.message}])
+            session.log.error(exc.message)
         raise
     finally:
         session.close()
@@ -300,13 +319,14 @@ def resume(save_file: str, log_path: str | None, force: bool) -> None:
     if bundle is not None and changed_since(bundle):
         console.print(tr(state.program.lang, "ruleset_changed", path=bundle.name),
                       style="yellow")
+    seat = session.log_seat
     if log_path is not None:
-        text = session.log_text()
+        text = session.log_text(seat)
         continued = Path(log_path).exists() and gamelog.continues(log_path, text)
-        session.start_log(_open_output(log_path, "the log", force or continued))
+        session.start_log(_open_output(log_path, "the log", force or continued), seat)
     elif session.logged_before:
         new_log = fresh_name(save_file, ".log.jsonl")
-        session.start_log(_open_output(str(new_log), "the log", False))
+        session.start_log(_open_output(str(new_log), "the log", False), seat)
         console.print(tr(state.program.lang, "log_continues", path=new_log), style="dim")
     sys.exit(_play_humans(session, console))
 
@@ -335,7 +355,7 @@ def _open_output(path: str, what: str, overwrite: bool) -> IO[str]:
 
 
 def _play(state: State, agents: dict[int, Any], narrator: Narrator | None,
-          log: IO[str] | None) -> None:
+          log: gamelog.LogWriter | None) -> None:
     """Let the bots play ``state`` to its end, narrating and logging every event."""
     events = state.events or []
     done = 0
@@ -345,7 +365,7 @@ def _play(state: State, agents: dict[int, Any], narrator: Narrator | None,
         fresh = events[done:]
         done = len(events)
         if log is not None:
-            gamelog.write(log, fresh)
+            log.follow(events)
         if narrator is not None:
             narrator.feed(fresh)
 
@@ -377,6 +397,10 @@ def replay(log_file: str, ruleset_file: str | None) -> None:
         header, logged = gamelog.read(log_file)
     except RulesError as exc:
         raise click.ClickException(exc.message) from None
+    if header.seat is not None or header.seed is None:
+        raise click.ClickException(
+            f"{log_file} holds only what seat {header.seat} may know (written with "
+            "--log-seat): it cannot be replayed")
     if ruleset_file is not None:
         game = load(ruleset_file, header.options, header.lang)
     elif header.files is not None:

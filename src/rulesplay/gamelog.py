@@ -12,7 +12,7 @@ is refused, one from format 1 (no ruleset text, no ``format`` field) needs its r
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import IO, Any
 
@@ -56,7 +56,8 @@ class LogHeader(BaseModel):
     ruleset: StrictStr
     options: dict[StrictStr, bool | StrictInt | StrictStr] = {}
     players: StrictInt
-    seed: StrictInt
+    seed: StrictInt | None = None  # None in a seat's log
+    seat: StrictInt | None = None  # the seat a log of what one seat may know was written for
     lang: StrictStr | None = None
     bots: dict[StrictStr, StrictStr] = {}
     format: StrictInt = 1
@@ -98,6 +99,50 @@ def read(path: str) -> tuple[LogHeader, list[Event]]:
         where = ".".join(str(p) for p in first["loc"]) or "the header"
         raise RulesError(f"{path}: the header is damaged ({where}: {first['msg']})") from None
     return head, rows[1:]
+
+
+def for_seat(head: Event, seat: int) -> Event:
+    """The header of a log that holds only what ``seat`` may know: no seed (it would tell
+    every hand), and the seat it was written for."""
+    return {k: v for k, v in head.items() if k != "seed"} | {"seat": seat}
+
+
+class LogWriter:
+    """A game's log as it is played: the header, then each event as it happens; with
+    ``view``, only what one seat may know (hidden cards as ``?``, others' secret choices as
+    made, never what).
+
+    Args:
+        log: a file the person named, open for writing.
+        head: the header (:func:`header`, or :func:`for_seat`).
+        view: the events as the seat may know them (``SeatView.filter``), one out per event.
+    """
+
+    def __init__(self, log: IO[str], head: Event,
+                 view: Callable[[list[Event]], list[Event]] | None = None) -> None:
+        self.file, self.head, self.view = log, head, view
+        self.written = 0  # events of the game written so far
+        write(log, [head])
+
+    def text(self, events: list[Event]) -> str:
+        """The whole log for the game's ``events`` so far (what this writer would hold)."""
+        return lines([self.head, *(self.view(events) if self.view else events)])
+
+    def follow(self, events: list[Event]) -> None:
+        """Write the events not written yet (``events``: every event of the game so far;
+        a seat's view is worked out over all of them, since what a card decision shows
+        depends on where the card went)."""
+        shown = self.view(events) if self.view else events
+        write(self.file, shown[self.written:len(events)])
+        self.written = len(events)
+
+    def error(self, message: str) -> None:
+        """Record that the game stopped on a ruleset error (``replay`` tells it apart)."""
+        write(self.file, [{"type": "error", "message": message}])
+
+    def close(self) -> None:
+        if not self.file.closed:
+            self.file.close()
 
 
 def lines(events: Iterable[Event]) -> str:

@@ -109,6 +109,10 @@ WORDS: dict[str, dict[str, str]] = {
         "resumed_private": "Resumed {path}: {title}, {n} players, decision {k}.",
         "ruleset_changed": "The ruleset changed since this game was saved: {path}. The game "
                            "goes on with the rules it was saved with.",
+        "log_spoils": "The log {path} holds every hand while the game runs: keep it out of "
+                      "the players' sight (--log-seat N writes one with only what seat N may "
+                      "know).",
+        "save_spoils": "A save ({path}) holds every hand too.",
         "log_continues": "The game's log (the whole game so far, then the rest) goes to {path}.",
     },
     "ja": {
@@ -180,6 +184,9 @@ WORDS: dict[str, dict[str, str]] = {
         "resumed_private": "{path} を再開: {title}, {n}人, {k}番目の決定から。",
         "ruleset_changed": "このゲームを保存した後でルールが変更されました: {path}。"
                            "保存したときのルールで続けます。",
+        "log_spoils": "ログ {path} にはゲーム中すべての手札が書かれます。プレイヤーに見せないで"
+                      "ください（--log-seat N なら N 番の席が知り得ることだけを書きます）。",
+        "save_spoils": "保存ファイル（{path}）にもすべての手札が書かれます。",
         "log_continues": "このゲームのログ（最初から続きまで）は {path} に書きます。",
     },
 }

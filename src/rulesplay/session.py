@@ -67,6 +67,7 @@ class SavedSession(BaseModel):
     seen: dict[int, StrictInt]
     last_shown: StrictInt | None = None
     secret_seed: StrictBool = False
+    log_seat: StrictInt | None = None
 
 
 def agent_step(agent: Any, state: State) -> Any:
@@ -137,7 +138,8 @@ class Session:
                  save_path: str, header: Event) -> None:
         self.state, self.seats, self.agents = state, seats, agents
         self.save_path, self.header = save_path, header
-        self.log: IO[str] | None = None
+        self.log: gamelog.LogWriter | None = None
+        self.log_seat: int | None = None  # the log holds only what this seat may know
         self.recent: list[Event] = []
         self.total = 0  # events of the game so far (the index of the next one)
         self.seen = {s: 0 for s, spec in seats.items() if spec == HUMAN}
@@ -154,16 +156,33 @@ class Session:
         return sorted(self.seen)
 
     # ------------------------------------------------------------ events
-    def start_log(self, log: IO[str]) -> None:
-        """Write the log's header and the events so far to ``log`` (a file the person named,
-        open for writing, empty); later events follow as they happen. The session closes it."""
-        events = self.state.events or []
-        gamelog.write(log, [self.header, *events[:self.done]])
-        self.log = log
+    def _writer_parts(self, seat: int | None) -> tuple[Event, Any]:
+        if seat is None:
+            return self.header, None
+        view = SeatView(self.state.program, seat)
+        return gamelog.for_seat(self.header, seat), view.filter
 
-    def log_text(self) -> str:
-        """The whole log as it stands (header and the events handed on so far)."""
-        return gamelog.lines([self.header, *(self.state.events or [])[:self.done]])
+    def start_log(self, log: IO[str], seat: int | None = None) -> None:
+        """Write the log's header and the events so far to ``log`` (a file the person named,
+        open for writing, empty); later events follow as they happen. With ``seat``, the log
+        holds only what that seat may know (no seed, hidden cards as ``?``). The session
+        closes it.
+
+        Raises:
+            ValueError: ``seat`` is not a seat of this game.
+        """
+        if seat is not None and not 0 <= seat < self.state.num_players:
+            raise ValueError(f"seats are 0 to {self.state.num_players - 1}, not {seat}")
+        self.log = gamelog.LogWriter(log, *self._writer_parts(seat))
+        self.log_seat = seat
+        self.log.follow((self.state.events or [])[:self.done])
+
+    def log_text(self, seat: int | None = None) -> str:
+        """The whole log as it stands (header and the events handed on so far), for all to
+        see or (``seat``) as that seat may know it."""
+        head, view = self._writer_parts(seat)
+        events = (self.state.events or [])[:self.done]
+        return gamelog.lines([head, *(view(events) if view else events)])
 
     def emit(self) -> None:
         """Log the new events of the state and keep them for the humans' screens."""
@@ -173,13 +192,13 @@ class Session:
         if not fresh:
             return
         if self.log is not None:
-            gamelog.write(self.log, fresh)
+            self.log.follow(events)
         recent = self.recent + json.loads(json.dumps(fresh, ensure_ascii=False))
         self.recent, self.total = recent[-RECENT_LIMIT:], self.total + len(fresh)
 
     def close(self) -> None:
         """Close the log file (the session can still be saved)."""
-        if self.log is not None and not self.log.closed:
+        if self.log is not None:
             self.log.close()
 
     def unseen(self, seat: int | None, since: int) -> list[Event]:
@@ -210,6 +229,7 @@ class Session:
             "state": json.loads(state.to_json()),
             "seats": {str(s): spec for s, spec in self.seats.items()},
             "bots": bots, "header": self.header, "logged": self.log is not None,
+            "log_seat": self.log_seat,
             "seen": {str(s): k for s, k in self.seen.items()}, "last_shown": self.last_shown,
             "secret_seed": self.secret_seed,
         }
@@ -270,6 +290,9 @@ class Session:
         session.seen = dict(saved.seen)
         session.last_shown = saved.last_shown
         session.logged_before = saved.logged
+        if saved.log_seat is not None and not 0 <= saved.log_seat < n:
+            raise RulesError(f"{path}: the saved game is damaged (log_seat)")
+        session.log_seat = saved.log_seat
         session.secret_seed = saved.secret_seed
         return session
 
@@ -415,9 +438,12 @@ def _follow_up(session: Session, seat: int) -> bool:
 
 
 def _clear(console: Console) -> None:
-    """Clear the screen (on a terminal without cursor control: scroll it out of sight)."""
+    """Clear the screen and the terminal's scrollback (so the last hand cannot be scrolled
+    back to); on a terminal without cursor control, scroll it out of sight."""
     if console.is_terminal and not console.is_dumb_terminal:
         console.clear()
+        console.file.write("\x1b[3J")  # erase the scrollback too (xterm and most others)
+        console.file.flush()
     else:
         console.print("\n" * max(console.height, 40))
 
