@@ -15,6 +15,7 @@ nothing.
 from __future__ import annotations
 
 import difflib
+import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Literal
@@ -151,4 +152,12 @@ class OptionError(RulesError):
 def did_you_mean(name: str, candidates: Iterable[str]) -> str:
     """Return `` (did you mean 'x'?)`` for the closest candidate to ``name``, or ``""``."""
     close = difflib.get_close_matches(name, sorted(set(candidates)), n=1, cutoff=0.6)
-    return f" (did you mean '{close[0]}'?)" if close else ""
+    if not close:
+        return ""
+    # A name that differs only where it has a letter from another script looks the same on
+    # screen: say which letter it is.
+    unlike = [a for a, b in zip(name, close[0], strict=False) if a != b]
+    if len(name) == len(close[0]) and unlike and all(not a.isascii() for a in unlike):
+        odd = ", ".join(f"U+{ord(a):04X} {unicodedata.name(a, '?')}" for a in unlike[:2])
+        return f" (did you mean '{close[0]}'? this one has {odd})"
+    return f" (did you mean '{close[0]}'?)"

@@ -15,6 +15,8 @@ from importlib import resources
 from lark import Lark, Token
 from lark.indenter import Indenter
 
+from .names import normal
+
 # Columns a tab counts for, in blocks and in messages about them.
 TAB_LEN = 8
 
@@ -53,6 +55,8 @@ class _RulesIndenter(Indenter):
             continuation = (token.type == self.NL_type and prev is not None
                             and prev.type != "COLON"
                             and indent_width(token.rsplit("\n", 1)[1]) > self.indent_level[-1])
+            if token.type == "NAME" and not token.isascii():
+                token = Token.new_borrow_pos("NAME", normal(token), token)  # as Python does
             if not continuation:
                 yield token
             prev = token

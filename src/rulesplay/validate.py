@@ -12,6 +12,7 @@ from typing import Any
 
 from . import ir
 from .errors import Diagnostic, RulesError, RulesValidationError, Span, did_you_mean
+from .names import lookalike_warnings
 from .parse import MAX_DIGITS
 from .parse_errors import quoted
 from .templates import parse_template
@@ -1362,7 +1363,7 @@ def check(ruleset: ir.Ruleset, sources: dict[str, str] | None = None) -> Checked
         first = diags[0]
         raise RulesValidationError(first.message, first.span, diags).attach_source(
             sources or {})
-    checked.warnings = _in_order(checked.warnings)
+    checked.warnings = _in_order(checked.warnings + lookalike_warnings(checked.sources))
     for diag in checked.warnings:
         diag.source = checked.sources.get(diag.span.file)
     return checked

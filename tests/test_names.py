@@ -1,0 +1,81 @@
+"""Names (issue 13, item 8): identifiers are read as NFKC, as Python reads them, and names
+that only look alike (Latin, Cyrillic and Greek letters mixed, or two names that differ only
+by such letters) get a warning."""
+
+from __future__ import annotations
+
+import pytest
+from click.testing import CliRunner
+
+import rulesplay
+from rulesplay.cli import main
+from rulesplay.parse import parse_text
+from rulesplay.validate import check
+
+BASE = '''game "N"
+players 2..3
+card c:
+    copies: 2
+    label: "c"
+zone deck: shared, public
+var {a}: int = 0
+phase p:
+    {b} += 1
+    next end
+score: {c}
+'''
+
+
+def _warnings(a: str, b: str, c: str) -> list[str]:
+    text = BASE.format(a=a, b=b, c=c)
+    return [w.message for w in check(parse_text(text, "n.rules"), {"n.rules": text}).warnings]
+
+
+@pytest.mark.parametrize(("declared", "used"), [
+    ("total", "ｔｏｔａｌ"),      # fullwidth letters
+    ("final", "ﬁnal"),           # the fi ligature
+    ("Å", "Å"),                  # A + combining ring, and the precomposed letter
+])
+def test_names_are_read_as_nfkc(declared: str, used: str) -> None:
+    game = rulesplay.loads(BASE.format(a=declared, b=used, c=used))
+    state = game.new_state(2)
+    assert state.is_terminal() and state.scores() == [1, 1]
+    assert _warnings(declared, used, used) == []
+
+
+def test_a_name_with_a_cyrillic_letter_that_looks_latin_is_a_warning() -> None:
+    # 'cоunt' with a Cyrillic o: a valid variable, but it looks like the builtin 'count'
+    (message,) = _warnings("cоunt", "cоunt", "cоunt + count(deck)")
+    assert message.startswith("'cоunt' looks like 'count' but is another name")
+    assert "U+043E CYRILLIC SMALL LETTER O" in message
+    (alone,) = _warnings("cоunt", "cоunt", "cоunt")
+    assert "mixes Cyrillic and Latin letters" in alone
+
+
+def test_a_name_mixing_greek_and_latin_is_a_warning() -> None:
+    (message,) = _warnings("Ωmega", "Ωmega", "Ωmega")
+    assert "mixes Greek and Latin letters" in message
+
+
+def test_names_in_one_other_script_or_in_kana_and_han_are_fine() -> None:
+    assert _warnings("得点", "得点", "得点") == []
+    assert _warnings("お買い得", "お買い得", "お買い得") == []
+    assert _warnings("счёт", "счёт", "счёт") == []
+
+
+def test_a_misspelt_lookalike_is_an_error_that_names_the_real_one(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    path = tmp_path / "n.rules"
+    path.write_text(BASE.format(a="total", b="tоtal", c="total"), encoding="utf-8")
+    result = CliRunner().invoke(main, ["validate", str(path)])
+    assert result.exit_code == 1
+    assert "undefined variable 'tоtal' (did you mean 'total'? this one has U+043E CYRILLIC " \
+        "SMALL LETTER O)" in result.output
+
+
+def test_validate_prints_lookalike_warnings(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    path = tmp_path / "n.rules"
+    path.write_text(BASE.format(a="cоunt", b="cоunt", c="cоunt + count(deck)"),
+                    encoding="utf-8")
+    result = CliRunner().invoke(main, ["validate", str(path)])
+    assert result.exit_code == 0
+    assert "n.rules:7:5: warning: 'cоunt' looks like 'count'" in result.output
