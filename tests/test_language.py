@@ -257,6 +257,19 @@ def test_include_and_extends_read_ruleset_files_only_and_never_show_another(
     assert "hunter2" not in text and "TOKEN" not in text
 
 
+def test_a_saved_ruleset_includes_ruleset_files_only() -> None:
+    from rulesplay.compose import Bundle, load_bundle
+
+    main = 'game "Inc"\nplayers 2..2\ninclude "secret.env"\nphase p:\n    next end\nscore: 0\n'
+    bundle = Bundle(name="main.rules", top="main.rules",
+                    files={"main.rules": main, "secret.env": "TOKEN = 'hunter2'\n"})
+    with pytest.raises(RulesError) as exc:
+        load_bundle(bundle)
+    text = exc.value.render()
+    assert text.startswith("main.rules:3:1: error: 'include' reads ruleset files only")
+    assert "hunter2" not in text
+
+
 def test_yes_no_card_attributes_and_dynamic_skip_labels() -> None:
     g = rulesplay.loads('''
 game "Flags"
