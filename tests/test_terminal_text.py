@@ -216,6 +216,20 @@ def test_simulate_compare_and_diff(folder: Path) -> None:
     assert MARK in _cli("diff", base, variant)
 
 
+def test_replay_reports_a_hostile_log_without_its_controls(folder: Path,
+                                                           tmp_path: Path) -> None:
+    log = tmp_path / "game.jsonl"
+    _cli("run", str(folder / "hostile.rules"), "--seed", "1", "--quiet", "--log", str(log))
+    rows = [json.loads(line) for line in log.read_text("utf-8").splitlines()]
+    decision = next(r for r in rows if r["type"] == "decision")
+    decision["label"] += OSC + CSI8  # a label the replay will not give
+    log.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    result = CliRunner().invoke(main, ["replay", str(log)])
+    assert result.exit_code == 1 and "first difference at event" in result.output
+    assert "\\u009b31m" in result.output  # shown, escaped
+    _safe(result.output)
+
+
 @pytest.mark.parametrize("command,decl,line,said", [
     ("validate", "", 'say "{nope OSC +}"', "is not an expression"),
     ("validate", 'option m: a | b = "x OSC"', "next end", "the default of option 'm' is x"),
