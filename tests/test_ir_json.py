@@ -3,6 +3,7 @@ round trip of every shipped ruleset through ``rulesplay compile --json``."""
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 from collections.abc import Callable
@@ -43,8 +44,13 @@ def _first(node: Any, match: Callable[[dict[str, Any]], bool]) -> dict[str, Any]
     return None
 
 
+@functools.cache
+def _dump(path: str) -> str:
+    return load_ruleset(path)[0].model_dump_json()
+
+
 def _hostile(path: str, match: Callable[[dict[str, Any]], bool], key: str, value: Any) -> str:
-    data = json.loads(load_ruleset(path)[0].model_dump_json())
+    data = json.loads(_dump(path))
     target = _first(data, match)
     assert target is not None, "the ruleset has no such node"
     target[key] = value
