@@ -61,7 +61,7 @@ zone hand "Hand H": per player, owner
 zone pile "Pile H": shared, public
 zone won "Won H": per player, public
 
-var round "Round H": int = 1
+var round "Round H": int = rounds
 var leader "Leader H": player
 player var points "Points H": int = 0
 
