@@ -233,6 +233,43 @@ def test_include_adds_declarations_and_reports_missing_files(tmp_path: Path) -> 
         rulesplay.load(folder / "broken.rules")
 
 
+@pytest.mark.parametrize("line,shown", [
+    ('include "secret.env"', "main.rules:3:1: error: 'include' reads ruleset files only "
+     "(a '.part' file or a '.rules' file), not 'secret.env'"),
+    ('include "cards.part"', "main.rules:3:1: error: 'include' reads ruleset files only "
+     "(a '.part' file or a '.rules' file), not 'cards.part' (a link to "),
+    ('extends "secret.env"', "main.rules:3:9: error: 'extends' reads ruleset files only "
+     "(a '.rules' file), not 'secret.env'"),
+])
+def test_include_and_extends_read_ruleset_files_only_and_never_show_another(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, line: str, shown: str) -> None:
+    folder = tmp_path / "rulesets"
+    folder.mkdir()
+    (folder / "secret.env").write_text("TOKEN = 'hunter2'\n")
+    (folder / "cards.part").symlink_to(folder / "secret.env")
+    (folder / "main.rules").write_text(f'game "Inc"\nplayers 2..2\n{line}\n'
+                                       "phase p:\n    next end\nscore: 0\n")
+    monkeypatch.chdir(folder)
+    with pytest.raises(RulesError) as exc:
+        rulesplay.load("main.rules")
+    text = exc.value.render()
+    assert text.startswith(shown) and f"    {line}\n" in text
+    assert "hunter2" not in text and "TOKEN" not in text
+
+
+def test_a_saved_ruleset_includes_ruleset_files_only() -> None:
+    from rulesplay.compose import Bundle, load_bundle
+
+    main = 'game "Inc"\nplayers 2..2\ninclude "secret.env"\nphase p:\n    next end\nscore: 0\n'
+    bundle = Bundle(name="main.rules", top="main.rules",
+                    files={"main.rules": main, "secret.env": "TOKEN = 'hunter2'\n"})
+    with pytest.raises(RulesError) as exc:
+        load_bundle(bundle)
+    text = exc.value.render()
+    assert text.startswith("main.rules:3:1: error: 'include' reads ruleset files only")
+    assert "hunter2" not in text
+
+
 def test_yes_no_card_attributes_and_dynamic_skip_labels() -> None:
     g = rulesplay.loads('''
 game "Flags"

@@ -21,7 +21,7 @@ from rich import box
 from rich.console import Console
 from rich.table import Table
 
-from . import gamelog
+from . import gamelog, terminal
 from . import graph as graphs
 from .cliargs import claim_output, echo_warnings, parse_pairs
 from .compose import changed_since
@@ -96,11 +96,15 @@ class RulesGroup(click.Group):
         except RulesError as exc:  # diagnostics carry the text of the game's own files
             click.echo(exc.render(), err=True)
             ctx.exit(1)
+        except click.ClickException as exc:  # its message may quote a ruleset or a file
+            exc.message = terminal.clean(exc.message)
+            raise
         except OSError as exc:  # e.g. a full disk or a closed pipe while printing
             if isinstance(exc, BrokenPipeError):
                 ctx.exit(0)
-            click.echo(f"error: {exc.strerror or exc}"
-                       + (f": {exc.filename}" if exc.filename else ""), err=True)
+            click.echo(terminal.clean(f"error: {exc.strerror or exc}"
+                                      + (f": {exc.filename}" if exc.filename else "")),
+                       err=True)
             ctx.exit(1)
 
 
@@ -125,12 +129,12 @@ def main() -> None:
 
 # ---------------------------------------------------------------- helpers
 def _console() -> Console:
-    return Console(file=sys.stdout, highlight=False, emoji=False, soft_wrap=True)
+    return terminal.console(soft_wrap=True)
 
 
 def _table_console() -> Console:
     """The console of a game with human seats: wraps to the terminal's width."""
-    return Console(file=sys.stdout, highlight=False, emoji=False)
+    return terminal.console()
 
 
 def _lang(lang: str | None) -> str | None:
@@ -423,8 +427,8 @@ def replay(log_file: str, ruleset_file: str | None) -> None:
         except RulesError as exc:
             replayed = _normal(state.events or [])
             if exc.message == failure and i == len(decisions) - 1 and replayed == logged:
-                click.echo(f"replay matches: {len(decisions)} decisions, and the game stops "
-                           f"with the same error: {exc.message}")
+                click.echo(terminal.clean(f"replay matches: {len(decisions)} decisions, and the "
+                                          f"game stops with the same error: {exc.message}"))
                 return
             _report_difference(logged, replayed, f"decision {i + 1} ({ev.get('action')!r}) "
                                f"of seat {ev.get('player')} cannot be replayed: "
@@ -451,13 +455,13 @@ def _report_difference(logged: list[dict[str, Any]], replayed: list[dict[str, An
                        why: str) -> None:
     index = next((i for i, (a, b) in enumerate(zip(logged, replayed, strict=False)) if a != b),
                  min(len(logged), len(replayed)))
-    click.echo(f"replay does not match: {why}", err=True)
+    click.echo(terminal.clean(f"replay does not match: {why}"), err=True)
     if index >= max(len(logged), len(replayed)):
         sys.exit(1)
     click.echo(f"first difference at event {index + 1}:", err=True)
     for name, seq in (("log:   ", logged), ("replay:", replayed)):
         shown = json.dumps(seq[index], ensure_ascii=False) if index < len(seq) else "(nothing)"
-        click.echo(f"  {name} {shown}", err=True)
+        click.echo(f"  {name} {terminal.json_text(shown)}", err=True)
     sys.exit(1)
 
 
@@ -499,12 +503,12 @@ def compile_(file: str, as_json: bool) -> None:
     game = load(file)
     r = game.ruleset
     if as_json:
-        click.echo(r.model_dump_json(indent=2))
+        click.echo(terminal.json_text(r.model_dump_json(indent=2)))
         return
     cards = game.program(r.min_players).num_cards
-    click.echo(f"{game.title}: {r.min_players}-{r.max_players} players, {cards} cards, "
-               f"{len(r.zones)} zones, {len(r.phases)} phases, {len(r.options)} options "
-               "(use --json for the IR)")
+    click.echo(terminal.clean(f"{game.title}: {r.min_players}-{r.max_players} players, "
+                              f"{cards} cards, {len(r.zones)} zones, {len(r.phases)} phases, "
+                              f"{len(r.options)} options (use --json for the IR)"))
 
 
 # ---------------------------------------------------------------- graph / options
@@ -517,7 +521,7 @@ def graph(file: str, fmt: str, lang: str | None) -> None:
     """Print the phase graph of FILE: phases and the conditions of their 'next' steps."""
     game = load(file)
     render: Callable[..., str] = graphs.to_mermaid if fmt == "mermaid" else graphs.to_dot
-    click.echo(render(game.ruleset, _lang(lang)), nl=False)
+    click.echo(terminal.clean(render(game.ruleset, _lang(lang))), nl=False)
 
 
 @main.command()
@@ -528,8 +532,8 @@ def options(file: str) -> None:
     r = game.ruleset
     lo, hi = game.player_range
     per_n = {n: game.program(n).layout.options for n in range(lo, hi + 1)}
-    table = Table(title=f"{game.title}: options", title_justify="left", box=box.SIMPLE_HEAD,
-                  pad_edge=False)
+    table = Table(title=terminal.literal(f"{game.title}: options", "table.title"),
+                  title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False)
     table.add_column("option", no_wrap=True, style="bold")
     table.add_column("type")
     table.add_column("default", no_wrap=True)
@@ -541,9 +545,9 @@ def options(file: str) -> None:
             default = _show_value(values[lo])
         else:
             default = "\n".join(f"{n} players: {_show_value(v)}" for n, v in values.items())
-        table.add_row(o.name, typ, default, o.doc)
+        table.add_row(o.name, typ, default, terminal.literal(o.doc))
     if not r.options:
-        click.echo(f"{game.title} has no options.")
+        click.echo(terminal.clean(f"{game.title} has no options."))
         return
     _console().print(table)
 
@@ -564,9 +568,10 @@ def diff_(base: str, variant: str) -> None:
     base_rs = load_ruleset(base)[0]
     variant_rs = load_ruleset(variant)[0]
     lines = diff(base_rs, variant_rs)
-    click.echo(f"{variant} compared with {base}:")
+    click.echo(terminal.clean(f"{variant} compared with {base}:"))
     for line in lines or ["no change: the two rulesets play the same"]:
-        click.echo(("  " if not line.startswith("  ") else "    ") + line.strip())
+        click.echo(terminal.clean(("  " if not line.startswith("  ") else "    ")
+                                  + line.strip()))
 
 
 def _register_simulation() -> None:

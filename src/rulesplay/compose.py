@@ -18,9 +18,11 @@ base lacks is an error with "did you mean". ``game``, ``players``, ``author``, `
 replace the base's list when the variant has any. Each node keeps the span of the file it
 came from, so diagnostics point into the variant or the base as the case may be.
 
-Where ``extends`` may reach: the folder tree rooted at the nearest folder named
-``rulesets`` that holds the top-level file, or, when there is none, the top-level file's
-own folder. ``extends`` chains may not form a cycle.
+Where ``extends`` and ``include`` may reach: the folder tree rooted at the nearest folder
+named ``rulesets`` that holds the top-level file, or, when there is none, the top-level file's
+own folder; chains may not form a cycle. What they may read: ruleset files only, by name
+(:data:`READABLE`): ``extends`` a ``.rules`` file, ``include`` a ``.part`` or ``.rules`` file.
+Any other file is refused before it is opened, so its content is never shown.
 """
 
 from __future__ import annotations
@@ -43,6 +45,9 @@ from .validate import Checked, check
 CATEGORIES = (("options", "option"), ("enums", "enum"), ("kinds", "card"),
               ("zones", "zone"), ("vars", "var"), ("phases", "phase"),
               ("abilities", "ability"), ("rules", "rule"))
+# What each file-naming line may read, by file name suffix (the name written and, through
+# symlinks, the file it resolves to): ruleset text only, never a stray file of the folder tree.
+READABLE = {"extends": (".rules",), "include": (".part", ".rules")}
 _WHAT_NAMES = {"option": "option", "enum": "enum", "card": "card kind", "zone": "zone",
                "var": "variable", "phase": "phase", "ability": "ability", "rule": "rule"}
 
@@ -234,10 +239,12 @@ class _Reader:
     def resolve(self, path: str, target: str, span: Any, chain: tuple[str, ...],
                 verb: str) -> str:
         """The file ``target`` names (``extends`` or ``include``), relative to ``path``; it
-        must stay inside the reader's tree, exist, and not be in ``chain``.
+        must stay inside the reader's tree, be a ruleset file (:data:`READABLE`), exist, and
+        not be in ``chain``.
 
         Raises:
-            RulesValidationError: outside the tree, a cycle, or no such file.
+            RulesValidationError: at ``span`` (the ``extends``/``include`` line): outside the
+                tree, a cycle, another kind of file, or no such file.
         """
         raise NotImplementedError
 
@@ -263,9 +270,11 @@ class _Disk(_Reader):
                 f"'{verb}' cannot reach outside the ruleset folder tree '{_show(self.root)}': "
                 f"'{target}' resolves to {_show(real)}", span)
         _no_cycle(str(real), chain, verb, span, lambda k: _show(Path(k)))
+        _readable(verb, target, span, joined, real)
         if not real.is_file():
             folder = real.parent
-            near = [p.name for p in folder.glob("*.rules")] if folder.is_dir() else []
+            near = [p.name for suffix in READABLE[verb] for p in folder.glob(f"*{suffix}")] \
+                if folder.is_dir() else []
             what = "a folder, not a ruleset file" if real.is_dir() else "no such file"
             raise RulesValidationError(
                 f"'{verb}': {what} '{target}' in {_show(folder)}"
@@ -294,6 +303,7 @@ class _Memory(_Reader):
             raise RulesValidationError(
                 f"'{verb}' cannot reach outside the saved ruleset's files: '{target}'", span)
         _no_cycle(joined, chain, verb, span, str)
+        _readable(verb, target, span, joined)
         if joined not in self.files:
             raise RulesValidationError(f"'{verb}': no such file '{target}' in the saved "
                                        "ruleset" + did_you_mean(joined, self.files), span)
@@ -307,16 +317,35 @@ def _no_cycle(key: str, chain: tuple[str, ...], verb: str, span: Any,
         raise RulesValidationError(f"'{verb}' forms a cycle: {loop}", span)
 
 
+def _readable(verb: str, target: str, span: Any, joined: str, real: Path | None = None) -> None:
+    """Refuse, before it is read, a file whose name (``joined``, or the file ``real`` it links
+    to) does not end in one of ``READABLE[verb]``, so no other file's text is ever shown.
+
+    Raises:
+        RulesValidationError: at ``span``, naming the allowed extensions.
+    """
+    allowed = READABLE[verb]
+    if Path(joined).suffix in allowed and (real is None or real.suffix in allowed):
+        return
+    kinds = " or ".join(f"a '{suffix}' file" for suffix in allowed)
+    shown = f"'{target}'" if Path(joined).suffix not in allowed or real is None else \
+        f"'{target}' (a link to {_show(real)})"
+    raise RulesValidationError(f"'{verb}' reads ruleset files only ({kinds}), not {shown}",
+                               span)
+
+
 def _with_includes(ruleset: ir.Ruleset, path: str, sources: dict[str, str], reader: _Reader,
                    chain: tuple[str, ...]) -> ir.Ruleset:
     """``include "file"``: the declarations of each included file come first, in order.
 
     Included files hold declarations only (enums, cards, zones, variables, abilities, rules,
-    phases, options); their own ``include`` lines are followed too.
+    phases, options); their own ``include`` lines are followed too. Only ruleset parts may be
+    included: a ``.part`` file (the usual name for a piece of a ruleset), or a ``.rules``
+    file (a user sharing, say, the cards of another game would expect that to work).
 
     Raises:
-        RulesValidationError: a missing file, a cycle, a path outside the folder tree, or an
-            included file that says ``extends``.
+        RulesValidationError: a missing file, a cycle, a path outside the folder tree, a file
+            whose name ends otherwise, or an included file that says ``extends``.
     """
     lists = ("options", "enums", "kinds", "zones", "vars", "abilities", "rules", "phases")
     merged: dict[str, list[Any]] = {name: [] for name in lists}

@@ -70,11 +70,17 @@ class Diagnostic:
     source: str | None = None
 
     def render(self) -> str:
-        """Return ``path:line:col: severity: message`` plus the source line and a caret."""
+        """Return ``path:line:col: severity: message`` plus the source line and a caret.
+
+        Ruleset text in the message, the path and the line is shown without control
+        sequences (:func:`rulesplay.terminal.clean`), so a diagnostic is safe to print.
+        """
+        from .terminal import clean  # here: the engine core does not load rich
+
         # A problem with no place in a file (an option given on the command line, an API
         # call) has no position to show.
         place = f"{self.span}: " if self.span.line > 0 else ""
-        head = f"{place}{self.severity}: {self.message}"
+        head = clean(f"{place}{self.severity}: {self.message}")
         line_text = _source_line(self.source, self.span.line)
         if line_text is None:
             return head
@@ -92,9 +98,10 @@ def _source_line(source: str | None, line: int) -> str | None:
     lines = source.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     if line > len(lines):
         return None
+    from .terminal import clean
+
     # One printable character per column, so the caret stays under its column.
-    return "".join(ch if ch.isprintable() else ("?" if ch != "\t" else " ")
-                   for ch in lines[line - 1])
+    return clean(lines[line - 1], columns=True)
 
 
 @dataclass

@@ -46,6 +46,7 @@ from rich.text import Text
 
 from . import ir
 from .narrate import Narrator, tr
+from .terminal import clean, literal
 
 if TYPE_CHECKING:
     from .engine.choices import Action
@@ -263,7 +264,7 @@ class CardBook:
         if cid not in self.index:
             return Text(tr(self.program.lang, "a_card"), style="dim")
         c = self.index[cid]
-        return Text(self.program.card_labels[c] + extra, style=self.styles[c])
+        return literal(self.program.card_labels[c] + extra, self.styles[c])
 
     def sort_key(self, cid: str) -> tuple[Any, ...]:
         c = self.index[cid]
@@ -511,14 +512,14 @@ def _status(state: State, obs: dict[str, Any], seat: int, book: CardBook) -> lis
     lang = prog.lang
     out: list[RenderableType] = []
     phase = prog.phases[state.phase].label(state) if state.phase is not None else ""
-    out.append(Rule(Text(f"{prog.game.title} · {phase}", style="bold"), align="left"))
+    out.append(Rule(literal(f"{prog.game.title} · {phase}", "bold"), align="left"))
     decls = {v.name: v for v in prog.ruleset.vars}
     shown = [(n, v) for n, v in obs["vars"].items() if n in decls]
     if len(shown) > MANY_VARS:  # many variables: those that are set
         shown = [(n, v) for n, v in shown if v is not None and v is not False]
     facts = [f"{decls[n].labels.get(lang, n)} {_var_text(prog, decls[n], v)}" for n, v in shown]
     if facts:
-        out.append(Text(" · ".join(facts), style="cyan"))
+        out.append(literal(" · ".join(facts), "cyan"))
     out.append(_shared_zones(state, obs, book))
     per_player = {z["zone"] for z in obs["zones"] if z["owner"] is not None}
     if len(per_player) + len(obs.get("player_vars") or {}) > MANY_COLUMNS:
@@ -557,7 +558,7 @@ def _own_zones(obs: dict[str, Any], seat: int, book: CardBook, lang: str | None)
     for z in own:
         if len(own) > 2 and not z["count"]:
             continue  # many private zones: only those holding cards
-        line = Text(tr(lang, "your_zone", zone=z["label"], k=z["count"]), style="bold")
+        line = literal(tr(lang, "your_zone", zone=z["label"], k=z["count"]), "bold")
         line.append(" ")
         line.append_text(book.grouped(z["cards"]) if z["cards"] else
                          Text(tr(lang, "empty"), style="dim"))
@@ -637,14 +638,14 @@ def _seat_lines(state: State, obs: dict[str, Any], seat: int, book: CardBook) ->
             value = vals[p]
             if isinstance(value, bool) or value is None:
                 if value:
-                    parts.append(Text(label))
+                    parts.append(literal(label))
                 continue
-            parts.append(Text(f"{label} {_var_text(prog, decls[n], value)}"))
+            parts.append(literal(f"{label} {_var_text(prog, decls[n], value)}"))
         for z in obs["zones"]:
             if z["owner"] != p or not z["count"]:
                 continue
             if z["cards"] is not None and z["visibility"] == "public":
-                part = Text(f"{z['label']}: ", style="")
+                part = literal(f"{z['label']}: ")
                 for i, cid in enumerate(z["cards"][-6:]):
                     if i:
                         part.append(", ")
@@ -652,10 +653,10 @@ def _seat_lines(state: State, obs: dict[str, Any], seat: int, book: CardBook) ->
                 if z["count"] > 6:
                     part.append(" …", style="dim")
             elif z["top"] is not None:
-                part = Text(f"{z['label']} {z['count']}, {tr(lang, 'top')} ")
+                part = literal(f"{z['label']} {z['count']}, {tr(lang, 'top')} ")
                 part.append_text(book.text(z["top"]))
             else:
-                part = Text(f"{z['label']} {z['count']}")
+                part = literal(f"{z['label']} {z['count']}")
             parts.append(part)
         for i, part in enumerate(parts):
             if i:
@@ -675,11 +676,11 @@ def _seat_table(state: State, obs: dict[str, Any], seat: int, book: CardBook) ->
     table = Table(box=None, pad_edge=False, padding=(0, 2, 0, 0), show_edge=False)
     table.add_column(tr(lang, "seat_col"), no_wrap=True)
     for zones in per_seat.values():
-        table.add_column(zones[0]["label"], justify="right", overflow="fold")
+        table.add_column(literal(zones[0]["label"]), justify="right", overflow="fold")
     decls = {v.name: v for v in prog.ruleset.vars}
     pvars = [(n, vals) for n, vals in (obs.get("player_vars") or {}).items() if n in decls]
     for name, _ in pvars:
-        table.add_column(decls[name].labels.get(lang, name), justify="right")
+        table.add_column(literal(decls[name].labels.get(lang, name)), justify="right")
     scores = state.scores() if public_score(prog) else None
     if scores is not None:
         table.add_column(tr(lang, "score_col"), justify="right")
@@ -698,7 +699,7 @@ def _seat_table(state: State, obs: dict[str, Any], seat: int, book: CardBook) ->
                 cell.append_text(book.text(z["top"]))
             row.append(cell)
         for name_, vals in pvars:
-            row.append(_var_text(prog, decls[name_], vals[p]))
+            row.append(literal(_var_text(prog, decls[name_], vals[p])))
         if scores is not None:
             row.append(str(scores[p]))
         table.add_row(*row)
@@ -752,7 +753,7 @@ def render_choices(state: State, seat: int, book: CardBook) -> list[RenderableTy
     actions = choice_list(state, book)
     numbers = by_value(actions)
     title = tr(lang, "your_turn", seat=prog.seat_name(seat), prompt=question(state, actions))
-    out: list[RenderableType] = [Rule(Text(title, style="bold reverse"), align="left")]
+    out: list[RenderableType] = [Rule(literal(title, "bold reverse"), align="left")]
     cells, extra = [], []
     ids = prog.card_ids
     if any(a.card and isinstance(a.value, int) and book.details(ids[a.value])
@@ -764,7 +765,7 @@ def render_choices(state: State, seat: int, book: CardBook) -> list[RenderableTy
             extra.append(Text.assemble((f"{key:>2} ", "bold"), a.label))
             continue
         if numbers:
-            cells.append(Text(f"{a.label:>2}", style="bold"))
+            cells.append(literal(f"{a.label:>2}", "bold"))
             continue
         cell = Text(f"{i:>2} ", style="bold")
         if a.card and isinstance(a.value, int):
@@ -812,8 +813,8 @@ def _choice_rows(actions: list[Action], book: CardBook, lang: str | None) -> lis
     for i, a in enumerate(actions, 1):
         if a.card and isinstance(a.value, int):
             cid = ids[a.value]
-            grid.add_row(Text(str(i), style="bold"), book.text(cid), book.short(cid),
-                         book.details(cid))
+            grid.add_row(Text(str(i), style="bold"), book.text(cid), literal(book.short(cid)),
+                         literal(book.details(cid)))
         else:
             extra.append(Text.assemble((f"{i:>{len(str(len(actions)))}} ", "bold"), a.label))
     example = _example(actions, book)
@@ -912,24 +913,24 @@ def render_help(state: State, seat: int, book: CardBook) -> list[RenderableType]
     lang = prog.lang
     out: list[RenderableType] = [Rule(Text(tr(lang, "help_title"), style="bold"), align="left")]
     phase = prog.phases[state.phase].label(state) if state.phase is not None else ""
-    out.append(Text(tr(lang, "help_phase", phase=phase, seat=prog.seat_name(seat),
-                       prompt=state.prompt())))
+    out.append(literal(tr(lang, "help_phase", phase=phase, seat=prog.seat_name(seat),
+                          prompt=state.prompt())))
     if prog.ruleset.about:
-        out.append(Text(tr(lang, "help_about", title=prog.game.title, about=prog.ruleset.about),
-                        style="dim"))
+        out.append(literal(tr(lang, "help_about", title=prog.game.title,
+                              about=prog.ruleset.about), "dim"))
     where, excerpt = rule_excerpt(state)
     if excerpt:
-        out.append(Text(tr(lang, "help_rule", where=where)))
+        out.append(literal(tr(lang, "help_rule", where=where)))
         indent = min(len(ln) - len(ln.lstrip()) for ln in excerpt if ln.strip())
-        out.append(Text("\n".join("  " + ln[indent:] for ln in excerpt), style="green"))
+        out.append(literal("\n".join("  " + ln[indent:] for ln in excerpt), "green"))
     actions = choice_list(state, book)
-    out.append(Text(tr(lang, "help_legal", labels=", ".join(a.label for a in actions))))
+    out.append(literal(tr(lang, "help_legal", labels=", ".join(a.label for a in actions))))
     example = _example(actions, book)
     cards = [book.program.card_ids[a.value] for a in actions
              if a.card and isinstance(a.value, int)]
     for cid in cards:
         for text in book.long_texts(cid):
-            out.append(Text(f"  {prog.card_labels[book.index[cid]]}: {text}"))
+            out.append(literal(f"  {prog.card_labels[book.index[cid]]}: {text}"))
     out.append(Text(tr(lang, "help_typing" if example else "help_typing_plain",
                        example=example, commands=COMMANDS), style="dim"))
     return out
@@ -1022,7 +1023,8 @@ class HumanSeat:
             elif word == "save":
                 self.save(rest.strip() or None)  # says where, or why not, and play goes on
             elif text.lower() in ("quit", "exit"):
-                answer = self.ask(tr(lang, "quit_save", path=self.default_save)).strip().lower()
+                answer = self.ask(clean(tr(lang, "quit_save", path=self.default_save)))
+                answer = answer.strip().lower()
                 if answer in ("", "y", "yes"):
                     raise SaveRequest()
                 if answer in ("n", "no"):
@@ -1032,4 +1034,4 @@ class HumanSeat:
                 action, hint = parse_choice(text, actions, book)
                 if action is not None:
                     return action
-                self.console.print(hint, style="yellow")
+                self.console.print(literal(hint, "yellow"))  # it quotes what was typed

@@ -114,18 +114,29 @@ class Call(Node):
     args: list[Expr]
 
 
+BinaryOp = Literal["or", "and", "==", "!=", "<", "<=", ">", ">=", "in", "not in", "+", "-", "*",
+                   "/", "%"]
+"""Every binary operator of the language: a closed set, so IR loaded from JSON can name no
+other (the engine writes the operator into generated Python source)."""
+
+UnaryOp = Literal["-", "not"]
+
+
 class BinOp(Node):
-    """Arithmetic, comparison, boolean and membership operators."""
+    """Arithmetic, comparison, boolean and membership operators (``op``: a :data:`BinaryOp`;
+    anything else is refused when the model is built or loaded)."""
 
     node: Literal["binop"] = "binop"
-    op: str
+    op: BinaryOp
     left: Expr
     right: Expr
 
 
 class UnOp(Node):
+    """``-x`` or ``not x`` (``op``: a :data:`UnaryOp`)."""
+
     node: Literal["unop"] = "unop"
-    op: str  # "-" or "not"
+    op: UnaryOp
     operand: Expr
 
 

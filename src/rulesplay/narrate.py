@@ -21,7 +21,8 @@ from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 from rich.table import Table
-from rich.text import Text
+
+from .terminal import literal
 
 if TYPE_CHECKING:
     from .engine.game import Program
@@ -275,7 +276,7 @@ class Narrator:
         self.flush()
 
     def say(self, text: str, style: str = "") -> None:
-        self.console.print(Text(text, style=style))
+        self.console.print(literal(text, style))
         self.blank = False
 
     def gap(self) -> None:
@@ -290,7 +291,7 @@ class Narrator:
         passed, self.passed = self.passed, None
         if kind == "phase":
             self.gap()
-            self.console.rule(Text(str(ev.get("label") or ev.get("phase")), style="bold"))
+            self.console.rule(literal(ev.get("label") or ev.get("phase"), "bold"))
         elif kind == "decision":
             self.context = ev
         elif kind == "trick":
@@ -306,7 +307,7 @@ class Narrator:
             self.say(str(ev.get("text", "")), "italic")
         elif kind == "end":
             self.gap()
-            self.console.rule(Text(self.t("game_over"), style="bold"))
+            self.console.rule(literal(self.t("game_over"), "bold"))
             self.blank = False
 
     def flush(self) -> None:
@@ -453,19 +454,20 @@ def score_table(state: State) -> Table:
              if any(v is not None and v is not False for v in state.pv[slot])]
     for name, _ in pvars:
         decl = decls.get(name)
-        table.add_column(decl.labels.get(lang, name) if decl is not None else name,
+        table.add_column(literal(decl.labels.get(lang, name) if decl is not None else name),
                          justify="right")
     per_player = [z for z in range(prog.num_zones) if lay.zone_owner[z] == 0]
     shown = [z for z in per_player
              if any(state.zones[z + seat] for seat in range(state.num_players))]
     shown = shown[:max(0, 6 - len(pvars) - ntie)]  # at most 8 columns: a screen's width
     for z in shown:
-        table.add_column(prog.zone_label[z], justify="right")
+        table.add_column(literal(prog.zone_label[z]), justify="right")
     for seat, key in enumerate(keys):
         mark = " ★" if seat in winners else ""
-        row = [prog.seat_name(seat) + mark, *(str(v) for v in key)]
-        row += [_pvar_text(prog, decls.get(name), state.pv[slot][seat]) for name, slot in pvars]
-        row += [str(len(state.zones[z + seat])) for z in shown]
+        row = [literal(prog.seat_name(seat) + mark), *(literal(v) for v in key)]
+        row += [literal(_pvar_text(prog, decls.get(name), state.pv[slot][seat]))
+                for name, slot in pvars]
+        row += [literal(len(state.zones[z + seat])) for z in shown]
         table.add_row(*row, style="bold" if seat in winners else "")
     return table
 

@@ -28,6 +28,7 @@ from rich.progress import (
 from rich.table import Table
 from rich.text import Text
 
+from . import terminal
 from .cliargs import claim_output, echo_warnings, parse_pairs
 from .compose import load_ruleset
 from .sim import Comparison, Result
@@ -46,8 +47,9 @@ class _Speed(ProgressColumn):
 
 
 def _progress(console: Console) -> Progress:
-    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                    _Speed(), TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(),
+    return Progress(TextColumn("{task.description}", markup=False), BarColumn(),
+                    MofNCompleteColumn(), _Speed(), TimeElapsedColumn(), TextColumn("ETA"),
+                    TimeRemainingColumn(),
                     console=console, transient=False, disable=not console.is_terminal)
 
 
@@ -113,12 +115,14 @@ def _pct(v: float) -> str:
 def result_tables(r: Result) -> list[Table]:
     """Rich tables for a simulation: seats, then game measures."""
     s = r.summary()
-    seats = Table(title=f"{r.title}: {r.n} games, {r.players} players, seed {r.seed}"
-                        + (f", options {r.options}" if r.options else ""))
+    seats = Table(title=terminal.literal(f"{r.title}: {r.n} games, {r.players} players, "
+                                         f"seed {r.seed}"
+                                         + (f", options {r.options}" if r.options else ""),
+                                         "table.title"))
     for col in ("Seat", "Bot", "Win rate", "95% CI", "Mean score", "Score sd"):
         seats.add_column(col, justify="left" if col in ("Seat", "Bot") else "right")
     for row in s["seats"]:
-        seats.add_row(str(row["seat"]), row["bot"], _pct(row["win_rate"]),
+        seats.add_row(str(row["seat"]), terminal.literal(row["bot"]), _pct(row["win_rate"]),
                       f"{_pct(row['win_low'])}..{_pct(row['win_high'])}",
                       f"{row['score']['mean']:.2f}", f"{row['score']['sd']:.2f}")
     game = Table(title="Games")
@@ -141,8 +145,9 @@ def result_tables(r: Result) -> list[Table]:
 
 def comparison_table(c: Comparison) -> Table:
     """A rich table: each measure for base and variant, difference and 95% CI."""
-    t = Table(title=f"{c.base.title} ({c.base.path}) vs {c.variant.title} ({c.variant.path}):"
-                    f" {c.base.n} games each, {c.base.players} players")
+    t = Table(title=terminal.literal(
+        f"{c.base.title} ({c.base.path}) vs {c.variant.title} ({c.variant.path}): "
+        f"{c.base.n} games each, {c.base.players} players", "table.title"))
     for col in ("Measure", "Base", "Variant", "Difference", "95% CI", ""):
         t.add_column(col, justify="left" if col == "Measure" else "right")
     for line in c.lines:
@@ -152,7 +157,8 @@ def comparison_table(c: Comparison) -> Table:
         else:
             vals = (f"{line.base:.2f}", f"{line.variant:.2f}", f"{line.diff:+.2f}",
                     f"{line.low:+.2f}..{line.high:+.2f}")
-        t.add_row(line.label, *vals, "[bold]clear[/bold]" if line.clear else "")
+        t.add_row(terminal.literal(line.label), *vals,
+                  Text("clear", style="bold") if line.clear else "")
     return t
 
 
@@ -216,7 +222,7 @@ def simulate(file: str, n: int, players: int | None, options: tuple[str, ...], b
     if plot_path:  # before any game is played, so a refusal costs nothing
         claim_output(plot_path, "the plot", force)
     opts, nplayers, bots = _table(file, options, players, bot, seats)
-    err = Console(stderr=True)
+    err = terminal.console(stderr=True, highlight=True)
     try:
         with _progress(err) as bar:
             task = bar.add_task("simulating", total=n)
@@ -225,9 +231,10 @@ def simulate(file: str, n: int, players: int | None, options: tuple[str, ...], b
     except ValueError as exc:
         raise click.UsageError(str(exc)) from None
     if as_json:
-        click.echo(json.dumps(result.to_dict(), indent=2, ensure_ascii=False))
+        click.echo(terminal.json_text(json.dumps(result.to_dict(), indent=2,
+                                                 ensure_ascii=False)))
     else:
-        out = Console()
+        out = terminal.console(highlight=True)
         for t in result_tables(result):
             out.print(t)
     if plot_path:  # after the results are out, so a failing plot loses nothing
@@ -249,7 +256,7 @@ def compare(base: str, variant: str, n: int, players: int | None, options: tuple
     """Simulate BASE and VARIANT on the same seeds and say what the variant changes."""
     opts, nplayers, bots = _table(base, options, players, bot, seats)
     _warn(variant)
-    err = Console(stderr=True)
+    err = terminal.console(stderr=True, highlight=True)
     try:
         with _progress(err) as bar:
             tasks = {"base": bar.add_task("base", total=n),
@@ -260,9 +267,10 @@ def compare(base: str, variant: str, n: int, players: int | None, options: tuple
     except ValueError as exc:
         raise click.UsageError(str(exc)) from None
     if as_json:
-        click.echo(json.dumps(result.to_dict(), indent=2, ensure_ascii=False))
+        click.echo(terminal.json_text(json.dumps(result.to_dict(), indent=2,
+                                                 ensure_ascii=False)))
         return
-    out = Console()
+    out = terminal.console(highlight=True)
     out.print(comparison_table(result))
     for sentence in result.verdict():
         out.print(sentence)

@@ -4,13 +4,15 @@ The validator has resolved every name, so an expression becomes one Python expre
 slots and constants: ``card.colour == lead`` turns into ``(k3[s.loc[2]] if s.loc[2] is not
 None else None) == s.g[1]``. Only slot numbers and generated names are written into the
 source; every value from the ruleset (strings, tables, enum values) is passed in as a constant
-``kN``, so no ruleset text is ever executed. One generated function per expression replaces
-a tree of closures: the hot path makes one call where it made dozens.
+``kN``, and operators come from this module's own tables (:data:`BINARY`, :data:`UNARY`)
+keyed by the IR's closed sets, so no ruleset or IR text is ever executed. One generated
+function per expression replaces a tree of closures: the hot path makes one call where it
+made dozens.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, get_args
 
 from .. import ir
 from ..errors import RulesRuntimeError
@@ -118,6 +120,11 @@ def _bonus(s: Any, cards: Any, table: list[Any], slot: int) -> int:
 def _side(p: Any, step: int, n: int) -> Any:
     return None if p is None else (p + step) % n
 
+
+# The source text of each operator, keyed by the IR's closed sets (ir.BinaryOp, ir.UnaryOp):
+# generated code takes its operators from here, never from the IR's strings.
+BINARY = {op: op for op in get_args(ir.BinaryOp)}
+UNARY = {"-": "-", "not": "not "}
 
 HELPERS = {name: obj for name, obj in globals().items()
            if name.startswith("_") and callable(obj) and name != "_NOT_CONST"}
@@ -276,8 +283,7 @@ class ExprCompiler:
         if isinstance(e, ir.BinOp):
             return self.binop(e)
         if isinstance(e, ir.UnOp):
-            op = "not " if e.op == "not" else "-"
-            return f"({op}{self.gen(e.operand)})"
+            return f"({_op(UNARY, e.op)}{self.gen(e.operand)})"
         if isinstance(e, ir.Cond):
             return f"({self.gen(e.then)} if {self.gen(e.test)} else {self.gen(e.other)})"
         if isinstance(e, ir.TupleExpr | ir.ListExpr):
@@ -338,7 +344,7 @@ class ExprCompiler:
         return self.const(value)
 
     def binop(self, e: ir.BinOp) -> str:
-        op = e.op
+        op = _op(BINARY, e.op)
         a = self.gen(e.left)
         if op in ("in", "not in"):
             return f"({a} {op} {self.gen_coll(e.right)})"
@@ -351,8 +357,9 @@ class ExprCompiler:
 
     def call(self, e: ir.Call) -> str:  # noqa: C901 - one case per builtin
         f, args = e.func, e.args
+        fold = "max" if f == "max" else "min"  # written as text, never the IR's string
         if f in ("max", "min") and len(args) == 2 and self.type_of(args[0]) in ("int", "bool"):
-            return f"{f}({self.gen(args[0])}, {self.gen(args[1])})"
+            return f"{fold}({self.gen(args[0])}, {self.gen(args[1])})"
         if f == "abs":
             return f"abs({self.gen(args[0])})"
         if f == "index":
@@ -383,7 +390,7 @@ class ExprCompiler:
             return f"sum({coll})" if per is None else f"sum({per} for it in {coll})"
         if f in ("max", "min"):
             values = f"list({coll})" if per is None else f"[{per} for it in {coll}]"
-            return f"_fold({f}, {values})"
+            return f"_fold({fold}, {values})"
         if f == "top":
             return f"_top({coll})"
         if f == "bottom":
@@ -397,6 +404,18 @@ class ExprCompiler:
         if f == "union":
             return f"_union({per} for it in {coll})"
         raise AssertionError(f)
+
+
+def _op(table: dict[str, str], op: str) -> str:
+    """The source text of operator ``op`` from ``table`` (:data:`BINARY` or :data:`UNARY`).
+
+    Raises:
+        ValueError: ``op`` is not in the closed set (only an IR built without validation,
+            e.g. with ``model_construct``, can hold one).
+    """
+    if op not in table:
+        raise ValueError(f"unknown operator {op!r}: an operator is one of {', '.join(table)}")
+    return table[op]
 
 
 def _loops(e: ir.Expr) -> bool:
