@@ -138,6 +138,8 @@ def test_clean_removes_control_sequences_and_characters_and_keeps_text() -> None
     assert clean("unterminated \x1b]0;title") == "unterminated "
     assert clean("tab\tline\nnul\x00del\x7fnel\x85bell\x07cr\r.") == "tab\tline\nnuldelnelbellcr."
     assert clean("バーゲン・ハンター ★ → ×2") == "バーゲン・ハンター ★ → ×2"
+    # bidirectional overrides and isolates would reorder what the line shows
+    assert clean("pay \u202e01\u202c coins \u2067x\u2069\u200f") == "pay 01 coins x"
     # a diagnostic's source line keeps one character per column, for the caret
     line = 'game "a\x1b]0;t\x07\tb"'
     assert clean(line, columns=True) == 'game "a?]0;t? b"'

@@ -36,8 +36,10 @@ _SEQUENCE = re.compile(
     r"(?:\x1b\[|\x9b)[0-?]*[ -/]*[@-~]?"
     r"|(?:\x1b[\]PX^_]|[\x9d\x90\x98\x9e\x9f])[^\x07\x1b\x9c\n]*(?:\x07|\x1b\\|\x9c)?"
     r"|\x1b[ -/]*[0-~]?")
-# C0 except tab and newline, DEL, C1.
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+# C0 except tab and newline, DEL, C1, and the bidirectional controls (embeddings, overrides,
+# isolates, marks) that reorder how the rest of a line reads ("Trojan source").
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e"
+                      r"\u2066-\u2069]")
 _RAW_IN_JSON = re.compile(r"[\x7f-\x9f]")
 
 
@@ -45,8 +47,9 @@ def clean(text: str, columns: bool = False) -> str:
     """``text`` without terminal control sequences and control characters.
 
     Removes ESC-introduced sequences (CSI, OSC, DCS and the like, payload included) and their
-    8-bit C1 forms, then every C0 control character except tab and newline, DEL and every C1
-    character. Printable text, Unicode included, is kept.
+    8-bit C1 forms, then every C0 control character except tab and newline, DEL, every C1
+    character and the bidirectional controls that reorder a line. Printable text, Unicode
+    included, is kept.
 
     Args:
         text: text from outside (a ruleset, a typed answer, a file).
