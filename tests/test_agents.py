@@ -392,6 +392,26 @@ def test_another_seats_secret_choice_is_concealed_in_samples() -> None:
                    s.program.secret_choices for p, aid in w.history)
 
 
+def test_the_history_is_built_only_when_read_and_as_it_was_at_the_decision(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    s, seat, _ = _at_second_secret_choice(3, 4)
+    real = State.public_history
+    want = tuple(real(s, seat))
+    calls: list[int | None] = []
+
+    def counted(state: State, p: int | None) -> list[tuple[int, str | None]]:
+        calls.append(p)
+        return real(state, p)
+
+    monkeypatch.setattr(State, "public_history", counted)
+    info = InfoSet(s, seat)
+    RandomAgent(seat, 0).step(info)
+    assert calls == []  # a bot that never reads the history does not pay for it
+    s.apply(s.legal_actions()[0])  # the game moves on before anyone reads it
+    assert info.history == want and want[-1][1] is None  # another seat's secret choice
+    assert info.history is info.history and calls == [seat]
+
+
 @pytest.mark.parametrize("spec", ["greedy:samples=2", "mcts:iterations=15"])
 def test_secret_choices_and_unseen_cards_do_not_change_a_choice(spec: str) -> None:
     changed = 0

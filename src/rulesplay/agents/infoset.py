@@ -256,10 +256,11 @@ class InfoSet:
         seat: the deciding seat.
         game: the :class:`rulesplay.Game` (rules and options are public).
         legal_actions: the seat's legal actions now.
-        history: the public history: ``(seat, action id)`` of every decision so far.
 
     The true state is held privately (``_state``) and only used to copy public parts and
-    the seat's own cards; agents must use :attr:`observation` and :meth:`sample`.
+    the seat's own cards; agents must use :attr:`observation`, :attr:`history` and
+    :meth:`sample`. The observation and the history are computed on first use (most agents
+    never read the history, which grows with the game), then kept.
     """
 
     def __init__(self, state: State, seat: int, tracker: Tracker | None = None) -> None:
@@ -268,9 +269,19 @@ class InfoSet:
         self.seat = seat
         self.game = state.program.game
         self.legal_actions: list[Action] = list(state.legal_actions())
-        self.history: tuple[tuple[int, str | None], ...] = tuple(state.public_history(seat))
+        self._decisions = len(state.history)  # the history as of now, if read later
+        self._history: tuple[tuple[int, str | None], ...] | None = None
         self._obs: dict[str, Any] | None = None
         self._plan: Any = None
+
+    @property
+    def history(self) -> tuple[tuple[int, str | None], ...]:
+        """The public history: ``(seat, action id)`` of every decision before this one, the
+        id None for another seat's secret choice (``state.public_history(seat)``)."""
+        if self._history is None:
+            seen = self._state.public_history(self.seat)[:self._decisions]
+            self._history = tuple(seen)
+        return self._history
 
     @property
     def observation(self) -> dict[str, Any]:
