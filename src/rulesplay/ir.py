@@ -15,10 +15,47 @@ from .errors import NO_SPAN, Span
 
 
 class Node(BaseModel):
-    """Base of every IR node: immutable, with the source span it came from."""
+    """Base of every IR node: immutable, with the source span it came from.
+
+    A node's children are the nodes in its fields, found from the pydantic fields (a node,
+    or lists, tuples and dict values holding nodes, at any depth): a new node class needs
+    no code for :meth:`children`, :func:`walk` or a :class:`rulesplay.visitor.NodeVisitor`
+    to reach inside it.
+    """
 
     model_config = ConfigDict(frozen=True)
     span: Span = NO_SPAN
+
+    def children(self) -> Iterator[Node]:
+        """The nodes held directly in this node's fields, in field order (a field's lists
+        and dicts are read through, in order; ``span`` and plain values are skipped)."""
+        for name in type(self).model_fields:
+            yield from _nodes_in(getattr(self, name))
+
+
+def _nodes_in(value: Any) -> Iterator[Node]:
+    """The outermost nodes in ``value``: itself if a node, else those in its items."""
+    if isinstance(value, Node):
+        yield value
+    elif isinstance(value, list | tuple):
+        for item in value:
+            yield from _nodes_in(item)
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from _nodes_in(item)
+
+
+class ExprNode(Node):
+    """Base of every expression node (the members of :data:`Expr`)."""
+
+
+class StmtNode(Node):
+    """Base of every statement node (the members of :data:`Stmt`)."""
+
+
+class DeclNode(Node):
+    """Base of every top-level declaration (options, enums, card kinds, zones, variables,
+    abilities, rules, phases): the items of a :class:`Ruleset`'s lists."""
 
 
 class Word(Node):
@@ -64,33 +101,33 @@ class Labels(Node):
 # ---------------------------------------------------------------- expressions
 
 
-class Num(Node):
+class Num(ExprNode):
     node: Literal["num"] = "num"
     value: int
 
 
-class Str(Node):
+class Str(ExprNode):
     node: Literal["str"] = "str"
     value: str
 
 
-class Bool(Node):
+class Bool(ExprNode):
     node: Literal["bool"] = "bool"
     value: bool
 
 
-class NoneLit(Node):
+class NoneLit(ExprNode):
     node: Literal["none"] = "none"
 
 
-class Name(Node):
+class Name(ExprNode):
     """A name: variable, option, enum value, zone, kind, local, ``it``, ``players`` ..."""
 
     node: Literal["name"] = "name"
     id: str
 
 
-class Attr(Node):
+class Attr(ExprNode):
     """``obj.name``: a card attribute or card variable."""
 
     node: Literal["attr"] = "attr"
@@ -98,7 +135,7 @@ class Attr(Node):
     name: str
 
 
-class Index(Node):
+class Index(ExprNode):
     """``obj[key]``: a per-player zone or variable of a seat, or a lookup in a table."""
 
     node: Literal["index"] = "index"
@@ -106,7 +143,7 @@ class Index(Node):
     key: Expr
 
 
-class Call(Node):
+class Call(ExprNode):
     """A builtin function call such as ``count(hand[p])`` or ``sum(zone, it.value)``."""
 
     node: Literal["call"] = "call"
@@ -122,7 +159,7 @@ other (the engine writes the operator into generated Python source)."""
 UnaryOp = Literal["-", "not"]
 
 
-class BinOp(Node):
+class BinOp(ExprNode):
     """Arithmetic, comparison, boolean and membership operators (``op``: a :data:`BinaryOp`;
     anything else is refused when the model is built or loaded)."""
 
@@ -132,7 +169,7 @@ class BinOp(Node):
     right: Expr
 
 
-class UnOp(Node):
+class UnOp(ExprNode):
     """``-x`` or ``not x`` (``op``: a :data:`UnaryOp`)."""
 
     node: Literal["unop"] = "unop"
@@ -140,7 +177,7 @@ class UnOp(Node):
     operand: Expr
 
 
-class Cond(Node):
+class Cond(ExprNode):
     """``then if test else other``."""
 
     node: Literal["cond"] = "cond"
@@ -149,17 +186,17 @@ class Cond(Node):
     other: Expr
 
 
-class TupleExpr(Node):
+class TupleExpr(ExprNode):
     node: Literal["tuple"] = "tuple"
     items: list[Expr]
 
 
-class ListExpr(Node):
+class ListExpr(ExprNode):
     node: Literal["list"] = "list"
     items: list[Expr]
 
 
-class DictExpr(Node):
+class DictExpr(ExprNode):
     """``{3: 6, 4: 4}``: a literal table, usually indexed by ``players``."""
 
     node: Literal["dict"] = "dict"
@@ -167,7 +204,7 @@ class DictExpr(Node):
     values: list[Expr]
 
 
-class RangeExpr(Node):
+class RangeExpr(ExprNode):
     """``lo..hi``, inclusive at both ends."""
 
     node: Literal["range"] = "range"
@@ -175,7 +212,7 @@ class RangeExpr(Node):
     hi: Expr
 
 
-class Filter(Node):
+class Filter(ExprNode):
     """``coll where cond``: the elements of ``coll`` for which ``cond`` holds, ``it`` bound."""
 
     node: Literal["filter"] = "filter"
@@ -183,7 +220,7 @@ class Filter(Node):
     cond: Expr
 
 
-class IsKind(Node):
+class IsKind(ExprNode):
     """``card is kind`` (or ``is not``)."""
 
     node: Literal["is"] = "is"
@@ -192,7 +229,7 @@ class IsKind(Node):
     negate: bool = False
 
 
-class Seat(Node):
+class Seat(ExprNode):
     """Seat arithmetic: ``left of p`` (clockwise next) or ``right of p``."""
 
     node: Literal["seat"] = "seat"
@@ -210,7 +247,7 @@ Expr = Annotated[
 # ---------------------------------------------------------------- statements
 
 
-class Assign(Node):
+class Assign(StmtNode):
     """``target = value`` or ``target += value``; target is a name, ``x[seat]`` or ``card.var``."""
 
     node: Literal["assign"] = "assign"
@@ -219,7 +256,7 @@ class Assign(Node):
     value: Expr
 
 
-class Let(Node):
+class Let(StmtNode):
     """``let name = value``: a local name for the rest of the enclosing block."""
 
     node: Literal["let"] = "let"
@@ -227,7 +264,7 @@ class Let(Node):
     value: Expr
 
 
-class Move(Node):
+class Move(StmtNode):
     """``move CARDS to ZONE [top|bottom]``: one card, a filtered list, or a whole zone."""
 
     node: Literal["move"] = "move"
@@ -236,12 +273,12 @@ class Move(Node):
     end: Literal["top", "bottom"] = "top"
 
 
-class Shuffle(Node):
+class Shuffle(StmtNode):
     node: Literal["shuffle"] = "shuffle"
     zone: Expr
 
 
-class Deal(Node):
+class Deal(StmtNode):
     """``deal [up to] N from SRC to ZONE [starting with SEAT]``: one card at a time, in seat
     order; ``up to`` deals as many as possible so that every hand gets the same number."""
 
@@ -253,14 +290,14 @@ class Deal(Node):
     start: Expr | None = None
 
 
-class If(Node):
+class If(StmtNode):
     node: Literal["if"] = "if"
     tests: list[Expr]
     bodies: list[list[Stmt]]
     orelse: list[Stmt] = Field(default_factory=list)
 
 
-class Repeat(Node):
+class Repeat(StmtNode):
     """``repeat N times [as i]`` (count given) or ``repeat while COND`` (test given)."""
 
     node: Literal["repeat"] = "repeat"
@@ -270,7 +307,7 @@ class Repeat(Node):
     body: list[Stmt]
 
 
-class ForEachPlayer(Node):
+class ForEachPlayer(StmtNode):
     """``for each player p [from SEAT] [counterclockwise]``: every seat once, in turn order."""
 
     node: Literal["foreach"] = "foreach"
@@ -281,7 +318,7 @@ class ForEachPlayer(Node):
     body: list[Stmt]
 
 
-class Choose(Node):
+class Choose(StmtNode):
     """A decision: ``PLAYER chooses NAME from DOMAIN [where COND] [or skip] "prompt"``.
 
     ``domain`` is a zone or card list (a card choice), or values (an enum name, a range, a list,
@@ -299,7 +336,7 @@ class Choose(Node):
     prompt: Labels = Field(default_factory=Labels)
 
 
-class Trick(Written):
+class Trick(StmtNode, Written):
     """A trick: players play cards from ``source`` into ``zone`` starting with ``leader``.
 
     Standard tricks: every seat plays once, in turn order. Climbing tricks: seats keep playing
@@ -332,7 +369,7 @@ class Trick(Written):
     duplicates: list[Word] = Field(default_factory=list)
 
 
-class ForEachIn(Node):
+class ForEachIn(StmtNode):
     """``for each [card] x in COLL:`` once per element of COLL (a list fixed at the start)."""
 
     node: Literal["foreach_in"] = "foreach_in"
@@ -341,20 +378,20 @@ class ForEachIn(Node):
     body: list[Stmt]
 
 
-class Break(Node):
+class Break(StmtNode):
     """``break``: leave the innermost loop."""
 
     node: Literal["break"] = "break"
 
 
-class Do(Node):
+class Do(StmtNode):
     """``do NAME``: run the rule NAME."""
 
     node: Literal["do"] = "do"
     name: str
 
 
-class Trigger(Node):
+class Trigger(StmtNode):
     """``trigger STEP for CARDS``: run each card's ability block ``at STEP`` (``this`` bound)."""
 
     node: Literal["trigger"] = "trigger"
@@ -362,11 +399,11 @@ class Trigger(Node):
     cards: Expr
 
 
-class EndGame(Node):
+class EndGame(StmtNode):
     node: Literal["end"] = "end"
 
 
-class Say(Node):
+class Say(StmtNode):
     """``say "text {expr}"``: a line for the game's account (an event, no effect on play)."""
 
     node: Literal["say"] = "say"
@@ -383,7 +420,7 @@ Stmt = Annotated[
 # ---------------------------------------------------------------- declarations
 
 
-class OptionDecl(Node):
+class OptionDecl(DeclNode):
     """``option NAME: TYPE = DEFAULT "doc"``; TYPE is ``int in lo..hi``, ``bool`` or ``a | b``."""
 
     name: str
@@ -400,7 +437,7 @@ class EnumValue(Node):
     labels: Labels = Field(default_factory=Labels)
 
 
-class EnumDecl(Node):
+class EnumDecl(DeclNode):
     name: str
     values: list[EnumValue]
     labels: Labels = Field(default_factory=Labels)
@@ -435,7 +472,7 @@ class CardRow(Written):
     extra: list[Any] = Field(default_factory=list)
 
 
-class KindDecl(Node):
+class KindDecl(DeclNode):
     """A kind of card: attributes, copies, and either every combination or listed rows."""
 
     name: str
@@ -453,7 +490,7 @@ class KindDecl(Node):
 ZONE_FLAGS = ("shared", "per player", "public", "owner", "hidden", "top", "stack", "ordered")
 
 
-class ZoneDecl(Written):
+class ZoneDecl(DeclNode, Written):
     """A zone: shared or one per player; visibility public | owner | hidden | top.
 
     As parsed, ``per_player`` is None when the zone says neither ``shared`` nor ``per
@@ -469,7 +506,7 @@ class ZoneDecl(Written):
     unknown_flags: list[Word] = Field(default_factory=list)
 
 
-class VarDecl(Node):
+class VarDecl(DeclNode):
     """A variable: scope global | player | trick | card; type int | bool | player | ENUM.
 
     A card variable is reset to its default when its card moves, unless ``kept``.
@@ -483,7 +520,7 @@ class VarDecl(Node):
     kept: bool = False
 
 
-class AbilityDecl(Written):
+class AbilityDecl(DeclNode, Written):
     """``ability NAME "text":`` with ``modify STAT: EXPR`` lines and ``at STEP:`` blocks.
 
     Cards name their ability in an attribute of type ``ability``; ``bonus(STAT, CARDS)`` sums
@@ -500,7 +537,7 @@ class AbilityDecl(Written):
     duplicates: list[Word] = Field(default_factory=list)
 
 
-class RuleDecl(Node):
+class RuleDecl(DeclNode):
     """``rule NAME:`` a named block of statements, run by ``do NAME``."""
 
     name: str
@@ -515,7 +552,7 @@ class Transition(Node):
     guard: Expr | None = None
 
 
-class PhaseDecl(Node):
+class PhaseDecl(DeclNode):
     name: str
     labels: Labels = Field(default_factory=Labels)
     body: list[Stmt]
@@ -576,17 +613,21 @@ class Ruleset(Written):
 
 def walk(node: Any) -> Iterator[Node]:
     """Every IR node inside ``node`` (a node, or lists, tuples and dicts of them), itself
-    included, depth first."""
-    if isinstance(node, Node):
-        yield node
-        for name in type(node).model_fields:
-            yield from walk(getattr(node, name))
-    elif isinstance(node, list | tuple):
-        for item in node:
-            yield from walk(item)
-    elif isinstance(node, dict):
-        for item in node.values():
-            yield from walk(item)
+    included, depth first in field order."""
+    for top in _nodes_in(node):
+        yield top
+        for child in top.children():
+            yield from walk(child)
+
+
+def kinds(base: type[Node]) -> list[type[Node]]:
+    """The concrete node classes below ``base`` (e.g. :class:`ExprNode`), in declaration
+    order: what a stage that handles ``base`` must have a visit method for."""
+    return [cls for cls in _CLASSES if issubclass(cls, base) and cls not in _BASES]
+
+
+_BASES = (Node, Written, ExprNode, StmtNode, DeclNode)
+_CLASSES = [c for c in list(globals().values()) if isinstance(c, type) and issubclass(c, Node)]
 
 
 for _model in list(globals().values()):
