@@ -215,6 +215,31 @@ def test_diff_of_added_removed_and_scoring(tmp_path: Path) -> None:
     assert "winners: best score and tiebreaks -> seats where tricks[it] > 0" in lines
 
 
+_NESTED_CHOICE = """game "Nested"
+players 2..2
+card c:
+    n: 1..3
+zone deck: shared, public
+zone hand: per player, public
+phase main:
+    {block}:
+        0 chooses x from hand[0] where {where} "pick"
+        move x to deck
+    next end
+score: 0
+"""
+
+
+@pytest.mark.parametrize("block", ["for each card y in hand[1]", "repeat 2 times",
+                                   "for each player q", "if true"])
+def test_diff_reports_a_changed_where_inside_any_block(block: str) -> None:
+    """A choice's changed constraint is reported wherever the choice is nested (it once was
+    missed inside 'for each card x in ...')."""
+    base, variant = (parse_text(_NESTED_CHOICE.format(block=block, where=where), "t.rules")
+                     for where in ("x.n > 1", "x.n > 2"))
+    assert "  choice 'x' in phase 'main': where x.n > 1 -> where x.n > 2" in diff(base, variant)
+
+
 def _score_of(text: str) -> ir.Expr:
     ruleset = parse_text(f"score: {text}\n", "t")
     assert ruleset.score is not None

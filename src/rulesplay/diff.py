@@ -12,7 +12,9 @@ from __future__ import annotations
 from typing import Any
 
 from . import ir
+from .phasegraph import start_phase
 from .show import expr_text, option_type_text
+from .visitor import Stage
 
 __all__ = ["diff", "expr_text", "option_text"]
 
@@ -141,22 +143,31 @@ def _vars(base: ir.Ruleset, var: ir.Ruleset) -> list[str]:
     return out
 
 
-def _constraints(stmts: list[ir.Stmt], found: dict[str, Any]) -> dict[str, Any]:
+class _Constraints(Stage):
     """The choices and tricks of a statement list, by name (``trick N`` for the N-th trick),
-    with their constraint (``where``) expressions."""
-    for s in stmts:
-        if isinstance(s, ir.Choose):
-            found[f"choice '{s.name}'"] = s.where
-        elif isinstance(s, ir.Trick):
-            found[f"trick {sum(1 for k in found if k.startswith('trick'))+1}"] = s.where
-            _constraints(s.after_play, found)
-            _constraints(s.after_trick, found)
-        elif isinstance(s, ir.If):
-            for body in (*s.bodies, s.orelse):
-                _constraints(body, found)
-        elif isinstance(s, ir.Repeat | ir.ForEachPlayer):
-            _constraints(s.body, found)
-    return found
+    with their constraint (``where``) expressions, found at any depth: every statement's
+    blocks are searched (:meth:`Stage.generic_visit`)."""
+
+    handles = (ir.StmtNode,)
+
+    def __init__(self, stmts: list[ir.Stmt]) -> None:
+        self.found: dict[str, ir.Expr | None] = {}
+        self.tricks = 0
+        for s in stmts:
+            self.visit(s)
+
+    def visit_Choose(self, s: ir.Choose) -> None:
+        self.found[f"choice '{s.name}'"] = s.where
+
+    def visit_Trick(self, s: ir.Trick) -> None:
+        self.tricks += 1
+        self.found[f"trick {self.tricks}"] = s.where
+        self.generic_visit(s)
+
+    # No constraint of their own; any block inside them is searched.
+    visit_Assign = visit_Let = visit_Move = visit_Shuffle = visit_Deal = Stage.generic_visit
+    visit_If = visit_Repeat = visit_ForEachPlayer = visit_ForEachIn = Stage.generic_visit
+    visit_EndGame = visit_Say = visit_Break = visit_Do = visit_Trigger = Stage.generic_visit
 
 
 def _phases(base: ir.Ruleset, var: ir.Ruleset) -> list[str]:
@@ -180,7 +191,7 @@ def _phases(base: ir.Ruleset, var: ir.Ruleset) -> list[str]:
             parts.append(f"title {x.labels.text!r} -> {y.labels.text!r}"
                          if x.labels.text != y.labels.text else "labels changed")
         out.append(f"phase '{n}' replaced: " + "; ".join(parts))
-        cx, cy = _constraints(x.body, {}), _constraints(y.body, {})
+        cx, cy = _Constraints(x.body).found, _Constraints(y.body).found
         for key in cx:
             if key not in cy:
                 out.append(f"  {key} removed from phase '{n}'")
@@ -230,8 +241,6 @@ def diff(base: ir.Ruleset, variant: ir.Ruleset) -> list[str]:
     out += _phases(base, variant)
     out += _named_blocks("ability", base.abilities, variant.abilities)
     out += _named_blocks("rule", base.rules, variant.rules)
-    from .validate import start_phase
-
     if start_phase(base) != start_phase(variant):
         out.append(f"start phase {start_phase(base)} -> {start_phase(variant)}")
     if not _same(base.score, variant.score):

@@ -8,8 +8,8 @@ labelled with their condition; an unconditional ``next`` after conditional ones 
 from __future__ import annotations
 
 from . import ir
+from .phasegraph import phase_edges, start_phase
 from .show import expr_text
-from .validate import phase_edges, start_phase
 
 Edge = tuple[str, str, str]  # (from phase, to phase or "end", label)
 

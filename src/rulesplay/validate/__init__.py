@@ -1,0 +1,142 @@
+"""Static checks of a ruleset: names, types, the phase graph and option values.
+
+``check(ruleset)`` returns a :class:`Checked` with every name resolved and every expression
+typed (the engine compiles from it) and the warnings found, or raises
+:class:`RulesValidationError` carrying *all* the errors it found.
+
+The passes, each in its module: :mod:`.declarations` fills the symbol table
+(:mod:`.symbols`); :mod:`.expressions` and :mod:`.statements` type and check every
+expression and statement (visitors, one method per node; builtins by their row in
+:mod:`.functions`); :mod:`.phases` checks the phase graph and rules; :mod:`.constants` works
+out option defaults and copies before play; :mod:`.warn` finds what is legal but probably
+not meant. Types are strings (:mod:`.types`).
+"""
+
+from __future__ import annotations
+
+from .. import ir
+from ..errors import Diagnostic, RulesValidationError, did_you_mean
+from ..names import lookalike_warnings
+from ..phasegraph import phase_edges, start_phase
+from .constants import MAX_CARDS, const_eval, constant_checks
+from .declarations import Declarations
+from .expressions import ExprChecker
+from .functions import BUILTINS, PER_ELEMENT, Builtin
+from .phases import graph_checks, rule_cycles
+from .statements import StmtChecker
+from .symbols import RESERVED, Checked, Context, Symbols
+from .types import ANY, compatible, describe, elem_type, per_player_hint
+from .warn import unused_options
+
+__all__ = ["ANY", "BUILTINS", "MAX_CARDS", "PER_ELEMENT", "RESERVED", "Builtin", "Checked",
+           "Checker", "Symbols", "check", "compatible", "const_eval", "describe", "elem_type",
+           "per_player_hint", "phase_edges", "start_phase"]
+
+
+class Checker:
+    """Checks one ruleset: every pass, in order, over one shared :class:`Context`.
+
+    Args:
+        ruleset: the parsed IR.
+    """
+
+    def __init__(self, ruleset: ir.Ruleset) -> None:
+        self.ctx = Context(ruleset)
+        self.exprs = ExprChecker(self.ctx)
+        self.stmts = StmtChecker(self.ctx, self.exprs)
+
+    def run(self) -> Checked:  # noqa: C901 - one line per part of a ruleset
+        """Run the passes; return the :class:`Checked` result with its diagnostics
+        (unsorted; :func:`check` sorts them)."""
+        ctx, exprs, stmts, r = self.ctx, self.exprs, self.stmts, self.ctx.r
+        declarations = Declarations(ctx, exprs)
+        declarations.run()
+        ctx.scopes.append({})
+        for o in r.options:
+            ctx.scopes.append({})
+            exprs.expr(o.default)
+            ctx.scopes.pop()
+        for v in r.vars:
+            t = ctx.var_type(v)
+            dt = exprs.expr(v.default)
+            if not compatible(dt, t):
+                ctx.error(f"type mismatch: the default of '{v.name}' is {describe(dt)}; "
+                          f"the variable holds {describe(t)}", v.default.span)
+        for k in r.kinds:
+            exprs.want(k.copies, "int")
+            exprs.template(k.card_label, attrs=True)
+            declarations.tables(k)
+        for ab in r.abilities:
+            exprs.template(ab.labels)
+            for stat, e in ab.modifies.items():
+                ctx.scopes.append({"this": "card"})
+                exprs.want(e, "int", what=f" (modify {stat})")
+                ctx.scopes.pop()
+            for body in ab.steps.values():
+                stmts.isolated_block(body, {"this": "card"})
+        for rule in r.rules:
+            stmts.isolated_block(rule.body, {})
+        rule_cycles(ctx)
+        for p in r.phases:
+            exprs.template(p.labels)
+            stmts.block(p.body)
+            for tr in p.transitions:
+                if tr.guard is not None:
+                    exprs.want(tr.guard, "bool")
+                if tr.target != "end" and tr.target not in ctx.sym.phases:
+                    ctx.error(f"unknown phase '{tr.target}'"
+                              + did_you_mean(tr.target, [*ctx.sym.phases, "end"]), tr.span)
+        if r.score is None:
+            ctx.error("a ruleset needs a 'score:' line (the score of each player)", r.span)
+        else:
+            ctx.scopes.append({"player": "player"})
+            exprs.want(r.score, "int", what=" (score)")
+            for t in r.tiebreaks:
+                exprs.want(t, "int", what=" (tiebreak)")
+            ctx.scopes.pop()
+        if r.winners is not None:
+            exprs.want(r.winners, "list:player", what=" (winners: the winning seats)")
+        for change in r.overrides:
+            said = f"option {change.name} = ..." if change.action == "default" else \
+                f"{change.action} {change.what} {change.name}"
+            ctx.error(f"'{said}' changes a base ruleset; this file has no 'extends'",
+                      change.span)
+        ctx.scopes.pop()
+        graph_checks(ctx)
+        constant_checks(ctx)
+        unused_options(ctx)
+        return ctx.out
+
+
+def check(ruleset: ir.Ruleset, sources: dict[str, str] | None = None) -> Checked:
+    """Check a ruleset; return names and types resolved for the engine.
+
+    Args:
+        ruleset: the parsed IR.
+        sources: file path -> text, so diagnostics can print the line and a caret.
+
+    Returns:
+        The :class:`Checked` ruleset; its ``warnings`` are sorted by position and carry
+        their source for the caret.
+
+    Raises:
+        RulesValidationError: with every error found, sorted by position (warnings are not
+            included).
+    """
+    checked = Checker(ruleset).run()
+    checked.sources = dict(sources or {})
+    if checked.diagnostics:
+        diags = _in_order(checked.diagnostics)
+        first = diags[0]
+        raise RulesValidationError(first.message, first.span, diags).attach_source(
+            sources or {})
+    checked.warnings = _in_order(checked.warnings + lookalike_warnings(checked.sources))
+    for diag in checked.warnings:
+        diag.source = checked.sources.get(diag.span.file)
+    return checked
+
+
+def _in_order(diags: list[Diagnostic]) -> list[Diagnostic]:
+    """Each diagnostic once, sorted by file and position."""
+    unique = {(d.message, d.span): d for d in diags}
+    return sorted(unique.values(), key=lambda d: (d.span.file, d.span.line, d.span.col))

@@ -1,0 +1,227 @@
+"""The declarations pass: fill the symbol table and check what declarations say by
+themselves (names given twice or reserved, attribute domains, zone flags, table cells)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .. import ir
+from ..errors import Span, did_you_mean
+from .expressions import ExprChecker
+from .symbols import RESERVED, Context
+from .types import ANY, describe
+
+
+class Declarations:
+    """Declares everything in ``ctx.r`` into ``ctx.sym``; derived attributes are typed with
+    ``exprs``. Run :meth:`run` once, before any statement is checked."""
+
+    def __init__(self, ctx: Context, exprs: ExprChecker) -> None:
+        self.ctx, self.sym, self.exprs = ctx, ctx.sym, exprs
+        self.seen: dict[str, Span] = {}  # names options, enums, zones... share
+
+    def claim(self, name: str, span: Span, what: str) -> bool:
+        """Take ``name`` for a ``what`` (option, enum, zone...); a reserved word or a name
+        taken already is an error. True when taken."""
+        if name in RESERVED:
+            self.ctx.error(f"'{name}' is a reserved word and cannot name a {what}", span)
+            return False
+        if name in self.seen:
+            first = self.seen[name]
+            self.ctx.error(f"'{name}' is already declared (line {first.line})", span)
+            return False
+        self.seen[name] = span
+        return True
+
+    def run(self) -> None:  # noqa: C901 - one section per kind of declaration
+        """Declare every option, enum, kind, zone, variable, phase, ability and rule, in
+        that order; a ruleset needs a kind, a zone and a phase."""
+        ctx, sym, r = self.ctx, self.sym, self.ctx.r
+        for again in r.duplicates:
+            ctx.error(f"'{again.text}' is given twice; a ruleset has one", again.span)
+        if r.min_players < 1 or r.max_players < r.min_players or r.max_players > 64:
+            ctx.error(f"players {r.min_players}..{r.max_players} is not a range of 1 to 64 "
+                      "players", r.span)
+        for o in r.options:
+            ctx.number(o.lo, o.span)
+            ctx.number(o.hi, o.span)
+            if self.claim(o.name, o.span, "option"):
+                sym.options[o.name] = o
+            for value in o.choices:
+                if sym.choice_values.setdefault(value, o.name) == o.name:
+                    self.seen.setdefault(value, o.span)
+        for e in r.enums:
+            if self.claim(e.name, e.span, "enum"):
+                sym.enums[e.name] = e
+            for v in e.values:
+                if self.claim(v.name, v.span, "enum value"):
+                    sym.enum_values[v.name] = e.name
+        for k in r.kinds:
+            if k.name in sym.kinds:
+                ctx.error(f"card kind '{k.name}' is already declared", k.span)
+            sym.kinds[k.name] = k
+            for i, a in enumerate(k.attrs):
+                typ = self.attr_type(k, i)
+                if sym.attrs.get(a.name, typ) != typ:
+                    ctx.error(f"attribute '{a.name}' has another type in another kind", a.span)
+                sym.attrs[a.name] = typ
+        for var in r.vars:
+            if var.kept and var.scope != "card":
+                ctx.error("only a card variable can be 'kept' (the others never reset)",
+                          var.span)
+        for z in r.zones:
+            self.zone_flags(z)
+            if self.claim(z.name, z.span, "zone"):
+                sym.zones[z.name] = z
+        for v in r.vars:
+            if v.scope == "card":
+                if v.name in sym.attrs or v.name in sym.vars:
+                    ctx.error(f"'{v.name}' is already a card attribute or variable", v.span)
+                sym.vars[v.name] = v
+            elif self.claim(v.name, v.span, "variable"):
+                sym.vars[v.name] = v
+        for p in r.phases:
+            if p.name in sym.phases:
+                ctx.error(f"phase '{p.name}' is already declared", p.span)
+            sym.phases[p.name] = p
+        for ab in r.abilities:
+            for again in ab.duplicates:
+                ctx.error(f"ability '{ab.name}' already has '{again.text}'", again.span)
+            if ab.name in sym.abilities or ab.name in sym.enum_values:
+                ctx.error(f"ability '{ab.name}' is already declared", ab.span)
+            sym.abilities[ab.name] = ab
+            sym.stats.update(ab.modifies)
+            sym.steps.update(ab.steps)
+        for rule in r.rules:
+            if rule.name in sym.rules:
+                ctx.error(f"rule '{rule.name}' is already declared", rule.span)
+            sym.rules[rule.name] = rule
+        if not r.kinds:
+            ctx.error("a ruleset needs at least one 'card' kind", r.span)
+        if not r.zones:
+            ctx.error("a ruleset needs at least one zone (cards start in the first one)",
+                      r.span)
+        if not r.phases:
+            ctx.error("a ruleset needs at least one phase", r.span)
+
+    def attr_type(self, k: ir.KindDecl, i: int) -> str:
+        """The type of attribute ``k.attrs[i]``: derived, text, set of an enum, ability,
+        yes/no, an enum or a number range; a domain that does not exist is an error."""
+        a, ctx, sym = k.attrs[i], self.ctx, self.sym
+        if a.value is not None:
+            return self.derived_attr(k, i)
+        if a.text:
+            if k.rows is None:
+                ctx.error(f"'{a.name}: text' needs a table: each card has its own text", a.span)
+            return "str"
+        if a.set_of is not None:
+            if a.set_of not in sym.enums:
+                ctx.error(f"unknown enum '{a.set_of}' for attribute '{a.name}'"
+                          + did_you_mean(a.set_of, sym.enums), a.span)
+            return f"set:{a.set_of}"
+        if a.enum == "ability":
+            if k.rows is None:
+                ctx.error(f"'{a.name}: ability' needs a table: each card names its own "
+                          "ability", a.span)
+            return "ability"
+        if a.enum == "bool":
+            return "bool"
+        if a.enum is not None:
+            if a.enum not in sym.enums:
+                ctx.error(f"unknown enum '{a.enum}' for attribute '{a.name}'"
+                          + did_you_mean(a.enum, sym.enums), a.span)
+            return f"enum:{a.enum}"
+        if a.lo is None or a.hi is None or a.lo > a.hi:
+            ctx.error(f"attribute range {a.lo}..{a.hi} is empty", a.span)
+        ctx.number(a.lo, a.span)
+        ctx.number(a.hi, a.span)
+        return "int"
+
+    def zone_flags(self, z: ir.ZoneDecl) -> None:
+        """A zone says where it is (shared or per player) and only flags the language has."""
+        for flag in z.unknown_flags:
+            self.ctx.error(f"unknown zone property '{flag.text}'"
+                           + did_you_mean(flag.text, ir.ZONE_FLAGS)
+                           + "; allowed: " + ", ".join(ir.ZONE_FLAGS), flag.span)
+        if z.per_player is None:
+            self.ctx.error("a zone must say 'shared' or 'per player'", z.span)
+
+    def derived_attr(self, k: ir.KindDecl, i: int) -> str:
+        """Type of the derived attribute ``k.attrs[i]`` (``name = EXPR``): the attributes
+        declared before it in the kind, options and enum values are in scope."""
+        a, ctx = k.attrs[i], self.ctx
+        assert a.value is not None
+        ctx.scopes.append({b.name: self.sym.attrs.get(b.name, ANY) for b in k.attrs[:i]})
+        first = len(ctx.out.diagnostics)
+        typ = self.exprs.expr(a.value)
+        ctx.scopes.pop()
+        for diag in ctx.out.diagnostics[first:]:
+            for later in k.attrs[i + 1:]:
+                if diag.message.startswith(f"undefined name '{later.name}'"):
+                    diag.message = (f"'{later.name}' is declared after '{a.name}': a derived "
+                                    "attribute can use only the attributes above it")
+        if typ not in ("int", "bool", "str", ANY) and not typ.startswith("enum:"):
+            ctx.error(f"attribute '{a.name}' must be a number, text, yes/no or an enum "
+                      f"value, got {describe(typ)}", a.value.span)
+            return ANY
+        return typ
+
+    def tables(self, k: ir.KindDecl) -> None:
+        """Each table row has a cell per printed attribute and maybe one for copies (a whole
+        number, at least 1); each cell must fit its attribute's type."""
+        attrs = {a.name: a for a in k.attrs}
+        printed = [a.name for a in k.attrs if a.value is None]
+        for row in k.rows or []:
+            if len(row.values) < len(printed) or row.extra:
+                cells = len(row.values) + (1 + len(row.extra) if row.extra else 0)
+                self.ctx.error(f"this row has {cells} cells; the table needs {len(printed)} "
+                               f"({', '.join(printed)}) and optionally a last one for copies",
+                               row.span)
+                continue
+            if not whole_at_least_1(row.copies):
+                self.ctx.error("the last cell (copies) must be a number of at least 1",
+                               row.span)
+            for name, value in row.values.items():
+                problem = self.cell_problem(attrs[name], value)
+                if problem:
+                    self.ctx.error(f"the '{name}' cell of this row must be {problem}",
+                                   row.span)
+
+    def cell_problem(self, a: ir.AttrDecl, value: Any) -> str | None:
+        """What a table cell of attribute ``a`` must be, when ``value`` is not that."""
+        sym = self.sym
+        if a.text and not isinstance(value, str):
+            return "a quoted text"
+        if a.enum == "bool":
+            return None if isinstance(value, bool) else "yes or no"
+        if a.set_of is not None:
+            values = sym.enums.get(a.set_of)
+            names = [v.name for v in values.values] if values else []
+            bad = [v for v in (value or []) if v not in names] \
+                if isinstance(value, list) else ["?"]
+            if bad:
+                return f"values of {a.set_of} ({', '.join(names)})" \
+                    + did_you_mean(str(bad[0]), names)
+            return None
+        if a.enum == "ability":
+            if value is not None and not (isinstance(value, list) and len(value) == 1
+                                          and value[0] in sym.abilities):
+                return "an ability name or none" + (did_you_mean(
+                    str(value[0]), sym.abilities) if isinstance(value, list) and value else "")
+            return None
+        if a.enum is not None:
+            e = sym.enums.get(a.enum)
+            names = [v.name for v in e.values] if e else []
+            if not (isinstance(value, list) and len(value) == 1 and value[0] in names):
+                return f"one {a.enum} value ({', '.join(names)})"
+            return None
+        if a.lo is not None and a.hi is not None:
+            if isinstance(value, bool) or not isinstance(value, int) or \
+                    not a.lo <= value <= a.hi:
+                return f"a number from {a.lo} to {a.hi}"
+        return None
+
+
+def whole_at_least_1(value: Any) -> bool:
+    """Whether ``value`` (a table cell) is a whole number of at least 1 (not yes/no)."""
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 1

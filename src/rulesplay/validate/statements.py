@@ -1,0 +1,255 @@
+"""Checking statements: one visit method per statement node, and the blocks around them.
+
+A block opens a scope for the locals its statements bind (``let``, a choice's name, a loop
+variable); ``break`` needs a loop around it; a rule's or an ability's body sees no outer
+local and no outer loop.
+"""
+
+from __future__ import annotations
+
+from .. import ir
+from ..errors import Span, did_you_mean
+from ..visitor import Stage
+from .expressions import ExprChecker
+from .symbols import Context
+from .types import ANY, compatible, describe
+
+
+class StmtChecker(Stage):
+    """Checks statements in the scopes of a :class:`Context`, typing their expressions with
+    an :class:`ExprChecker`. Each ``visit_<Node>(s)`` returns None."""
+
+    handles = (ir.StmtNode,)
+
+    def __init__(self, ctx: Context, exprs: ExprChecker) -> None:
+        self.ctx, self.sym, self.exprs = ctx, ctx.sym, exprs
+        self.expr, self.want, self.coll = exprs.expr, exprs.want, exprs.coll
+
+    def error(self, message: str, span: Span) -> None:
+        """Report an error at ``span``."""
+        self.ctx.error(message, span)
+
+    # ------------------------------------------------------------ blocks
+    def block(self, stmts: list[ir.Stmt], bound: dict[str, str] | None = None) -> None:
+        """Check ``stmts`` in a new scope holding the ``bound`` locals (name -> type)."""
+        self.ctx.scopes.append(dict(bound or {}))
+        for s in stmts:
+            self.visit(s)
+        self.ctx.scopes.pop()
+
+    def loop_block(self, stmts: list[ir.Stmt], bound: dict[str, str] | None = None) -> None:
+        """A loop's body: as :meth:`block`, where ``break`` is allowed."""
+        self.ctx.loops += 1
+        self.block(stmts, bound)
+        self.ctx.loops -= 1
+
+    def isolated_block(self, stmts: list[ir.Stmt], bound: dict[str, str]) -> None:
+        """A body of its own (an ability or rule): no outer locals, no outer loop."""
+        ctx = self.ctx
+        scopes, loops = ctx.scopes, ctx.loops
+        ctx.scopes, ctx.loops = [{}], 0
+        self.block(stmts, bound)
+        ctx.scopes, ctx.loops = scopes, loops
+
+    # ------------------------------------------------------------ effects
+    def visit_Assign(self, s: ir.Assign) -> None:
+        """A global or trick variable, ``x[seat]`` of a player variable, or ``card.var``
+        gets a value of its type; ``+=``/``-=`` need numbers."""
+        t = s.target
+        if not isinstance(t, ir.Name | ir.Attr | ir.Index):
+            self.error("only a variable, 'x[seat]' or 'card.var' can be assigned", t.span)
+            self.expr(s.value)
+            return
+        if isinstance(t, ir.Name):
+            if self.ctx.lookup_local(t.id) is not None:
+                self.error(f"'{t.id}' is a local name and cannot be assigned", t.span)
+                return
+            if self._not_a_variable(t):
+                self.expr(s.value)
+                return
+        target_type = self.expr(t)
+        if isinstance(t, ir.Index) and not self.expr(t.obj).startswith("pvar:"):
+            self.error("only a player variable can be assigned by seat", t.span)
+        if isinstance(t, ir.Attr) and t.name not in self.sym.vars:
+            self.error(f"'{t.name}' is a printed attribute of the card; only card variables "
+                       "can be assigned", t.span)
+        if s.op == "=":
+            self.want(s.value, target_type, what=" in assignment")
+        else:
+            self.want(s.value, "int")
+            if not compatible(target_type, "int") or target_type == "none":
+                self.error(f"'{s.op}' needs a number variable, got {describe(target_type)}",
+                           t.span)
+
+    def _not_a_variable(self, t: ir.Name) -> bool:
+        """Report a bare name that is no global or trick variable (an option, a player or
+        card variable, nothing declared); True when reported."""
+        var = self.sym.vars.get(t.id)
+        if var is not None and var.scope not in ("card", "player"):
+            return False
+        if t.id in self.sym.options:
+            msg = f"option '{t.id}' is read-only; declare a 'var' for a value " \
+                "that changes during play"
+        elif var is not None:
+            msg = f"'{t.id}' is a {var.scope} variable: say " + \
+                (f"card.{t.id}" if var.scope == "card" else f"{t.id}[seat]")
+        else:
+            msg = f"undefined variable '{t.id}'" + did_you_mean(
+                t.id, [v for v in self.sym.vars if self.sym.vars[v].scope
+                       in ("global", "trick")])
+        self.error(msg, t.span)
+        return True
+
+    def visit_Let(self, s: ir.Let) -> None:
+        t = self.expr(s.value)
+        self.ctx.bind(s.name, t, s.span)
+
+    def visit_Move(self, s: ir.Move) -> None:
+        if self.unknown_zone(s.cards, "move") or self.unknown_zone(s.to, "move"):
+            return
+        t = self.expr(s.cards)
+        if t not in ("card", "zone", "list:card", ANY):
+            self.error(f"'move' needs a card, cards or a zone, got {describe(t)}",
+                       s.cards.span)
+        self.want(s.to, "zone", what=" (destination of move)")
+
+    def visit_Shuffle(self, s: ir.Shuffle) -> None:
+        self.want(s.zone, "zone", what=" (shuffle needs a zone)")
+
+    def visit_Deal(self, s: ir.Deal) -> None:
+        self.want(s.count, "int")
+        self.want(s.source, "zone")
+        z = self.sym.zones.get(s.to)
+        if z is None:
+            self.error(f"unknown zone '{s.to}'" + did_you_mean(s.to, self.sym.zones), s.span)
+        elif not z.per_player:
+            self.error(f"'deal' deals to a zone per player; '{s.to}' is shared", s.span)
+        if s.start is not None:
+            self.want(s.start, "player")
+
+    def visit_Say(self, s: ir.Say) -> None:
+        self.exprs.template(s.text)
+
+    def visit_EndGame(self, s: ir.EndGame) -> None:
+        pass
+
+    def unknown_zone(self, e: ir.Expr, verb: str) -> bool:
+        """Report ``e`` when it is a bare name (or ``name[p]``) that nothing declares, where a
+        zone is expected; the message lists the zones."""
+        base = e.obj if isinstance(e, ir.Index) else e
+        if not isinstance(base, ir.Name):
+            return False
+        n, sym = base.id, self.sym
+        if self.ctx.lookup_local(n) is not None or n in ("it", "players", "seats", "bool") or \
+                any(n in names for names in (sym.options, sym.vars, sym.zones, sym.enums,
+                                             sym.enum_values, sym.choice_values)):
+            return False
+        hint = did_you_mean(n, sym.zones) or \
+            "; zones: " + ", ".join(sym.zones) if sym.zones else ""
+        self.error(f"unknown zone '{n}' in '{verb}'{hint}", base.span)
+        return True
+
+    # ------------------------------------------------------------ control
+    def visit_If(self, s: ir.If) -> None:
+        for test, body in zip(s.tests, s.bodies, strict=True):
+            self.want(test, "bool")
+            self.block(body)
+        self.block(s.orelse)
+
+    def visit_Repeat(self, s: ir.Repeat) -> None:
+        if s.count is not None:
+            self.want(s.count, "int")
+        if s.test is not None:
+            self.want(s.test, "bool")
+        self.loop_block(s.body, {s.var: "int"} if s.var else None)
+
+    def visit_ForEachPlayer(self, s: ir.ForEachPlayer) -> None:
+        if s.start is not None:
+            self.want(s.start, "player")
+        self.ctx.scopes.append({})
+        self.ctx.bind(s.var, "player", s.span)
+        if s.order is not None:
+            t = self.expr(s.order)
+            if t not in ("int", "bool", "tuple", ANY):
+                self.error(f"'ordered by' needs a number or a tuple, got {describe(t)}",
+                           s.order.span)
+        self.loop_block(s.body)
+        self.ctx.scopes.pop()
+
+    def visit_ForEachIn(self, s: ir.ForEachIn) -> None:
+        el = self.coll(s.coll, None, " to loop over")
+        self.ctx.scopes.append({})
+        self.ctx.bind(s.var, el, s.span)
+        self.loop_block(s.body)
+        self.ctx.scopes.pop()
+
+    def visit_Break(self, s: ir.Break) -> None:
+        if self.ctx.loops == 0:
+            self.error("'break' is only allowed inside 'repeat' or 'for each'", s.span)
+
+    def visit_Do(self, s: ir.Do) -> None:
+        if s.name not in self.sym.rules:
+            self.error(f"unknown rule '{s.name}'" + did_you_mean(s.name, self.sym.rules),
+                       s.span)
+
+    def visit_Trigger(self, s: ir.Trigger) -> None:
+        if s.step not in self.sym.steps:
+            self.error(f"no ability has a block 'at {s.step}'"
+                       + did_you_mean(s.step, self.sym.steps), s.span)
+        el = self.coll(s.cards, None, " to trigger")
+        if el not in ("card", ANY):
+            self.error(f"'trigger' runs the abilities of cards, got "
+                       f"{describe('list:' + el)}", s.cards.span)
+
+    # ------------------------------------------------------------ decisions
+    def visit_Choose(self, s: ir.Choose) -> None:
+        if s.skip_label is not None and not s.optional:
+            self.error("'skip' needs 'may choose' (a choice that can be skipped)",
+                       s.skip_label.span if s.skip_label.span.line else s.span)
+        self.want(s.player, "player", what=" (who chooses)")
+        el = self.coll(s.domain, None, " to choose from")
+        if s.where is not None:
+            self.ctx.scopes.append({s.name: el})
+            self.want(s.where, "bool")
+            self.ctx.scopes.pop()
+        # The prompt is shown before the choice is made: it cannot name the choice.
+        self.exprs.template(s.prompt)
+        if s.skip_label is not None:
+            self.exprs.template(s.skip_label)
+        self.ctx.bind(s.name, el, s.span)
+
+    def visit_Trick(self, s: ir.Trick) -> None:
+        """Zone, leader, the play (``player`` and the card bound), ``pass`` only when
+        climbing, one ``won by`` key (``it`` each card), ``after trick`` with ``winner``."""
+        ctx = self.ctx
+        for again in s.duplicates:
+            self.error(f"a trick has only one '{again.text}' clause", again.span)
+        if s.pass_label is not None and not s.climbing:
+            self.error("only a climbing trick has 'pass' (write 'trick climbing in ...'); in "
+                       "this trick every player plays once",
+                       s.pass_label.span if s.pass_label.span.line else s.span)
+        self.want(s.zone, "zone", what=" (trick zone)")
+        self.want(s.leader, "player", what=" (leader)")
+        ctx.scopes.append({})
+        ctx.bind("player", "player", s.span)
+        el = self.coll(s.source, None)
+        if el not in ("card", ANY):
+            self.error(f"players play cards; the source holds {describe('list:' + el)}",
+                       s.source.span)
+        ctx.scopes.append({})
+        ctx.bind(s.card_var, "card", s.span)
+        if s.where is not None:
+            self.want(s.where, "bool")
+        self.exprs.template(s.prompt)
+        self.block(s.after_play)
+        ctx.scopes.pop()
+        ctx.scopes.pop()
+        self.exprs.template(s.pass_label)
+        if s.key is None:
+            self.error("this trick has no 'won by highest KEY' line saying which card wins, "
+                       "e.g. 'won by highest it.rank'", s.span)
+        else:
+            ctx.key_card = s.card_var
+            self.expr(s.key, "card")
+            ctx.key_card = None
+        self.block(s.after_trick, {"winner": "player"})

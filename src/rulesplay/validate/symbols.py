@@ -1,0 +1,134 @@
+"""What the checking passes share: the symbol table, the result, scopes and reporting."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .. import ir
+from ..errors import Diagnostic, Span, did_you_mean
+from ..parse import MAX_DIGITS
+from ..parse_errors import quoted
+from .types import ANY
+
+# Words that name no declaration or local.
+RESERVED = {"it", "this", "players", "seats", "bool", "end", "none", "yes", "no", "true",
+            "false", "ability"}
+
+
+@dataclass
+class Symbols:
+    """Everything a ruleset declares, by name."""
+
+    options: dict[str, ir.OptionDecl] = field(default_factory=dict)
+    enums: dict[str, ir.EnumDecl] = field(default_factory=dict)
+    enum_values: dict[str, str] = field(default_factory=dict)  # value -> enum name
+    choice_values: dict[str, str] = field(default_factory=dict)  # value -> option name
+    kinds: dict[str, ir.KindDecl] = field(default_factory=dict)
+    attrs: dict[str, str] = field(default_factory=dict)  # attribute -> type
+    zones: dict[str, ir.ZoneDecl] = field(default_factory=dict)
+    vars: dict[str, ir.VarDecl] = field(default_factory=dict)
+    phases: dict[str, ir.PhaseDecl] = field(default_factory=dict)
+    abilities: dict[str, ir.AbilityDecl] = field(default_factory=dict)
+    rules: dict[str, ir.RuleDecl] = field(default_factory=dict)
+    stats: set[str] = field(default_factory=set)  # names some ability modifies
+    steps: set[str] = field(default_factory=set)  # names some ability has blocks at
+
+
+@dataclass
+class Checked:
+    """A checked ruleset: the IR plus each node's resolution and type (keyed by ``id(node)``).
+
+    ``res`` maps a Name node to ``(category, name)``; categories: local, it, option, var,
+    tvar, pvar, enum_value, zone, pzone, players, seats, enum, bool. ``types`` maps every
+    expression node to its type string. ``templates`` maps each Labels node to its parsed
+    parts per language. ``diagnostics`` are the errors found (none in a ruleset that
+    :func:`check` returns); ``warnings`` are diagnostics with severity ``"warning"``, sorted
+    by position, with their source attached.
+    """
+
+    ruleset: ir.Ruleset
+    symbols: Symbols
+    res: dict[int, tuple[str, str]] = field(default_factory=dict)
+    types: dict[int, str] = field(default_factory=dict)
+    templates: dict[tuple[int, str], list[Any]] = field(default_factory=dict)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    warnings: list[Diagnostic] = field(default_factory=list)
+    sources: dict[str, str] = field(default_factory=dict)  # file -> text, for carets later
+
+
+class Context:
+    """The state every checking pass of one ruleset shares.
+
+    Args:
+        ruleset: the parsed IR being checked.
+
+    Attributes:
+        r: the ruleset. sym: its :class:`Symbols` (filled by the declarations pass).
+        out: the :class:`Checked` result being built (resolutions, types, diagnostics).
+        scopes: local names -> type, innermost last.
+        key_card: a trick's card name while its ``won by`` key is checked, else None.
+        loops: loops around the statement being checked (for ``break``).
+    """
+
+    def __init__(self, ruleset: ir.Ruleset) -> None:
+        self.r = ruleset
+        self.sym = Symbols()
+        self.out = Checked(ruleset, self.sym)
+        self.scopes: list[dict[str, str]] = []
+        self.key_card: str | None = None
+        self.loops = 0
+
+    # ------------------------------------------------------------ reporting
+    def error(self, message: str, span: Span) -> None:
+        """Record an error at ``span``."""
+        self.out.diagnostics.append(Diagnostic(message, span))
+
+    def warn(self, message: str, span: Span) -> None:
+        """Record a warning at ``span``."""
+        self.out.warnings.append(Diagnostic(message, span, severity="warning"))
+
+    def number(self, value: int | None, span: Span) -> None:
+        """A number has at most :data:`MAX_DIGITS` digits (a ruleset counts cards, seats and
+        points); ``span`` is where it is written."""
+        if value is not None and abs(value) >= 10 ** MAX_DIGITS:
+            self.error(f"the number {quoted(str(abs(value)))} is too large (at most "
+                       f"{MAX_DIGITS} digits)", span)
+
+    # ------------------------------------------------------------ names
+    def global_names(self) -> list[str]:
+        """Every declared name an expression may use (for "did you mean")."""
+        s = self.sym
+        return [*s.options, *s.enum_values, *s.zones, *s.vars, *s.enums, "players", "seats"]
+
+    def bind(self, name: str, typ: str, span: Span) -> None:
+        """Bind local ``name`` of type ``typ`` in the innermost scope; a name already bound
+        in an enclosing scope, or one hiding a declared variable, option or zone, is an
+        error at ``span``."""
+        for scope in self.scopes:
+            if name in scope:
+                self.error(f"'{name}' is already bound here; choose another name", span)
+                return
+        if name in self.sym.vars or name in self.sym.options or name in self.sym.zones:
+            self.error(f"'{name}' would hide the declared '{name}'; choose another name", span)
+        self.scopes[-1][name] = typ
+
+    def lookup_local(self, name: str) -> str | None:
+        """The type of local ``name`` (innermost scope first), or None."""
+        for scope in reversed(self.scopes):
+            if name in scope:
+                return scope[name]
+        return None
+
+    def var_type(self, decl: ir.VarDecl) -> str:
+        """The type a variable holds (``int``, ``enum:suit``...); an unknown type name is
+        an error, typed :data:`ANY`."""
+        t = decl.type
+        if t in ("int", "bool", "player", "card"):
+            return t
+        if t in self.sym.enums:
+            return f"enum:{t}"
+        self.error(f"unknown type '{t}'; allowed: int, bool, player, card or an enum"
+                   + did_you_mean(t, [*self.sym.enums, "int", "bool", "player", "card"]),
+                   decl.span)
+        return ANY

@@ -1,0 +1,79 @@
+"""The validator's types: strings, with the rules of what may meet what.
+
+A type is ``int bool str player card zone pzone none any tuple ability``, ``enum:<name>``,
+``list:<T>``, ``set:<enum>``, ``dict:<T>`` (a table of T) or ``pvar:<T>`` (a T per player).
+"""
+
+from __future__ import annotations
+
+from .. import ir
+
+ANY = "any"
+
+
+def elem_type(t: str) -> str | None:
+    """The element type of a collection type (``list:card`` -> ``card``, ``zone`` ->
+    ``card``, ``set:suit`` -> ``enum:suit``), or None when ``t`` is not a collection."""
+    if t.startswith("list:"):
+        return t[5:]
+    if t.startswith("set:"):
+        return f"enum:{t[4:]}"
+    if t == "zone":
+        return "card"
+    if t == ANY:
+        return ANY
+    return None
+
+
+def describe(t: str) -> str:
+    """A type as a ruleset author reads it: ``enum:suit`` -> ``a suit``, ``list:card`` ->
+    ``cards``, ``int`` -> ``a number``."""
+    simple = {"int": "a number", "bool": "yes/no", "str": "a text", "player": "a player",
+              "card": "a card", "zone": "a zone", "pzone": "a zone per player",
+              "none": "none", ANY: "a value", "tuple": "a tuple"}
+    plural = {"int": "numbers", "bool": "yes/no values", "str": "texts", "player": "players",
+              "card": "cards", "zone": "zones", ANY: "values", "tuple": "tuples"}
+    if t in simple:
+        return simple[t]
+    if t.startswith("enum:"):
+        name = t[5:]
+        return ("an " if name[:1] in "aeiou" else "a ") + name
+    if t.startswith("list:"):
+        el = t[5:]
+        if el in plural:
+            return plural[el]
+        return f"{el[5:]} values" if el.startswith("enum:") else f"a list of {describe(el)}"
+    if t.startswith("dict:"):
+        return f"a table of {describe('list:' + t[5:])}"
+    if t.startswith("pvar:"):
+        return f"{describe(t[5:])} per player"
+    if t.startswith("set:"):
+        return f"a set of {t[4:]} values"
+    if t == "ability":
+        return "an ability"
+    return t
+
+
+def per_player_hint(e: ir.Expr, t: str) -> str:
+    """``; 'hand' is one per player: say hand[p]`` when ``e``, of type ``t``, is a
+    per-player name used bare; else the empty string."""
+    if isinstance(e, ir.Name) and (t == "pzone" or t.startswith("pvar:")):
+        return f"; '{e.id}' is one per player: say {e.id}[p]"
+    return ""
+
+
+def compatible(a: str, b: str) -> bool:
+    """Whether values of types ``a`` and ``b`` may be compared or assigned to each other."""
+    if a == b or ANY in (a, b):
+        return True
+    if "none" in (a, b):
+        other = b if a == "none" else a
+        return other in ("player", "card", "int", "str", "none", "ability") or \
+            other.startswith("enum:")
+    if {a, b} <= {"int", "bool"} or {a, b} == {"int", "player"}:
+        return True
+    if a.startswith("list:") and b.startswith("list:"):
+        return compatible(a[5:], b[5:])
+    if {a, b} == {"zone", "list:card"}:
+        return True
+    return False
