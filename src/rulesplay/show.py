@@ -1,71 +1,66 @@
-"""Expressions written back in the language: one printer for diagnostics, ``diff`` and
-``graph`` (``12 if rank == 13 else rank``, ``count(hand[p]) > 0``)."""
+"""The IR written back in the language: the one printer, for diagnostics, ``diff``, ``graph``
+and (the base of a formatter) whole rulesets.
+
+Three stages, one method per node: :class:`ExprPrinter` (``12 if rank == 13 else rank``),
+:class:`StmtPrinter` (indented lines) and :class:`DeclPrinter` (declarations);
+:func:`ruleset_text` prints a whole ruleset so that parsing the text gives the same IR, spans
+aside (``tests/test_printer.py``). What the parser keeps only for the validator (a clause
+given twice, an extra table cell) is not printed.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from . import ir
+from .visitor import Stage
 
-__all__ = ["expr_text", "option_type_text"]
+__all__ = ["ExprPrinter", "StmtPrinter", "DeclPrinter", "expr_text", "labels_text",
+           "option_type_text", "quote", "ruleset_text", "stmt_lines"]
 
-_OPS_PREC = {"or": 1, "and": 2, "in": 4, "not in": 4, "==": 4, "!=": 4, "<": 4, "<=": 4,
-             ">": 4, ">=": 4, "+": 6, "-": 6, "*": 7, "/": 7, "%": 7}
+INDENT = "    "
+
+# Binding levels, loosest first, as in the grammar: a subexpression looser than its place
+# allows is put in parentheses.
+FILTER, COND, OR, AND, NOT, COMPARE, RANGE, SUM, PRODUCT, UNARY, POSTFIX = range(11)
+_BINARY = {"or": OR, "and": AND, "+": SUM, "-": SUM, "*": PRODUCT, "/": PRODUCT, "%": PRODUCT}
 
 
-def expr_text(e: ir.Expr | None, prec: int = 0) -> str:  # noqa: C901 - one case per node
-    """An expression written back in the language (``12 if rank == 13 else rank``)."""
+def quote(text: str) -> str:
+    """``text`` as a string literal of the language (quotes, backslashes and control
+    characters escaped, everything else as it is)."""
+    out = []
+    for ch in text:
+        if ch in '"\\':
+            out.append("\\" + ch)
+        elif ch == "\n":
+            out.append("\\n")
+        elif ch == "\t":
+            out.append("\\t")
+        elif ch < " " or ch == "\x7f":
+            out.append(f"\\x{ord(ch):02x}")
+        else:
+            out.append(ch)
+    return '"' + "".join(out) + '"'
+
+
+def labels_text(labels: ir.Labels | None) -> str:
+    """Display texts as written after a name: ``"Deal" @ja "配る"`` (empty when none)."""
+    if labels is None:
+        return ""
+    parts = [quote(labels.text)] if labels.text is not None else []
+    parts += [f"@{lang} {quote(text)}" for lang, text in labels.other.items()]
+    return " ".join(parts)
+
+
+def expr_text(e: ir.Expr | None, prec: int = FILTER) -> str:
+    """An expression written back in the language (``12 if rank == 13 else rank``), in
+    parentheses when it binds more loosely than ``prec`` (one of the levels above); None
+    is ``none``."""
     if e is None:
         return "none"
-    out: str
-    mine = 10
-    if isinstance(e, ir.Num):
-        out = str(e.value)
-    elif isinstance(e, ir.Str):
-        out = '"' + e.value.replace("\\", "\\\\").replace('"', '\\"') + '"'
-    elif isinstance(e, ir.Bool):
-        out = "true" if e.value else "false"
-    elif isinstance(e, ir.NoneLit):
-        out = "none"
-    elif isinstance(e, ir.Name):
-        out = e.id
-    elif isinstance(e, ir.Attr):
-        out = f"{expr_text(e.obj, 10)}.{e.name}"
-    elif isinstance(e, ir.Index):
-        out = f"{expr_text(e.obj, 10)}[{expr_text(e.key)}]"
-    elif isinstance(e, ir.Call):
-        out = f"{e.func}({', '.join(expr_text(a) for a in e.args)})"
-    elif isinstance(e, ir.BinOp):
-        mine = _OPS_PREC.get(e.op, 5)
-        out = f"{expr_text(e.left, mine)} {e.op} {expr_text(e.right, mine + 1)}"
-    elif isinstance(e, ir.UnOp):
-        mine = 3 if e.op == "not" else 8
-        out = f"not {expr_text(e.operand, mine)}" if e.op == "not" else \
-            f"-{expr_text(e.operand, mine)}"
-    elif isinstance(e, ir.Cond):
-        mine = 0
-        out = f"{expr_text(e.then, 1)} if {expr_text(e.test, 1)} else {expr_text(e.other)}"
-    elif isinstance(e, ir.TupleExpr):
-        out = "(" + ", ".join(expr_text(i) for i in e.items) + ("," if len(e.items) == 1
-                                                               else "") + ")"
-    elif isinstance(e, ir.ListExpr):
-        out = "[" + ", ".join(expr_text(i) for i in e.items) + "]"
-    elif isinstance(e, ir.DictExpr):
-        out = "{" + ", ".join(f"{expr_text(k)}: {expr_text(v)}"
-                              for k, v in zip(e.keys, e.values, strict=True)) + "}"
-    elif isinstance(e, ir.RangeExpr):
-        mine = 5
-        out = f"{expr_text(e.lo, 6)}..{expr_text(e.hi, 6)}"
-    elif isinstance(e, ir.Filter):
-        mine = 0
-        out = f"{expr_text(e.coll, 1)} where {expr_text(e.cond, 1)}"
-    elif isinstance(e, ir.IsKind):
-        mine = 4
-        out = f"{expr_text(e.obj, 5)} is {'not ' if e.negate else ''}{e.kind}"
-    elif isinstance(e, ir.Seat):
-        mine = 8
-        out = f"{e.side} of {expr_text(e.of, 8)}"
-    else:  # pragma: no cover - every node is handled above
-        out = type(e).__name__
-    return f"({out})" if mine < prec else out
+    return _EXPRS.text(e, prec)
 
 
 def option_type_text(o: ir.OptionDecl) -> str:
@@ -75,3 +70,402 @@ def option_type_text(o: ir.OptionDecl) -> str:
     if o.type == "bool":
         return "bool"
     return " | ".join(o.choices)
+
+
+class ExprPrinter(Stage):
+    """Expressions to text: ``visit_<Node>(e)`` returns ``(level, text)``, the level at
+    which ``text`` binds (see :func:`expr_text`).
+
+    Args:
+        literal: writes a string value as a literal (default :func:`quote`).
+    """
+
+    handles = (ir.ExprNode,)
+
+    def __init__(self, literal: Callable[[str], str] = quote) -> None:
+        self.literal = literal  # writes a string value as a literal
+
+    def text(self, e: ir.Expr, prec: int = FILTER) -> str:
+        """``e`` as text, parenthesized when its level is below ``prec``."""
+        level, out = self.visit(e)
+        return f"({out})" if level < prec else out
+
+    def visit_Num(self, e: ir.Num) -> tuple[int, str]:
+        return POSTFIX, str(e.value)
+
+    def visit_Str(self, e: ir.Str) -> tuple[int, str]:
+        return POSTFIX, self.literal(e.value)
+
+    def visit_Bool(self, e: ir.Bool) -> tuple[int, str]:
+        return POSTFIX, "true" if e.value else "false"
+
+    def visit_NoneLit(self, e: ir.NoneLit) -> tuple[int, str]:
+        return POSTFIX, "none"
+
+    def visit_Name(self, e: ir.Name) -> tuple[int, str]:
+        return POSTFIX, e.id
+
+    def visit_Attr(self, e: ir.Attr) -> tuple[int, str]:
+        return POSTFIX, f"{self.text(e.obj, POSTFIX)}.{e.name}"
+
+    def visit_Index(self, e: ir.Index) -> tuple[int, str]:
+        return POSTFIX, f"{self.text(e.obj, POSTFIX)}[{self.text(e.key)}]"
+
+    def visit_Call(self, e: ir.Call) -> tuple[int, str]:
+        return POSTFIX, f"{e.func}({', '.join(self.text(a) for a in e.args)})"
+
+    def visit_BinOp(self, e: ir.BinOp) -> tuple[int, str]:
+        level = _BINARY.get(e.op)
+        if level is None:  # comparisons and membership do not chain
+            return COMPARE, f"{self.text(e.left, RANGE)} {e.op} {self.text(e.right, RANGE)}"
+        return level, f"{self.text(e.left, level)} {e.op} {self.text(e.right, level + 1)}"
+
+    def visit_UnOp(self, e: ir.UnOp) -> tuple[int, str]:
+        if e.op == "not":
+            return NOT, f"not {self.text(e.operand, NOT)}"
+        return UNARY, f"-{self.text(e.operand, UNARY)}"
+
+    def visit_Cond(self, e: ir.Cond) -> tuple[int, str]:
+        return COND, (f"{self.text(e.then, OR)} if {self.text(e.test, OR)} else "
+                      f"{self.text(e.other, COND)}")
+
+    def visit_TupleExpr(self, e: ir.TupleExpr) -> tuple[int, str]:
+        items = ", ".join(self.text(i) for i in e.items)
+        return POSTFIX, f"({items}{',' if len(e.items) == 1 else ''})"
+
+    def visit_ListExpr(self, e: ir.ListExpr) -> tuple[int, str]:
+        return POSTFIX, "[" + ", ".join(self.text(i) for i in e.items) + "]"
+
+    def visit_DictExpr(self, e: ir.DictExpr) -> tuple[int, str]:
+        pairs = (f"{self.text(k)}: {self.text(v)}" for k, v in zip(e.keys, e.values,
+                                                                  strict=True))
+        return POSTFIX, "{" + ", ".join(pairs) + "}"
+
+    def visit_RangeExpr(self, e: ir.RangeExpr) -> tuple[int, str]:
+        return RANGE, f"{self.text(e.lo, SUM)}..{self.text(e.hi, SUM)}"
+
+    def visit_Filter(self, e: ir.Filter) -> tuple[int, str]:
+        # Either side may be a conditional; it is put in parentheses all the same.
+        return FILTER, f"{self.text(e.coll, OR)} where {self.text(e.cond, OR)}"
+
+    def visit_IsKind(self, e: ir.IsKind) -> tuple[int, str]:
+        return COMPARE, f"{self.text(e.obj, RANGE)} is {'not ' if e.negate else ''}{e.kind}"
+
+    def visit_Seat(self, e: ir.Seat) -> tuple[int, str]:
+        return UNARY, f"{e.side} of {self.text(e.of, UNARY)}"
+
+
+# Diagnostics, diff and graph show strings as written, control characters included (the
+# terminal layer cleans them); ruleset text escapes them so that it reads back.
+_EXPRS = ExprPrinter(lambda text: '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"')
+_SOURCE = ExprPrinter(quote)
+
+
+def _src(e: ir.Expr | None, prec: int = FILTER) -> str:
+    """An expression as ruleset text (see :func:`expr_text`; strings fully escaped)."""
+    return "none" if e is None else _SOURCE.text(e, prec)
+
+
+def stmt_lines(stmts: list[ir.Stmt], depth: int = 0) -> list[str]:
+    """Statements as indented lines of text, ``depth`` levels in."""
+    printer = StmtPrinter()
+    printer.block(stmts, depth)
+    return printer.lines
+
+
+class StmtPrinter(Stage):
+    """Statements to lines of text: ``visit_<Node>(s, depth)`` appends the lines of ``s``,
+    indented ``depth`` levels, to :attr:`lines`."""
+
+    handles = (ir.StmtNode,)
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+
+    def line(self, depth: int, text: str) -> None:
+        """Append ``text`` indented ``depth`` levels."""
+        self.lines.append(INDENT * depth + text)
+
+    def block(self, stmts: list[ir.Stmt], depth: int) -> None:
+        """Append each statement of a block, ``depth`` levels in."""
+        for s in stmts:
+            self.visit(s, depth)
+
+    def header(self, depth: int, text: str, body: list[ir.Stmt]) -> None:
+        """``text:`` and its block one level further in."""
+        self.line(depth, text + ":")
+        self.block(body, depth + 1)
+
+    # ------------------------------------------------------------ effects
+    def visit_Assign(self, s: ir.Assign, depth: int) -> None:
+        self.line(depth, f"{_src(s.target, POSTFIX)} {s.op} {_src(s.value)}")
+
+    def visit_Let(self, s: ir.Let, depth: int) -> None:
+        self.line(depth, f"let {s.name} = {_src(s.value)}")
+
+    def visit_Move(self, s: ir.Move, depth: int) -> None:
+        end = "bottom of " if s.end == "bottom" else ""
+        self.line(depth, f"move {_src(s.cards)} to {end}{_src(s.to)}")
+
+    def visit_Shuffle(self, s: ir.Shuffle, depth: int) -> None:
+        self.line(depth, f"shuffle {_src(s.zone)}")
+
+    def visit_Deal(self, s: ir.Deal, depth: int) -> None:
+        start = f" starting with {_src(s.start)}" if s.start is not None else ""
+        self.line(depth, f"deal {'up to ' if s.up_to else ''}{_src(s.count)} from "
+                         f"{_src(s.source)} to {s.to}{start}")
+
+    def visit_Say(self, s: ir.Say, depth: int) -> None:
+        self.line(depth, _words("say", labels_text(s.text)))
+
+    def visit_EndGame(self, s: ir.EndGame, depth: int) -> None:
+        self.line(depth, "end game")
+
+    # ------------------------------------------------------------ control
+    def visit_If(self, s: ir.If, depth: int) -> None:
+        for i, (test, body) in enumerate(zip(s.tests, s.bodies, strict=True)):
+            self.header(depth, f"{'elif' if i else 'if'} {_src(test)}", body)
+        if s.orelse:
+            self.header(depth, "else", s.orelse)
+
+    def visit_Repeat(self, s: ir.Repeat, depth: int) -> None:
+        if s.count is not None:
+            var = f" as {s.var}" if s.var else ""
+            self.header(depth, f"repeat {_src(s.count)} times{var}", s.body)
+        else:
+            self.header(depth, f"repeat while {_src(s.test)}", s.body)
+
+    def visit_ForEachPlayer(self, s: ir.ForEachPlayer, depth: int) -> None:
+        start = f" from {_src(s.start)}" if s.start is not None else ""
+        if s.order is not None:
+            head = f"for each player {s.var} ordered by {_src(s.order)}{start}"
+        else:
+            turn = "" if s.clockwise else " counterclockwise"
+            head = f"for each player {s.var}{start}{turn}"
+        self.header(depth, head, s.body)
+
+    def visit_ForEachIn(self, s: ir.ForEachIn, depth: int) -> None:
+        # 'card' before a name the grammar reads as a keyword here.
+        var = f"card {s.var}" if s.var in ("card", "player") else s.var
+        self.header(depth, f"for each {var} in {_src(s.coll)}", s.body)
+
+    def visit_Break(self, s: ir.Break, depth: int) -> None:
+        self.line(depth, "break")
+
+    def visit_Do(self, s: ir.Do, depth: int) -> None:
+        self.line(depth, f"do {s.name}")
+
+    def visit_Trigger(self, s: ir.Trigger, depth: int) -> None:
+        self.line(depth, f"trigger {s.step} for {_src(s.cards)}")
+
+    # ------------------------------------------------------------ decisions
+    def visit_Choose(self, s: ir.Choose, depth: int) -> None:
+        verb = "may choose" if s.optional else "chooses"
+        where = f" where {_src(s.where)}" if s.where is not None else ""
+        skip = _words("skip", labels_text(s.skip_label)) if s.skip_label is not None else ""
+        self.line(depth, _words(
+            f"{_src(s.player, POSTFIX)}{' secretly' if s.secret else ''} {verb} "
+            f"{s.name} from {_src(s.domain, OR)}{where}", labels_text(s.prompt), skip))
+
+    def visit_Trick(self, s: ir.Trick, depth: int) -> None:
+        climbing = " climbing" if s.climbing else ""
+        self.line(depth, f"trick{climbing} in {_src(s.zone)} led by "
+                         f"{_src(s.leader)}:")
+        inner = depth + 1
+        where = f" where {_src(s.where)}" if s.where is not None else ""
+        self.line(inner, _words(f"each player plays {s.card_var} from "
+                                f"{_src(s.source, OR)}{where}", labels_text(s.prompt)))
+        if s.pass_label is not None:
+            self.line(inner, _words("pass", labels_text(s.pass_label)))
+        if s.after_play:
+            self.header(inner, "after play", s.after_play)
+        if s.key is not None:
+            self.line(inner, f"won by highest {_src(s.key)}")
+        if s.after_trick:
+            self.header(inner, "after trick", s.after_trick)
+
+
+def _words(*parts: str) -> str:
+    """The non-empty parts, separated by spaces."""
+    return " ".join(p for p in parts if p)
+
+
+class DeclPrinter(Stage):
+    """Declarations to lines of text: ``visit_<Node>(d)`` returns the lines of ``d``."""
+
+    handles = (ir.DeclNode,)
+
+    def visit_OptionDecl(self, d: ir.OptionDecl) -> list[str]:
+        return _with_doc(f"option {d.name}: {option_type_text(d)} = {_src(d.default)}",
+                         d.doc)
+
+    def visit_EnumDecl(self, d: ir.EnumDecl) -> list[str]:
+        head = _words(f"enum {d.name}", labels_text(d.labels)) + ":"
+        values = [_words(v.name, labels_text(v.labels)) for v in d.values]
+        if any(v.labels.text is not None or v.labels.other for v in d.values):
+            return [head, *(INDENT + v for v in values)]
+        return [f"{head} {', '.join(values)}"]
+
+    def visit_KindDecl(self, d: ir.KindDecl) -> list[str]:
+        items = [_attr_text(a) for a in d.attrs]
+        if _given(d, "copies"):
+            items.append(f"copies: {_src(d.copies)}")
+        if _given(d, "card_label"):
+            items.append(_words("label:", labels_text(d.card_label)))
+        if d.short is not None:
+            items.append(f"short: {quote(d.short)}")
+        if d.rows is not None:
+            printed = [a.name for a in d.attrs if a.value is None]
+            items.append("table:")
+            items += [INDENT + _row_text(row, printed) for row in d.rows]
+        head = _words(f"card {d.name}", labels_text(d.labels))
+        return [head + ":", *(INDENT + item for item in items)] if items else [head]
+
+    def visit_ZoneDecl(self, d: ir.ZoneDecl) -> list[str]:
+        flags = [] if d.per_player is None else ["per player" if d.per_player else "shared"]
+        if _given(d, "visibility"):
+            flags.append(d.visibility)
+        flags += [flag.text for flag in d.unknown_flags]
+        return [_words(f"zone {d.name}", labels_text(d.labels)) + ": " + ", ".join(flags)]
+
+    def visit_VarDecl(self, d: ir.VarDecl) -> list[str]:
+        scope = "" if d.scope == "global" else f"{d.scope} "
+        default = "" if isinstance(d.default, ir.NoneLit) else f" = {_src(d.default)}"
+        return [_words(f"{scope}var {d.name}", labels_text(d.labels))
+                + f": {d.type}{default}{' kept' if d.kept else ''}"]
+
+    def visit_AbilityDecl(self, d: ir.AbilityDecl) -> list[str]:
+        lines = [_words(f"ability {d.name}", labels_text(d.labels)) + ":"]
+        lines += [f"{INDENT}modify {stat}: {_src(e)}" for stat, e in d.modifies.items()]
+        for step, body in d.steps.items():
+            lines.append(f"{INDENT}at {step}:")
+            lines += stmt_lines(body, 2)
+        return lines
+
+    def visit_RuleDecl(self, d: ir.RuleDecl) -> list[str]:
+        return [_words(f"rule {d.name}", labels_text(d.labels)) + ":", *stmt_lines(d.body, 1)]
+
+    def visit_PhaseDecl(self, d: ir.PhaseDecl) -> list[str]:
+        lines = [_words(f"phase {d.name}", labels_text(d.labels)) + ":", *stmt_lines(d.body, 1)]
+        for t in d.transitions:
+            guard = f" if {_src(t.guard)}" if t.guard is not None else ""
+            lines.append(f"{INDENT}next {t.target}{guard}")
+        return lines
+
+
+def _with_doc(line: str, doc: str) -> list[str]:
+    """An option line and its doc: on the line, or on the next when the line gets long."""
+    if not doc:
+        return [line]
+    if len(line) + len(doc) + 3 > 100:
+        return [line, INDENT + quote(doc)]
+    return [f"{line} {quote(doc)}"]
+
+
+def _given(node: ir.Node, name: str) -> bool:
+    """Whether field ``name`` of ``node`` was written (set, or not its default)."""
+    info = type(node).model_fields[name]
+    return name in node.model_fields_set or getattr(node, name) != info.get_default(
+        call_default_factory=True)
+
+
+def _attr_text(a: ir.AttrDecl) -> str:
+    if a.value is not None:
+        return f"{a.name} = {_src(a.value)}"
+    if a.text:
+        return f"{a.name}: text"
+    if a.set_of is not None:
+        return f"{a.name}: set of {a.set_of}"
+    if a.enum is not None:
+        return f"{a.name}: {a.enum}"
+    return f"{a.name}: {a.lo}..{a.hi}"
+
+
+def _row_text(row: ir.CardRow, printed: list[str]) -> str:
+    cells = [row.values[name] for name in printed if name in row.values]
+    if _given(row, "copies"):
+        cells.append(row.copies)
+    return " | ".join(_cell_text(c) for c in [*cells, *row.extra])
+
+
+def _cell_text(value: Any) -> str:
+    if isinstance(value, str):
+        return quote(value)
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if value is None:
+        return "none"
+    if isinstance(value, list):
+        return ", ".join(value) or "-"
+    return str(value)
+
+
+# Where a variant's override of each kind of declaration lives in the Ruleset.
+_LISTS = {"option": "options", "enum": "enums", "card": "kinds", "zone": "zones",
+          "var": "vars", "ability": "abilities", "rule": "rules", "phase": "phases"}
+
+
+def ruleset_text(r: ir.Ruleset) -> str:
+    """A whole ruleset as text that parses back to the same IR (spans aside).
+
+    Declarations come in the order of their lists (options, enums, cards, zones, variables,
+    abilities, rules, phases), except that a variant's ``replace``, ``remove`` and ``option
+    NAME = ...`` lines keep their order among themselves.
+    """
+    decls = DeclPrinter()
+    blocks: list[tuple[str, list[str]]] = []  # (kind of declaration, lines)
+    head = []
+    if r.extends is not None:
+        head.append(f"extends {quote(r.extends)}")
+    if _given(r, "title"):
+        head.append(_words("game", labels_text(r.title)))
+    if _given(r, "min_players") or _given(r, "max_players"):
+        head.append(f"players {r.min_players}..{r.max_players}")
+    for name in ("author", "about"):
+        if _given(r, name):
+            head.append(f"{name} {quote(getattr(r, name))}")
+    head += [f"include {quote(path)}" for path, _ in r.includes]
+    blocks.append(("head", head))
+    pending = {what: list(getattr(r, field)) for what, field in _LISTS.items()}
+
+    def emit_until(what: str, marker: ir.Override | None) -> None:
+        """Print the declarations of one list up to the one ``marker`` replaces (the one
+        written there, else the first of its name), or all of them when None."""
+        items = pending[what]
+        count, replaced = len(items), None
+        if marker is not None:
+            named = [i for i, d in enumerate(items) if d.name == marker.name]
+            if not named:
+                return
+            replaced = next((i for i in named if items[i].span == marker.span), named[0])
+            count = replaced + 1
+        for i, d in enumerate(items[:count]):
+            lines = decls.visit(d)
+            blocks.append((what, ["replace " + lines[0], *lines[1:]] if i == replaced
+                           else lines))
+        del items[:count]
+
+    for o in r.overrides:
+        if o.action == "replace":
+            emit_until(o.what, o)
+        elif o.action == "remove":
+            blocks.append(("override", [f"remove {o.what} {o.name}"]))
+        else:
+            blocks.append(("override", _with_doc(f"option {o.name} = {_src(o.value)}",
+                                                 o.doc)))
+    for what in _LISTS:
+        emit_until(what, None)
+    tail = [f"start {r.start}"] if r.start is not None else []
+    if r.score is not None:
+        tail.append(f"score: {_src(r.score)}")
+    tail += [f"tiebreak: {_src(t)}" for t in r.tiebreaks]
+    if r.winners is not None:
+        tail.append(f"winners: {_src(r.winners)}")
+    blocks.append(("tail", tail))
+    out, last = "", ("", 0)
+    for kind, lines in (b for b in blocks if b[1]):
+        # One-line declarations of one kind (zones, variables...) stay together.
+        gap = "\n" if (kind, len(lines)) == last == (last[0], 1) else "\n\n" if out else ""
+        out += gap + "\n".join(lines)
+        last = (kind, len(lines))
+    return out + "\n"
