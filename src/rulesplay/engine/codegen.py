@@ -17,8 +17,10 @@ from typing import Any, get_args
 from .. import ir
 from ..errors import RulesRuntimeError
 from ..show import expr_text as ir_text
-from ..validate import PER_ELEMENT, Checked
-from .expr import Fn, Layout, _children, free_names
+from ..validate import Checked
+from ..validate.functions import BUILTINS
+from ..visitor import NodeVisitor, Stage
+from .expr import Fn, Layout, free_names
 
 _NOT_CONST = object()
 
@@ -130,8 +132,14 @@ HELPERS = {name: obj for name, obj in globals().items()
            if name.startswith("_") and callable(obj) and name != "_NOT_CONST"}
 
 
-class ExprCompiler:
-    """Compiles checked expressions against a :class:`Layout` into generated functions."""
+class ExprCompiler(Stage):
+    """Compiles checked expressions against a :class:`Layout` into generated functions.
+
+    The code generator: :meth:`gen` gives the Python source of an expression, each
+    ``visit_<Node>(e)`` the source of one node kind.
+    """
+
+    handles = (ir.ExprNode,)
 
     def __init__(self, checked: Checked, layout: Layout) -> None:
         self.c = checked
@@ -224,11 +232,11 @@ class ExprCompiler:
             if hoist[0] not in free and "it" not in free and _loops(e):
                 self._hoist = None
                 try:
-                    fn = self._function(self._gen(e))
+                    fn = self._function(self.visit(e))
                 finally:
                     self._hoist = hoist
                 return f"{self.const(_cached(fn, hoist[1]))}(s, it)"
-        return self._gen(e)
+        return self.visit(e)  # type: ignore[no-any-return]
 
     def _simple(self, e: ir.Expr) -> str | None:
         """Source of a cheap, side-effect-free read (``it`` or a local slot), else None."""
@@ -249,67 +257,75 @@ class ExprCompiler:
             return f"s.g[{self.lay.gslot[e.id]}]"
         return None
 
-    def _gen(self, e: ir.Expr) -> str:  # noqa: C901 - one case per node
-        if isinstance(e, ir.Num | ir.Bool):
-            return repr(e.value)
-        if isinstance(e, ir.Str):
-            return self.const(e.value)
-        if isinstance(e, ir.NoneLit):
-            return "None"
-        if isinstance(e, ir.Name):
-            return self.name(e)
-        if isinstance(e, ir.Attr):
-            if e.name in self.lay.cslot:
-                table = f"s.cv[{self.lay.cslot[e.name]}]"
-            else:
-                table = self.const(self.lay.kind_of if e.name == "kind"
-                                   else self.lay.attr_table[e.name])
-            simple = self._simple(e.obj)
-            if simple is not None:
-                return f"({table}[{simple}] if {simple} is not None else None)"
-            return f"_nz({table}, {self.gen(e.obj)})"
-        if isinstance(e, ir.Index):
-            if self.type_of(e.obj) == "pzone":
-                base, n = self.gen(e.obj), self.lay.n
-                seat = self._simple(e.key) or self._global_read(e.key)
-                if seat is not None:  # a plain read: check the seat inline (hot path)
-                    return (f"({base} + {seat} if {seat} is not None and 0 <= {seat} < {n} "
-                            f"else _seat({base}, {seat}, {n}))")
-                return f"_seat({base}, {self.gen(e.key)}, {n})"
-            return f"_lookup({self.gen(e.obj)}, {self.gen(e.key)}, " \
-                   f"{self.const(ir_text(e.obj))})"
-        if isinstance(e, ir.Call):
-            return self.call(e)
-        if isinstance(e, ir.BinOp):
-            return self.binop(e)
-        if isinstance(e, ir.UnOp):
-            return f"({_op(UNARY, e.op)}{self.gen(e.operand)})"
-        if isinstance(e, ir.Cond):
-            return f"({self.gen(e.then)} if {self.gen(e.test)} else {self.gen(e.other)})"
-        if isinstance(e, ir.TupleExpr | ir.ListExpr):
-            return "(" + "".join(f"{self.gen(i)}, " for i in e.items) + ")"
-        if isinstance(e, ir.DictExpr):
-            pairs = ", ".join(f"{self.gen(k)}: {self.gen(v)}"
-                              for k, v in zip(e.keys, e.values, strict=True))
-            return "{" + pairs + "}"
-        if isinstance(e, ir.RangeExpr):
-            return f"tuple(range({self.gen(e.lo)}, {self.gen(e.hi)} + 1))"
-        if isinstance(e, ir.Filter):
-            return f"[it for it in {self.gen_coll(e.coll)} if {self.gen(e.cond)}]"
-        if isinstance(e, ir.IsKind):
-            kinds, kind = self.const(self.lay.kind_of), self.const(e.kind)
-            simple = self._simple(e.obj)
-            if simple is not None:
-                test = f"({simple} is not None and {kinds}[{simple}] == {kind})"
-            else:
-                test = f"_is({kinds}, {self.gen(e.obj)}, {kind})"
-            return f"(not {test})" if e.negate else test
-        if isinstance(e, ir.Seat):
-            step = 1 if e.side == "left" else -1
-            return f"_side({self.gen(e.of)}, {step}, {self.lay.n})"
-        raise AssertionError(e)
+    # ------------------------------------------------------------ one method per node
+    def visit_Num(self, e: ir.Num) -> str:
+        return repr(e.value)
 
-    def name(self, e: ir.Name) -> str:
+    visit_Bool = visit_Num
+
+    def visit_Str(self, e: ir.Str) -> str:
+        return self.const(e.value)
+
+    def visit_NoneLit(self, e: ir.NoneLit) -> str:
+        return "None"
+
+    def visit_Attr(self, e: ir.Attr) -> str:
+        if e.name in self.lay.cslot:
+            table = f"s.cv[{self.lay.cslot[e.name]}]"
+        else:
+            table = self.const(self.lay.kind_of if e.name == "kind"
+                               else self.lay.attr_table[e.name])
+        simple = self._simple(e.obj)
+        if simple is not None:
+            return f"({table}[{simple}] if {simple} is not None else None)"
+        return f"_nz({table}, {self.gen(e.obj)})"
+
+    def visit_Index(self, e: ir.Index) -> str:
+        if self.type_of(e.obj) == "pzone":
+            base, n = self.gen(e.obj), self.lay.n
+            seat = self._simple(e.key) or self._global_read(e.key)
+            if seat is not None:  # a plain read: check the seat inline (hot path)
+                return (f"({base} + {seat} if {seat} is not None and 0 <= {seat} < {n} "
+                        f"else _seat({base}, {seat}, {n}))")
+            return f"_seat({base}, {self.gen(e.key)}, {n})"
+        return f"_lookup({self.gen(e.obj)}, {self.gen(e.key)}, {self.const(ir_text(e.obj))})"
+
+    def visit_UnOp(self, e: ir.UnOp) -> str:
+        return f"({_op(UNARY, e.op)}{self.gen(e.operand)})"
+
+    def visit_Cond(self, e: ir.Cond) -> str:
+        return f"({self.gen(e.then)} if {self.gen(e.test)} else {self.gen(e.other)})"
+
+    def visit_TupleExpr(self, e: ir.TupleExpr | ir.ListExpr) -> str:
+        return "(" + "".join(f"{self.gen(i)}, " for i in e.items) + ")"
+
+    visit_ListExpr = visit_TupleExpr  # lists are tuples at run time
+
+    def visit_DictExpr(self, e: ir.DictExpr) -> str:
+        pairs = ", ".join(f"{self.gen(k)}: {self.gen(v)}"
+                          for k, v in zip(e.keys, e.values, strict=True))
+        return "{" + pairs + "}"
+
+    def visit_RangeExpr(self, e: ir.RangeExpr) -> str:
+        return f"tuple(range({self.gen(e.lo)}, {self.gen(e.hi)} + 1))"
+
+    def visit_Filter(self, e: ir.Filter) -> str:
+        return f"[it for it in {self.gen_coll(e.coll)} if {self.gen(e.cond)}]"
+
+    def visit_IsKind(self, e: ir.IsKind) -> str:
+        kinds, kind = self.const(self.lay.kind_of), self.const(e.kind)
+        simple = self._simple(e.obj)
+        if simple is not None:
+            test = f"({simple} is not None and {kinds}[{simple}] == {kind})"
+        else:
+            test = f"_is({kinds}, {self.gen(e.obj)}, {kind})"
+        return f"(not {test})" if e.negate else test
+
+    def visit_Seat(self, e: ir.Seat) -> str:
+        step = 1 if e.side == "left" else -1
+        return f"_side({self.gen(e.of)}, {step}, {self.lay.n})"
+
+    def visit_Name(self, e: ir.Name) -> str:
         cat, n = self.c.res[id(e)]
         lay = self.lay
         if cat == "local":
@@ -343,7 +359,7 @@ class ExprCompiler:
             raise AssertionError(cat)
         return self.const(value)
 
-    def binop(self, e: ir.BinOp) -> str:
+    def visit_BinOp(self, e: ir.BinOp) -> str:
         op = _op(BINARY, e.op)
         a = self.gen(e.left)
         if op in ("in", "not in"):
@@ -355,55 +371,43 @@ class ExprCompiler:
             return f"_mod({a}, {b}, {self.const(ir_text(e))})"
         return f"({a} {op} {b})"
 
-    def call(self, e: ir.Call) -> str:  # noqa: C901 - one case per builtin
-        f, args = e.func, e.args
-        fold = "max" if f == "max" else "min"  # written as text, never the IR's string
-        if f in ("max", "min") and len(args) == 2 and self.type_of(args[0]) in ("int", "bool"):
-            return f"{fold}({self.gen(args[0])}, {self.gen(args[1])})"
-        if f == "abs":
-            return f"abs({self.gen(args[0])})"
-        if f == "index":
-            return f"_index(s, {self.gen(args[0])})"
-        if f == "shares":
-            return f"_shares({self.gen(args[0])}, {self.gen(args[1])})"
-        if f == "bonus":
-            stat = args[0].id  # type: ignore[attr-defined]
-            table = self.const(self.lay.stat_tables.setdefault(stat, []))
-            return f"_bonus(s, {self.gen_coll(args[1])}, {table}, {self.lay.local('this')})"
-        if f == "owner":
-            return f"_owner(s, {self.gen(args[0])}, {self.const(self.lay.zone_owner)})"
-        if f == "first":
-            return f"list({self.gen_coll(args[1])}[:max({self.gen(args[0])}, 0)])"
-        if f == "last":
-            return f"_last({self.gen(args[0])}, {self.gen_coll(args[1])})"
-        coll = self.gen_coll(args[0])
-        per = self.gen(args[1]) if len(args) > 1 and PER_ELEMENT.get(f) == 1 else None
-        if f == "count":
-            return f"len({coll})" if per is None else f"sum(1 for it in {coll} if {per})"
-        if f == "any":
-            if per is not None:
-                return f"any({per} for it in {coll})"
-            return f"any({coll})" if self.type_of(args[0]) == "list:bool" else f"(len({coll}) > 0)"
-        if f == "all":
-            return f"all({per} for it in {coll})"
-        if f == "sum":
-            return f"sum({coll})" if per is None else f"sum({per} for it in {coll})"
-        if f in ("max", "min"):
-            values = f"list({coll})" if per is None else f"[{per} for it in {coll}]"
-            return f"_fold({fold}, {values})"
-        if f == "top":
-            return f"_top({coll})"
-        if f == "bottom":
-            return f"_bottom({coll})"
-        if f == "random":
-            return f"_random(s, {coll})"
-        if f == "values":
-            return f"_values({{{per} for it in {coll}}}, {self.const(self.lay.sort_key)})"
-        if f == "best":
-            return f"_best({coll}, lambda it: {per})"
-        if f == "union":
-            return f"_union({per} for it in {coll})"
-        raise AssertionError(f)
+    def visit_Call(self, e: ir.Call) -> str:
+        """A builtin, by its code template in :data:`~rulesplay.validate.functions.BUILTINS`.
+
+        Raises:
+            ValueError: no builtin has that name (only an IR changed after validation can
+                name one).
+        """
+        builtin = BUILTINS.get(e.func)
+        if builtin is None:
+            raise ValueError(f"unknown function {e.func!r}")
+        template = builtin.code[builtin.form(e.args, self.type_of)]
+        return template.format_map(_Fill(self, e.args))
+
+
+class _Fill(dict[str, str]):
+    """The code of a builtin's template fields, made as the template asks for them (see
+    :class:`~rulesplay.validate.functions.Builtin`)."""
+
+    def __init__(self, comp: ExprCompiler, args: list[ir.Expr]) -> None:
+        super().__init__()
+        self.comp, self.args = comp, args
+
+    def __missing__(self, key: str) -> str:
+        comp, lay = self.comp, self.comp.lay
+        if key[0] in "ac" and key[1:].isdigit():
+            arg = self.args[int(key[1:])]
+            return comp.gen(arg) if key[0] == "a" else comp.gen_coll(arg)
+        if key == "owners":
+            return comp.const(lay.zone_owner)
+        if key == "sort_key":
+            return comp.const(lay.sort_key)
+        if key == "stat":
+            stat = self.args[0].id  # type: ignore[union-attr]
+            return comp.const(lay.stat_tables.setdefault(stat, []))
+        if key == "this":
+            return str(lay.local("this"))
+        raise KeyError(key)
 
 
 def _op(table: dict[str, str], op: str) -> str:
@@ -420,9 +424,19 @@ def _op(table: dict[str, str], op: str) -> str:
 
 def _loops(e: ir.Expr) -> bool:
     """Whether evaluating ``e`` walks a collection (contains a builtin call or a filter)."""
-    if isinstance(e, ir.Call | ir.Filter):
+    return bool(_Loops().visit(e))
+
+
+class _Loops(NodeVisitor):
+    """True for a node holding a builtin call or a filter (see :func:`_loops`)."""
+
+    def visit_Call(self, e: ir.Call) -> bool:
         return True
-    return any(_loops(child) for child in _children(e))
+
+    visit_Filter = visit_Call
+
+    def generic_visit(self, node: ir.Node, *args: Any, **kwargs: Any) -> bool:
+        return any(self.visit(child) for child in node.children())
 
 
 def _cached(fn: Fn, epoch: list[int]) -> Fn:

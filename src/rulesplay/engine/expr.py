@@ -10,7 +10,9 @@ from collections.abc import Callable
 from typing import Any
 
 from .. import ir
-from ..validate import PER_ELEMENT, Checked
+from ..validate import Checked
+from ..validate.functions import BUILTINS
+from ..visitor import NodeVisitor
 
 Fn = Callable[[Any, Any], Any]
 
@@ -46,31 +48,35 @@ class Layout:
 
 def free_names(e: ir.Expr, checked: Checked) -> set[str]:
     """Local names and a free ``it`` that ``e`` reads (``it`` bound inside ``e`` excluded)."""
-    if isinstance(e, ir.Name):
-        cat = checked.res.get(id(e), ("", ""))[0]
+    return _FreeNames(checked).visit(e)  # type: ignore[no-any-return]
+
+
+class _FreeNames(NodeVisitor):
+    """The free names of a node (see :func:`free_names`): the union of its children's,
+    less ``it`` where a filter or a per-element argument binds it."""
+
+    def __init__(self, checked: Checked) -> None:
+        self.checked = checked
+
+    def visit_Name(self, e: ir.Name) -> set[str]:
+        cat = self.checked.res.get(id(e), ("", ""))[0]
         return {e.id} if cat in ("local", "it") else set()
-    if isinstance(e, ir.Filter):
-        return free_names(e.coll, checked) | (free_names(e.cond, checked) - {"it"})
-    if isinstance(e, ir.Call):
+
+    def visit_Filter(self, e: ir.Filter) -> set[str]:
+        return self.visit(e.coll) | (self.visit(e.cond) - {"it"})
+
+    def visit_Call(self, e: ir.Call) -> set[str]:
+        builtin = BUILTINS.get(e.func)
         out: set[str] = set()
         for i, arg in enumerate(e.args):
-            names = free_names(arg, checked)
-            if PER_ELEMENT.get(e.func) == i:
+            names = self.visit(arg)
+            if builtin is not None and builtin.per_element == i:
                 names.discard("it")
             out |= names
         return out
-    out = set()
-    for child in _children(e):
-        out |= free_names(child, checked)
-    return out
 
-
-def _children(e: ir.Expr) -> list[ir.Expr]:
-    out: list[ir.Expr] = []
-    for field_name in type(e).model_fields:
-        value = getattr(e, field_name)
-        if isinstance(value, ir.Node) and not isinstance(value, ir.Labels):
-            out.append(value)  # type: ignore[arg-type]
-        elif isinstance(value, list):
-            out.extend(v for v in value if isinstance(v, ir.Node))
-    return out
+    def generic_visit(self, node: ir.Node, *args: Any, **kwargs: Any) -> set[str]:
+        out: set[str] = set()
+        for child in node.children():
+            out |= self.visit(child)
+        return out
