@@ -16,31 +16,10 @@ from ..errors import OptionError, RulesError, RulesValidationError, did_you_mean
 from ..validate import Checked, check
 from .choices import Action, ChooseNode, Decision
 from .codegen import ExprCompiler
-from .effects import (
-    Block,
-    BreakNode,
-    DoNode,
-    Effect,
-    ForEachInNode,
-    ForEachNode,
-    IfNode,
-    Node,
-    Nop,
-    OrderedForEachNode,
-    PhaseNode,
-    RepeatNode,
-    TriggerNode,
-    compile_assign,
-    compile_deal,
-    compile_let,
-    compile_move,
-    compile_say,
-    compile_shuffle,
-    end_game,
-)
+from .compile_stmts import Compiled, StmtCompiler
+from .effects import Block, PhaseNode
 from .expr import Fn, Layout
 from .state import State
-from .tricks import TrickNode
 
 __all__ = ["Action", "Game", "Program", "load", "loads"]
 
@@ -65,6 +44,7 @@ class Program:
         lay = self.layout = Layout()
         lay.n = n
         self.compiler = ExprCompiler(self.checked, lay)
+        self.stmts = StmtCompiler(self)
         self.nodes: list[Any] = []
         self._build_options(game.option_values)  # first: copies and attributes may use options
         self._build_cards()
@@ -296,77 +276,9 @@ class Program:
             block.stmts.append((effect, node, st.span))
         return block
 
-    def stmt(self, st: ir.Stmt) -> tuple[Effect | None, Node | None]:
-        simple: dict[type, Callable[[Program, Any], Effect]] = {
-            ir.Assign: compile_assign, ir.Move: compile_move, ir.Shuffle: compile_shuffle,
-            ir.Deal: compile_deal, ir.Say: compile_say, ir.Let: compile_let,
-        }
-        if type(st) in simple:
-            return simple[type(st)](self, st), None
-        if isinstance(st, ir.EndGame):
-            return end_game, None
-        if isinstance(st, ir.Choose):
-            choose = self.add(ChooseNode(self, len(self.nodes), st))
-            return choose.effect, None
-        if isinstance(st, ir.If) and _straight(st):
-            return self._inline_if(st), None
-        index = len(self.nodes)
-        self.nodes.append(None)
-        node: Node
-        comp = self.compiler
-        if isinstance(st, ir.If):
-            bodies = [self.block(b) for b in st.bodies]
-            if st.orelse:
-                bodies.append(self.block(st.orelse))
-            node = IfNode(index, [comp.expr(t) for t in st.tests], bodies)  # type: ignore[arg-type]
-        elif isinstance(st, ir.Repeat):
-            node = RepeatNode(index, comp.expr(st.count) if st.count is not None else None,
-                              comp.expr(st.test) if st.test is not None else None,
-                              self.layout.local(st.var) if st.var else None, self.block(st.body))
-        elif isinstance(st, ir.ForEachPlayer) and st.order is not None:
-            node = OrderedForEachNode(
-                index, comp.expr(st.order), comp.expr(st.start) if st.start is not None else None,
-                self.layout.local(st.var), self.layout.n, self.block(st.body))
-        elif isinstance(st, ir.ForEachIn):
-            node = ForEachInNode(index, comp.coll(st.coll), self.layout.local(st.var),
-                                 self.block(st.body))
-        elif isinstance(st, ir.Break):
-            node = BreakNode(index, self.add(Nop(len(self.nodes))))
-        elif isinstance(st, ir.Do):
-            node = DoNode(index, self.rules[st.name])
-        elif isinstance(st, ir.Trigger):
-            node = TriggerNode(index, comp.coll(st.cards), self.step_blocks.get(st.step, {}),
-                               self.this_slot)
-        elif isinstance(st, ir.ForEachPlayer):
-            node = ForEachNode(index, comp.expr(st.start) if st.start is not None else None,
-                               self.layout.local(st.var), st.clockwise, self.layout.n,
-                               self.block(st.body))
-        elif isinstance(st, ir.Trick):
-            node = TrickNode(self, index, st,
-                             self.block(st.after_play) if st.after_play else None,
-                             self.block(st.after_trick) if st.after_trick else None)
-        else:
-            raise AssertionError(st)
-        node.span = st.span
-        self.nodes[index] = node
-        return None, node
-
-    def _inline_if(self, st: ir.If) -> Effect:
-        """An ``if`` whose branches only hold effects runs as one effect (no frames)."""
-        tests = [self.compiler.expr(t) for t in st.tests]
-        bodies = [[self.stmt(x)[0] for x in body] for body in [*st.bodies, st.orelse]]
-
-        def run_if(s: State) -> None:
-            chosen = bodies[-1]
-            for test, body in zip(tests, bodies, strict=False):
-                if test(s, None):
-                    chosen = body
-                    break
-            for effect in chosen:
-                effect(s)  # type: ignore[misc]
-                if s.terminal:
-                    return
-        return run_if
+    def stmt(self, st: ir.Stmt) -> Compiled:
+        """Compile one statement (see :class:`~rulesplay.engine.compile_stmts.StmtCompiler`)."""
+        return self.stmts.visit(st)  # type: ignore[no-any-return]
 
     # ------------------------------------------------------------ display
     def word(self, key: str) -> str:
@@ -433,14 +345,6 @@ def _cell(attr: ir.AttrDecl, value: Any) -> Any:
     if isinstance(value, list):
         return value[0] if value else None
     return value
-
-
-def _straight(st: ir.Stmt) -> bool:
-    """Whether a statement only runs effects: no decision, loop or trick inside it."""
-    if isinstance(st, ir.If):
-        return all(_straight(x) for body in [*st.bodies, st.orelse] for x in body)
-    return isinstance(st, ir.Assign | ir.Let | ir.Move | ir.Shuffle | ir.Deal | ir.Say |
-                      ir.EndGame)
 
 
 def languages(ruleset: ir.Ruleset) -> set[str]:
