@@ -152,6 +152,7 @@ class ExprCompiler(Stage):
 
     # ------------------------------------------------------------ public API
     def type_of(self, e: ir.Expr) -> str:
+        """The validator's type of ``e`` (``any`` when it has none)."""
         return self.c.types.get(id(e), "any")
 
     def expr(self, e: ir.Expr) -> Fn:
@@ -220,10 +221,13 @@ class ExprCompiler(Stage):
         return name
 
     def gen_coll(self, e: ir.Expr) -> str:
+        """Source of ``e`` read as a collection (a zone id becomes its list of cards)."""
         src = self.gen(e)
         return f"s.zones[{src}]" if self.type_of(e) == "zone" else src
 
     def gen(self, e: ir.Expr) -> str:
+        """Python source of ``e`` (its ``visit_<Node>`` method); inside a candidate test, a
+        loop that does not read the candidate becomes a call computed once per round."""
         hoist = self._hoist
         if hoist is not None and isinstance(e, ir.Call | ir.BinOp | ir.Filter | ir.UnOp |
                                             ir.Cond | ir.Index):

@@ -127,7 +127,7 @@ class StmtCompiler(Stage):
                     chosen = body
                     break
             for effect in chosen:
-                effect(s)  # type: ignore[misc]
+                effect(s)
                 if s.terminal:
                     return
         return run_if

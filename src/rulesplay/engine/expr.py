@@ -63,7 +63,9 @@ class _FreeNames(NodeVisitor):
         return {e.id} if cat in ("local", "it") else set()
 
     def visit_Filter(self, e: ir.Filter) -> set[str]:
-        return self.visit(e.coll) | (self.visit(e.cond) - {"it"})
+        coll: set[str] = self.visit(e.coll)
+        cond: set[str] = self.visit(e.cond)
+        return coll | (cond - {"it"})
 
     def visit_Call(self, e: ir.Call) -> set[str]:
         builtin = BUILTINS.get(e.func)

@@ -91,8 +91,8 @@ class Checker:
         else:
             ctx.scopes.append({"player": "player"})
             exprs.want(r.score, "int", what=" (score)")
-            for t in r.tiebreaks:
-                exprs.want(t, "int", what=" (tiebreak)")
+            for tie in r.tiebreaks:
+                exprs.want(tie, "int", what=" (tiebreak)")
             ctx.scopes.pop()
         if r.winners is not None:
             exprs.want(r.winners, "list:player", what=" (winners: the winning seats)")

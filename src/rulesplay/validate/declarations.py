@@ -53,9 +53,9 @@ class Declarations:
         for e in r.enums:
             if self.claim(e.name, e.span, "enum"):
                 sym.enums[e.name] = e
-            for v in e.values:
-                if self.claim(v.name, v.span, "enum value"):
-                    sym.enum_values[v.name] = e.name
+            for member in e.values:
+                if self.claim(member.name, member.span, "enum value"):
+                    sym.enum_values[member.name] = e.name
         for k in r.kinds:
             if k.name in sym.kinds:
                 ctx.error(f"card kind '{k.name}' is already declared", k.span)

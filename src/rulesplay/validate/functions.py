@@ -25,13 +25,17 @@ class Typer(Protocol):
 
     ctx: Context
 
-    def expr(self, e: ir.Expr, it: str | None = None) -> str: ...
+    def expr(self, e: ir.Expr, it: str | None = None) -> str:
+        """The type of ``e`` (``it`` of type ``it`` where bound)."""
 
-    def want(self, e: ir.Expr, expected: str, it: str | None = None, what: str = "") -> str: ...
+    def want(self, e: ir.Expr, expected: str, it: str | None = None, what: str = "") -> str:
+        """The type of ``e``, reported unless it fits ``expected``."""
 
-    def coll(self, e: ir.Expr, it: str | None, what: str = " here") -> str: ...
+    def coll(self, e: ir.Expr, it: str | None, what: str = " here") -> str:
+        """The element type of collection ``e`` (reported when not a collection)."""
 
-    def error(self, message: str, span: Span) -> None: ...
+    def error(self, message: str, span: Span) -> None:
+        """Report an error at ``span``."""
 
 
 # A type rule: (validator, the call with a valid number of arguments, type of ``it`` here)
