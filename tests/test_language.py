@@ -183,6 +183,26 @@ score: 0
 ''')
 
 
+def test_an_ability_that_triggers_its_own_step_is_checked_once() -> None:
+    """The phase graph follows each triggered step once (it recursed without end)."""
+    game = rulesplay.loads('''game "T"
+players 2..2
+ability echo:
+    at tick:
+        trigger tick for [this]
+card c:
+    gift: ability
+    table:
+        echo
+zone deck: shared, public
+phase p:
+    trigger tick for deck
+    next end
+score: 0
+''')
+    assert game.title == "T"
+
+
 def test_break_outside_a_loop_and_unknown_step_are_errors() -> None:
     with pytest.raises(RulesError) as err:
         rulesplay.loads(BASE + '''
