@@ -58,7 +58,8 @@ class Checker:
             ctx.scopes.pop()
         for v in r.vars:
             t = ctx.var_type(v)
-            dt = exprs.expr(v.default)
+            with ctx.only_reading(None):  # worked out when it is set, like a statement
+                dt = exprs.expr(v.default)
             if not compatible(dt, t):
                 ctx.error(f"type mismatch: the default of '{v.name}' is {describe(dt)}; "
                           f"the variable holds {describe(t)}", v.default.span)
@@ -70,7 +71,8 @@ class Checker:
             exprs.template(ab.labels)
             for stat, e in ab.modifies.items():
                 ctx.scopes.append({"this": "card"})
-                exprs.want(e, "int", what=f" (modify {stat})")
+                with ctx.only_reading(f"'modify {stat}'"):
+                    exprs.want(e, "int", what=f" (modify {stat})")
                 ctx.scopes.pop()
             for body in ab.steps.values():
                 stmts.isolated_block(body, {"this": "card"})
@@ -82,7 +84,8 @@ class Checker:
             stmts.block(p.body)
             for tr in p.transitions:
                 if tr.guard is not None:
-                    exprs.want(tr.guard, "bool")
+                    with ctx.only_reading(None):  # worked out once, as the phase ends
+                        exprs.want(tr.guard, "bool")
                 if tr.target != "end" and tr.target not in ctx.sym.phases:
                     ctx.error(f"unknown phase '{tr.target}'"
                               + did_you_mean(tr.target, [*ctx.sym.phases, "end"]), tr.span)
@@ -90,12 +93,14 @@ class Checker:
             ctx.error("a ruleset needs a 'score:' line (the score of each player)", r.span)
         else:
             ctx.scopes.append({"player": "player"})
-            exprs.want(r.score, "int", what=" (score)")
-            for tie in r.tiebreaks:
-                exprs.want(tie, "int", what=" (tiebreak)")
+            with ctx.only_reading("the score"):
+                exprs.want(r.score, "int", what=" (score)")
+                for tie in r.tiebreaks:
+                    exprs.want(tie, "int", what=" (tiebreak)")
             ctx.scopes.pop()
         if r.winners is not None:
-            exprs.want(r.winners, "list:player", what=" (winners: the winning seats)")
+            with ctx.only_reading("the winners rule"):
+                exprs.want(r.winners, "list:player", what=" (winners: the winning seats)")
         for change in r.overrides:
             said = f"option {change.name} = ..." if change.action == "default" else \
                 f"{change.action} {change.what} {change.name}"

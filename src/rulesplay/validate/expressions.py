@@ -212,6 +212,11 @@ class ExprChecker(Stage):
             self.error(f"'{e.func}' takes {want} argument{'s' if hi > 1 else ''}, got "
                        f"{len(e.args)}", e.span)
             return ANY
+        if builtin.chance and self.ctx.reading is not None:
+            self.error(f"'{e.func}' draws at random, which {self.ctx.reading} may not: it is "
+                       "worked out again whenever it is listed or shown, so each look would "
+                       f"draw anew; draw in a statement before it (let x = {e.func}(...))",
+                       e.span)
         return builtin.type_rule(self, e, it)
 
     # ------------------------------------------------------------ operators

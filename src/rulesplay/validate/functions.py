@@ -64,6 +64,8 @@ class Builtin:
         value: for a call the validator can work out before play (in an option default or
             a kind's copies), its value from its arguments' values, or :data:`UNKNOWN`
             when they do not fit; None when the function needs a game (``top``...).
+        chance: it draws from the game's random generator, so only a statement may call
+            it (never an expression that is evaluated whenever it is listed or shown).
     """
 
     name: str
@@ -72,6 +74,7 @@ class Builtin:
     code: Mapping[str, str]
     per_element: int | None = None
     value: Callable[[list[Any]], Any] | None = None
+    chance: bool = False
 
     def form(self, args: list[ir.Expr], type_of: Callable[[ir.Expr], str]) -> str:
         """Which of :attr:`code` a call with ``args`` uses (``type_of`` gives an argument's
@@ -225,7 +228,7 @@ _ROWS = (
     Builtin("last", (2, 2), _slice, code={"2": "_last({a0}, {c1})"}),
     Builtin("values", (2, 2), _values, per_element=1,
             code={"2": "_values({{{a1} for it in {c0}}}, {sort_key})"}),
-    Builtin("random", (1, 1), _element, code={"1": "_random(s, {c0})"}),
+    Builtin("random", (1, 1), _element, code={"1": "_random(s, {c0})"}, chance=True),
     Builtin("index", (1, 1), _result("int", "card"), code={"1": "_index(s, {a0})"}),
     Builtin("best", (2, 2), _best, per_element=1, code={"2": "_best({c0}, lambda it: {a1})"}),
     Builtin("owner", (1, 1), _result("player", "card"),

@@ -33,8 +33,9 @@ class StmtChecker(Stage):
     def block(self, stmts: list[ir.Stmt], bound: dict[str, str] | None = None) -> None:
         """Check ``stmts`` in a new scope holding the ``bound`` locals (name -> type)."""
         self.ctx.scopes.append(dict(bound or {}))
-        for s in stmts:
-            self.visit(s)
+        with self.ctx.only_reading(None):  # a statement's expressions run once, in turn
+            for s in stmts:
+                self.visit(s)
         self.ctx.scopes.pop()
 
     def loop_block(self, stmts: list[ir.Stmt], bound: dict[str, str] | None = None) -> None:
@@ -207,15 +208,18 @@ class StmtChecker(Stage):
             self.error("'skip' needs 'may choose' (a choice that can be skipped)",
                        s.skip_label.span if s.skip_label.span.line else s.span)
         self.want(s.player, "player", what=" (who chooses)")
-        el = self.coll(s.domain, None, " to choose from")
+        with self.ctx.only_reading("a choice's options"):
+            el = self.coll(s.domain, None, " to choose from")
         if s.where is not None:
             self.ctx.scopes.append({s.name: el})
-            self.want(s.where, "bool")
+            with self.ctx.only_reading("a choice's 'where' filter"):
+                self.want(s.where, "bool")
             self.ctx.scopes.pop()
         # The prompt is shown before the choice is made: it cannot name the choice.
-        self.exprs.template(s.prompt)
-        if s.skip_label is not None:
-            self.exprs.template(s.skip_label)
+        with self.ctx.only_reading("a prompt"):
+            self.exprs.template(s.prompt)
+            if s.skip_label is not None:
+                self.exprs.template(s.skip_label)
         self.ctx.bind(s.name, el, s.span)
 
     def visit_Trick(self, s: ir.Trick) -> None:
@@ -239,17 +243,21 @@ class StmtChecker(Stage):
         ctx.scopes.append({})
         ctx.bind(s.card_var, "card", s.span)
         if s.where is not None:
-            self.want(s.where, "bool")
-        self.exprs.template(s.prompt)
+            with self.ctx.only_reading("what may be played"):
+                self.want(s.where, "bool")
+        with self.ctx.only_reading("a prompt"):
+            self.exprs.template(s.prompt)
         self.block(s.after_play)
         ctx.scopes.pop()
         ctx.scopes.pop()
-        self.exprs.template(s.pass_label)
+        with self.ctx.only_reading("a prompt"):
+            self.exprs.template(s.pass_label)
         if s.key is None:
             self.error("this trick has no 'won by highest KEY' line saying which card wins, "
                        "e.g. 'won by highest it.rank'", s.span)
         else:
             ctx.key_card = s.card_var
-            self.expr(s.key, "card")
+            with self.ctx.only_reading("'won by'"):
+                self.expr(s.key, "card")
             ctx.key_card = None
         self.block(s.after_trick, {"winner": "player"})

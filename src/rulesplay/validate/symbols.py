@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -69,6 +71,10 @@ class Context:
         scopes: local names -> type, innermost last.
         key_card: a trick's card name while its ``won by`` key is checked, else None.
         loops: loops around the statement being checked (for ``break``).
+        reading: what is being checked when it is an expression that only reads the game
+            (a choice's options, filter and prompt, a play's filter, ``won by``, a label,
+            the score...): evaluated whenever it is listed or shown, so chance may not be
+            drawn in it; None inside statements, whose expressions run once.
     """
 
     def __init__(self, ruleset: ir.Ruleset) -> None:
@@ -78,6 +84,17 @@ class Context:
         self.scopes: list[dict[str, str]] = []
         self.key_card: str | None = None
         self.loops = 0
+        self.reading: str | None = "a declaration"
+
+    @contextmanager
+    def only_reading(self, what: str | None) -> Iterator[None]:
+        """Check what follows as an expression that only reads the game (``what`` it is, e.g.
+        "a choice's filter"), or, with None, as the effects of statements."""
+        before, self.reading = self.reading, what
+        try:
+            yield
+        finally:
+            self.reading = before
 
     # ------------------------------------------------------------ reporting
     def error(self, message: str, span: Span) -> None:
