@@ -286,19 +286,22 @@ def test_a_rule_failing_during_play_is_reported_logged_and_replayed(tmp_path: Pa
     assert again.exit_code == 0 and "stops with the same error" in again.output
 
 
-def test_bots_come_from_the_agent_registry_when_there_is_one(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+def test_bots_come_from_the_agent_registry(monkeypatch: pytest.MonkeyPatch) -> None:
     import rulesplay.cli as cli_module
 
     made: list[tuple[str, int, int]] = []
+
+    class First:
+        def step(self, state: object) -> str:
+            return state.legal_actions()[0].id  # type: ignore[attr-defined, no-any-return]
 
     def registry(name: str, seat: int, seed: int) -> object:
         if name != "first":
             raise KeyError(f"unknown agent '{name}'; available: first")
         made.append((name, seat, seed))
-        return lambda state: state.legal_actions()[0].id
+        return First()
 
-    monkeypatch.setattr(cli_module, "_registry_make_agent", registry)
+    monkeypatch.setattr(cli_module, "agent_from_spec", registry)
     ok = cli("run", BH, "--seed", "3", "--bot", "first", "--quiet", *SHORT)
     assert ok.exit_code == 0, ok.output
     assert made == [("first", 0, 3), ("first", 1, 3), ("first", 2, 3)]

@@ -23,6 +23,8 @@ from rich.table import Table
 
 from . import gamelog, terminal
 from . import graph as graphs
+from .agents import Agent
+from .agents import make_agent as agent_from_spec
 from .cliargs import claim_output, echo_warnings, parse_pairs
 from .compose import changed_since
 from .engine.game import Game, load, load_bundle
@@ -34,57 +36,17 @@ from .outfiles import fresh_name
 from .session import HUMAN, Session, play
 from .show import option_type_text
 
-try:  # the agent registry is optional: without it every bot is a uniform random chooser
-    from .agents import make_agent as _registry_make_agent  # type: ignore[attr-defined]
-except ImportError:  # pragma: no cover - depends on the package being present
-    _registry_make_agent = None
 
-BUILTIN_BOTS = ("random",)
-
-
-class RandomChooser:
-    """A bot that picks uniformly among the legal actions with its own generator.
-
-    Args:
-        seed: the game's seed; the bot's generator is derived from it and ``seat`` so a game
-            replays exactly from its seed.
-        seat: the seat it plays.
-    """
-
-    def __init__(self, seed: int, seat: int) -> None:
-        self.rng = random.Random(f"rulesplay-bot/{seed}/{seat}")
-
-    def step(self, state: State) -> Any:
-        """The action to take in ``state`` (a legal :class:`rulesplay.Action`)."""
-        return self.rng.choice(state.legal_actions())
-
-
-def make_agent(name: str, seat: int, seed: int) -> Any:
-    """A bot for ``seat`` by name: from :mod:`rulesplay.agents` when it exists, else built in.
-
-    Returns:
-        An object with ``step(state) -> Action or action id`` (or a callable doing that).
+def make_agent(name: str, seat: int, seed: int) -> Agent:
+    """A bot for ``seat`` by spec (:func:`rulesplay.agents.make_agent`), for a command line.
 
     Raises:
-        click.UsageError: no bot has that name.
+        click.UsageError: no bot has that name, or a bad parameter.
     """
     try:
-        return _bot(name, seat, seed)
+        return agent_from_spec(name, seat, seed)
     except (KeyError, ValueError) as exc:
         raise click.UsageError(f"--bot/--seat: {exc}") from None
-
-
-def _bot(name: str, seat: int, seed: int) -> Any:
-    """:func:`make_agent` raising ValueError (or KeyError) for an unknown bot."""
-    if _registry_make_agent is not None:
-        return _registry_make_agent(name, seat, seed)
-    if name != "random":
-        raise ValueError(f"unknown bot '{name}'; available: {', '.join(BUILTIN_BOTS)}")
-    return RandomChooser(seed, seat)
-
-
-def _agent_step(agent: Any, state: State) -> Any:
-    return agent.step(state) if hasattr(agent, "step") else agent(state)
 
 
 class RulesGroup(click.Group):
@@ -307,7 +269,7 @@ def resume(save_file: str, log_path: str | None, force: bool) -> None:
     again writes to SAVE by default.
     """
     try:
-        session = Session.load(save_file, _bot)
+        session = Session.load(save_file, agent_from_spec)
     except OSError as exc:
         raise click.ClickException(f"cannot resume {save_file}: {exc.strerror}") from None
     except RulesError as exc:
@@ -358,7 +320,7 @@ def _open_output(path: str, what: str, overwrite: bool) -> IO[str]:
         raise click.ClickException(f"cannot write {what} {path}: {exc.strerror}") from None
 
 
-def _play(state: State, agents: dict[int, Any], narrator: Narrator | None,
+def _play(state: State, bots: dict[int, Agent], narrator: Narrator | None,
           log: gamelog.LogWriter | None) -> None:
     """Let the bots play ``state`` to its end, narrating and logging every event."""
     events = state.events or []
@@ -375,7 +337,7 @@ def _play(state: State, agents: dict[int, Any], narrator: Narrator | None,
 
     try:
         while not state.is_terminal():
-            action = _agent_step(agents[state.current_player()], state)
+            action = bots[state.current_player()].step(state)
             state.apply(action)
             emit()
     finally:  # a failing rule still leaves its events in the log and the account

@@ -70,11 +70,6 @@ class SavedSession(BaseModel):
     log_seat: StrictInt | None = None
 
 
-def agent_step(agent: Any, state: State) -> Any:
-    """The action a bot takes (``agent.step(state)`` or ``agent(state)``)."""
-    return agent.step(state) if hasattr(agent, "step") else agent(state)
-
-
 def _rng_of(agent: Any) -> random.Random | None:
     rng = getattr(agent, "rng", None)
     return rng if isinstance(rng, random.Random) else None
@@ -369,7 +364,7 @@ def _loop(session: Session, console: Console, ask: Callable[[str], str], seat_ui
                     session.seen[p] = session.total
                 else:
                     snapshot = _snapshot(session)
-                    action = agent_step(session.agents[p], state)
+                    action = session.agents[p].step(state)
                 state.apply(action)
                 session.emit()
                 snapshot = None
