@@ -9,7 +9,8 @@ The engine API::
     state.scores(), state.winners()
 """
 
-from .engine.game import Action, Game, load, loads
+from .engine.actions import Action
+from .engine.game import Game, load, loads
 from .engine.state import State
 from .errors import RulesError
 

@@ -50,7 +50,7 @@ from .terminal import clean, literal
 
 if TYPE_CHECKING:
     from .engine.choices import Action
-    from .engine.game import Program
+    from .engine.program import Program
     from .engine.state import State
 
 Event = dict[str, Any]

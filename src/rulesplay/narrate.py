@@ -25,7 +25,7 @@ from rich.table import Table
 from .terminal import literal
 
 if TYPE_CHECKING:
-    from .engine.game import Program
+    from .engine.program import Program
     from .engine.state import State
 
 Event = dict[str, Any]

@@ -1,10 +1,12 @@
 """The statement compiler: checked IR statements become effects and run-time nodes.
 
-A simple statement becomes an effect that its block runs inline (see the ``compile_*``
-functions of :mod:`rulesplay.engine.effects`); a compound one (a loop, ``do``, ``trigger``,
-a trick, an ``if`` around a decision) becomes a node appended to the program's node list,
-whose index frames and saves refer to. Node indices are numbered as nodes are made, in a
-fixed order: a compound statement takes its index before the nodes of its blocks.
+A simple statement becomes an effect that its block runs inline (the ``compile_*``
+functions of :mod:`rulesplay.engine.compile_effects`); a compound one (a loop, ``do``,
+``trigger``, a choice, a trick, an ``if`` around a decision) becomes a node appended to the
+program's node list, whose index frames and saves refer to. Node indices are numbered as
+nodes are made, in a fixed order: a compound statement takes its index before the nodes of
+its blocks. This is where a compiler of whole phases plugs in: it receives the same
+:class:`StmtCompiler` and emits nodes in its place.
 """
 
 from __future__ import annotations
@@ -14,8 +16,18 @@ from typing import TYPE_CHECKING, Any
 
 from .. import ir
 from ..visitor import NodeVisitor, Stage
+from .actions import Action, ActionCache
 from .choices import ChooseNode
+from .compile_effects import (
+    compile_assign,
+    compile_deal,
+    compile_let,
+    compile_move,
+    compile_say,
+    compile_shuffle,
+)
 from .effects import (
+    Block,
     BreakNode,
     DoNode,
     Effect,
@@ -27,18 +39,15 @@ from .effects import (
     OrderedForEachNode,
     RepeatNode,
     TriggerNode,
-    compile_assign,
-    compile_deal,
-    compile_let,
-    compile_move,
-    compile_say,
-    compile_shuffle,
     end_game,
 )
+from .tables import var_default
+from .texts import template
 from .tricks import TrickNode
 
 if TYPE_CHECKING:
-    from .game import Program
+    from .codegen import ExprCompiler
+    from .program import Program
     from .state import State
 
 # What compiling a statement gives: an effect to run inline, or a node that opens a frame.
@@ -51,19 +60,62 @@ class StmtCompiler(Stage):
     frame, the node appended to ``prog.nodes``.
 
     Args:
-        prog: the program being built (its layout, expression compiler, rules, ability
-            blocks and node list).
+        prog: the program being built (its layout, tables and node list).
+        comp: the expression compiler over ``prog.layout``.
+        this_slot: the local slot of ``this`` (bound by ``trigger``).
+
+    Attributes:
+        rules: ``rule`` name -> its block (all made empty first, so ``do`` can name a rule
+            declared later; see :meth:`compile_rules`).
+        step_blocks: step -> ability name -> the ability's block ``at`` that step.
     """
 
     handles = (ir.StmtNode,)
 
-    def __init__(self, prog: Program) -> None:
-        self.prog = prog
+    def __init__(self, prog: Program, comp: ExprCompiler, this_slot: int) -> None:
+        self.prog, self.comp, self.layout = prog, comp, prog.layout
+        self.nodes = prog.nodes
+        self.this_slot = this_slot
+        self.rules: dict[str, Block] = {}
+        self.step_blocks: dict[str, dict[str, Block]] = {}
+
+    def compile_rules(self, rules: list[ir.RuleDecl]) -> None:
+        """Every ``rule NAME:`` block (all made first, then filled, so they may call each
+        other in any order)."""
+        self.rules = {r.name: self.add(Block(len(self.nodes), [])) for r in rules}
+        for r in rules:
+            self._fill(self.rules[r.name], r.body)
+
+    def compile_steps(self, abilities: list[ir.AbilityDecl]) -> None:
+        """Every ability's blocks ``at STEP`` (run by ``trigger STEP``)."""
+        for ab in abilities:
+            for step, body in ab.steps.items():
+                self.step_blocks.setdefault(step, {})[ab.name] = self.block(body)
+
+    def template(self, labels: ir.Labels | None, default: str = "") -> Callable[[Any], str]:
+        """A display text of this program (see :func:`rulesplay.engine.texts.template`)."""
+        return template(self.prog, self.comp, labels, default)
+
+    # ------------------------------------------------------------ blocks
+    def add(self, node: Any) -> Any:
+        """Append ``node`` to the program's node list; return it."""
+        self.nodes.append(node)
+        return node
+
+    def block(self, stmts: list[ir.Stmt]) -> Block:
+        """A new block node holding ``stmts`` compiled."""
+        return self._fill(self.add(Block(len(self.nodes), [])), stmts)
+
+    def _fill(self, block: Block, stmts: list[ir.Stmt]) -> Block:
+        for st in stmts:
+            effect, node = self.visit(st)
+            block.stmts.append((effect, node, st.span))
+        return block
 
     def frame_node(self, st: ir.Stmt, build: Callable[[int], Node]) -> Compiled:
         """A node for ``st``: its index is taken first, then ``build(index)`` makes it (and
         the nodes of its blocks, which come after it)."""
-        nodes = self.prog.nodes
+        nodes = self.nodes
         index = len(nodes)
         nodes.append(None)
         node = build(index)
@@ -73,30 +125,29 @@ class StmtCompiler(Stage):
 
     # ------------------------------------------------------------ effects
     def visit_Assign(self, st: ir.Assign) -> Compiled:
-        return compile_assign(self.prog, st), None
+        return compile_assign(self.prog, self.comp, st), None
 
     def visit_Let(self, st: ir.Let) -> Compiled:
-        return compile_let(self.prog, st), None
+        return compile_let(self.prog, self.comp, st), None
 
     def visit_Move(self, st: ir.Move) -> Compiled:
-        return compile_move(self.prog, st), None
+        return compile_move(self.prog, self.comp, st), None
 
     def visit_Shuffle(self, st: ir.Shuffle) -> Compiled:
-        return compile_shuffle(self.prog, st), None
+        return compile_shuffle(self.prog, self.comp, st), None
 
     def visit_Deal(self, st: ir.Deal) -> Compiled:
-        return compile_deal(self.prog, st), None
+        return compile_deal(self.prog, self.comp, st), None
 
     def visit_Say(self, st: ir.Say) -> Compiled:
-        return compile_say(self.prog, st), None
+        return compile_say(self.prog, self.comp, st), None
 
     def visit_EndGame(self, st: ir.EndGame) -> Compiled:
         return end_game, None
 
     def visit_Choose(self, st: ir.Choose) -> Compiled:
         """A decision node; its effect asks for the decision inline."""
-        prog = self.prog
-        choose = prog.add(ChooseNode(prog, len(prog.nodes), st))
+        choose = self.add(compile_choose(self, len(self.nodes), st))
         return choose.effect, None
 
     # ------------------------------------------------------------ control
@@ -105,19 +156,18 @@ class StmtCompiler(Stage):
         frame for the branch taken."""
         if _Straight().visit(st):
             return self.inline_if(st), None
-        prog = self.prog
 
         def build(index: int) -> Node:
-            bodies = [prog.block(b) for b in st.bodies]
+            bodies = [self.block(b) for b in st.bodies]
             if st.orelse:
-                bodies.append(prog.block(st.orelse))
-            return IfNode(index, [prog.compiler.expr(t) for t in st.tests],
+                bodies.append(self.block(st.orelse))
+            return IfNode(index, [self.comp.expr(t) for t in st.tests],
                           bodies)  # type: ignore[arg-type]
         return self.frame_node(st, build)
 
     def inline_if(self, st: ir.If) -> Effect:
         """An ``if`` whose branches only hold effects runs as one effect (no frames)."""
-        tests = [self.prog.compiler.expr(t) for t in st.tests]
+        tests = [self.comp.expr(t) for t in st.tests]
         bodies = [[self.visit(x)[0] for x in body] for body in [*st.bodies, st.orelse]]
 
         def run_if(s: State) -> None:
@@ -133,49 +183,86 @@ class StmtCompiler(Stage):
         return run_if
 
     def visit_Repeat(self, st: ir.Repeat) -> Compiled:
-        prog, comp = self.prog, self.prog.compiler
+        comp = self.comp
         return self.frame_node(st, lambda index: RepeatNode(
             index, comp.expr(st.count) if st.count is not None else None,
             comp.expr(st.test) if st.test is not None else None,
-            prog.layout.local(st.var) if st.var else None, prog.block(st.body)))
+            self.layout.local(st.var) if st.var else None, self.block(st.body)))
 
     def visit_ForEachPlayer(self, st: ir.ForEachPlayer) -> Compiled:
-        prog, comp, lay = self.prog, self.prog.compiler, self.prog.layout
+        comp, lay = self.comp, self.layout
         start = st.start
         if st.order is not None:
             order = st.order
             return self.frame_node(st, lambda index: OrderedForEachNode(
                 index, comp.expr(order), comp.expr(start) if start is not None else None,
-                lay.local(st.var), lay.n, prog.block(st.body)))
+                lay.local(st.var), lay.n, self.block(st.body)))
         return self.frame_node(st, lambda index: ForEachNode(
             index, comp.expr(start) if start is not None else None, lay.local(st.var),
-            st.clockwise, lay.n, prog.block(st.body)))
+            st.clockwise, lay.n, self.block(st.body)))
 
     def visit_ForEachIn(self, st: ir.ForEachIn) -> Compiled:
-        prog = self.prog
         return self.frame_node(st, lambda index: ForEachInNode(
-            index, prog.compiler.coll(st.coll), prog.layout.local(st.var),
-            prog.block(st.body)))
+            index, self.comp.coll(st.coll), self.layout.local(st.var), self.block(st.body)))
 
     def visit_Break(self, st: ir.Break) -> Compiled:
-        prog = self.prog
         return self.frame_node(st, lambda index: BreakNode(
-            index, prog.add(Nop(len(prog.nodes)))))
+            index, self.add(Nop(len(self.nodes)))))
 
     def visit_Do(self, st: ir.Do) -> Compiled:
-        return self.frame_node(st, lambda index: DoNode(index, self.prog.rules[st.name]))
+        return self.frame_node(st, lambda index: DoNode(index, self.rules[st.name]))
 
     def visit_Trigger(self, st: ir.Trigger) -> Compiled:
-        prog = self.prog
         return self.frame_node(st, lambda index: TriggerNode(
-            index, prog.compiler.coll(st.cards), prog.step_blocks.get(st.step, {}),
-            prog.this_slot))
+            index, self.comp.coll(st.cards), self.step_blocks.get(st.step, {}),
+            self.this_slot))
 
     def visit_Trick(self, st: ir.Trick) -> Compiled:
-        prog = self.prog
-        return self.frame_node(st, lambda index: TrickNode(
-            prog, index, st, prog.block(st.after_play) if st.after_play else None,
-            prog.block(st.after_trick) if st.after_trick else None))
+        return self.frame_node(st, lambda index: compile_trick(
+            self, index, st, self.block(st.after_play) if st.after_play else None,
+            self.block(st.after_trick) if st.after_trick else None))
+
+
+def compile_choose(sc: StmtCompiler, index: int, c: ir.Choose) -> ChooseNode:
+    """The node of ``PLAYER [may|secretly] chooses NAME from DOMAIN [where COND]``, at
+    ``index`` in the program."""
+    comp, lay, prog = sc.comp, sc.layout, sc.prog
+    player = comp.expr(c.player)
+    domain = comp.coll(c.domain)
+    filter, _ = comp.candidate_filter(c.where, c.name)
+    slot = lay.local(c.name)
+    card = comp.type_of(c.domain) in ("zone", "list:card")
+    actions = ActionCache(prog, c.name, card, seats=comp.type_of(c.domain) == "list:player")
+    # A skip label may name the state ("keep {count(hand[p])} cards"): made per listing.
+    skip_text = sc.template(c.skip_label) if c.skip_label is not None else None
+    prompt_text = sc.template(c.prompt, default=c.name)
+    return ChooseNode(index, c.name, c.span, player, domain, filter, slot, c.optional,
+                      c.secret, actions, skip_text, prompt_text)
+
+
+def compile_trick(sc: StmtCompiler, index: int, t: ir.Trick, after_play: Block | None,
+                  after_trick: Block | None) -> TrickNode:
+    """The node of a ``trick`` (standard or climbing), at ``index`` in the program, with
+    its ``after play`` and ``after trick`` blocks already compiled."""
+    comp, lay, prog = sc.comp, sc.layout, sc.prog
+    zone, leader = comp.expr(t.zone), comp.expr(t.leader)
+    source = comp.coll(t.source)
+    filter, _ = comp.candidate_filter(t.where, t.card_var)
+    assert t.key is not None, "the validator requires a 'won by' line"
+    key = comp.expr(t.key)
+    player_slot = lay.local("player")
+    card_slot = lay.local(t.card_var)
+    winner_slot = lay.local("winner")
+    trick_vars = [(lay.gslot[v.name], var_default(comp, v)) for v in prog.ruleset.vars
+                  if v.scope == "trick"]
+    actions = ActionCache(prog, "play", True)
+    pass_action = Action("pass", sc.template(t.pass_label, default="pass")(None), None,
+                         "pass", False)
+    return TrickNode(index, t.span, n=lay.n, zone=zone, leader=leader, source=source,
+                     filter=filter, key=key, climbing=t.climbing, player_slot=player_slot,
+                     card_slot=card_slot, winner_slot=winner_slot, after_play=after_play,
+                     after_trick=after_trick, trick_vars=trick_vars, actions=actions,
+                     pass_action=pass_action, prompt_text=sc.template(t.prompt, default="play"))
 
 
 class _Straight(NodeVisitor):

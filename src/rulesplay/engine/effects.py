@@ -1,8 +1,11 @@
-"""Statements: effects that run at once (move, shuffle, deal, set) and the nodes that open
-frames on the interpreter's stack (blocks, if, repeat, for each player, choose, phase).
+"""Statements at run time: moving cards, and the nodes that open frames on the interpreter's
+stack (blocks, if, repeat, for each, do, trigger, phase).
 
 Every node has ``step(state, frame)``; a frame is a small list whose first item is the node's
-index in the program, so the whole position in the phase graph is plain data.
+index in the program, so the whole position in the phase graph is plain data. The effects
+that run at once (move, shuffle, deal, set...) are compiled by
+:mod:`rulesplay.engine.compile_effects`; nodes are built by
+:mod:`rulesplay.engine.compile_stmts`.
 """
 
 from __future__ import annotations
@@ -10,12 +13,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from .. import ir
 from ..errors import RulesRuntimeError, Span
 from .expr import Fn
 
 if TYPE_CHECKING:
-    from .game import Program
     from .state import State
 
 Effect = Callable[["State"], None]
@@ -284,12 +285,15 @@ class TriggerNode(Node):
 
 
 class PhaseNode(Node):
-    """A phase: runs its body, then takes the first transition whose guard holds."""
+    """A phase: runs its body, then takes the first transition whose guard holds.
 
-    def __init__(self, index: int, decl: ir.PhaseDecl, body: Block) -> None:
-        self.index, self.decl, self.body = index, decl, body
-        self.name = decl.name
-        self.span = decl.span
+    Made before its body is compiled (a ``next`` may name any phase), so ``body``,
+    ``label`` and ``transitions`` are set by the compile step afterwards.
+    """
+
+    def __init__(self, index: int, name: str, span: Span) -> None:
+        self.index, self.name, self.span = index, name, span
+        self.body: Block | None = None
         self.transitions: list[tuple[Fn | None, int | None]] = []  # (guard, phase node|end)
         self.label: Callable[[State], str] | None = None
 
@@ -303,7 +307,7 @@ class PhaseNode(Node):
             if s.events is not None:
                 label = self.label(s) if self.label else self.name
                 s.events.append({"type": "phase", "phase": self.name, "label": label})
-            s.stack.append(self.body.start(s))
+            s.stack.append(self.body.start(s))  # type: ignore[union-attr]
             return
         for guard, target in self.transitions:
             if guard is None or guard(s, None):
@@ -314,127 +318,6 @@ class PhaseNode(Node):
                     s.stack.append(s.program.nodes[target].start(s))
                 return
         raise RulesRuntimeError(f"no 'next' of phase '{self.name}' applies", self.span)
-
-
-def compile_assign(prog: Program, a: ir.Assign) -> Effect:
-    """``x = v``, ``x += v``, ``points[p] += v``, ``card.var = v``."""
-    comp, lay = prog.compiler, prog.layout
-    value = comp.expr(a.value)
-    op = a.op
-    t = a.target
-    if comp.type_of(t) == "player":
-        value = _seat_checked(value, lay.n, a)
-
-    def combine(old: Any, new: Any) -> Any:
-        if op == "=":
-            return new
-        if old is None:
-            raise RulesRuntimeError(f"'{op}' on a variable that is none", a.span)
-        return old + new if op == "+=" else old - new
-
-    if isinstance(t, ir.Name):
-        slot = lay.gslot[t.id]
-        if op == "=":
-            def set_global(s: State) -> None:
-                s.g[slot] = value(s, None)
-            return set_global
-
-        def update_global(s: State) -> None:
-            s.g[slot] = combine(s.g[slot], value(s, None))
-        return update_global
-    if isinstance(t, ir.Index):
-        assert isinstance(t.obj, ir.Name)
-        pslot, seat = lay.pslot[t.obj.id], comp.expr(t.key)
-
-        def set_player(s: State) -> None:
-            table = s.pv[pslot]
-            p = seat(s, None)
-            table[p] = combine(table[p], value(s, None))
-        return set_player
-    assert isinstance(t, ir.Attr)
-    cslot, card = lay.cslot[t.name], comp.expr(t.obj)
-
-    def set_card(s: State) -> None:
-        c = card(s, None)
-        if c is None:
-            raise RulesRuntimeError(f"cannot set '{t.name}' of none (no card)", a.span)
-        table = s.cv[cslot]
-        table[c] = combine(table[c], value(s, None))
-    return set_card
-
-
-def _seat_checked(value: Fn, n: int, a: ir.Assign) -> Fn:
-    """A player variable holds a seat that exists (or none): a value such as an option's
-    seat number out of range for this table is an error, not silently another seat."""
-    def checked(s: Any, it: Any) -> Any:
-        v = value(s, it)
-        if v is not None and not (isinstance(v, int) and 0 <= v < n):
-            raise RulesRuntimeError(f"seat {v} does not exist with {n} players "
-                                    f"(seats are 0 to {n - 1})", a.span)
-        return v
-    return checked
-
-
-def compile_move(prog: Program, m: ir.Move) -> Effect:
-    comp = prog.compiler
-    cards = comp.coll(m.cards) if comp.type_of(m.cards) == "zone" else comp.expr(m.cards)
-    to, top = comp.expr(m.to), m.end == "top"
-    return lambda s: move_cards(s, cards(s, None), to(s, None), top)
-
-
-def compile_shuffle(prog: Program, sh: ir.Shuffle) -> Effect:
-    zone = prog.compiler.expr(sh.zone)
-
-    def shuffle(s: State) -> None:
-        z = zone(s, None)
-        s.rng.shuffle(s.zones[z])
-        if s.events is not None:
-            s.events.append({"type": "shuffle", "zone": s.program.zone_ref(z)})
-    return shuffle
-
-
-def compile_deal(prog: Program, d: ir.Deal) -> Effect:
-    """Deal one card at a time in seat order from ``start``; ``up to`` keeps hands equal."""
-    comp, lay = prog.compiler, prog.layout
-    count, source = comp.expr(d.count), comp.expr(d.source)
-    start = comp.expr(d.start) if d.start is not None else (lambda s, it: 0)
-    base, n = lay.zone_id[d.to], lay.n
-
-    def deal(s: State) -> None:
-        src, want = source(s, None), count(s, None)
-        if want < 0:
-            raise RulesRuntimeError(f"cannot deal {want} cards", d.span)
-        have = len(s.zones[src])
-        each = min(want, have // n) if d.up_to else want
-        if each * n > have:
-            raise RulesRuntimeError(
-                f"cannot deal {want} cards to each of {n} players: "
-                f"{lay.zone_name[src]} holds {have}", d.span)
-        first = start(s, None)
-        if first is None or not 0 <= first < n:
-            raise RulesRuntimeError(f"'starting with' names seat {first}, which does not "
-                                    f"exist with {n} players", d.span)
-        for _ in range(each):
-            for k in range(n):
-                move_cards(s, s.zones[src][-1], base + (first + k) % n)
-    return deal
-
-
-def compile_say(prog: Program, say: ir.Say) -> Effect:
-    text = prog.template(say.text)
-
-    def emit(s: State) -> None:
-        if s.events is not None:
-            s.events.append({"type": "say", "text": text(s)})
-    return emit
-
-
-def compile_let(prog: Program, let: ir.Let) -> Effect:
-    value, slot = prog.compiler.expr(let.value), prog.layout.local(let.name)
-
-    def bind(s: State) -> None:
-        s.loc[slot] = value(s, None)
-    return bind
 
 
 def end_game(s: State) -> None:

@@ -16,10 +16,11 @@ from typing import TYPE_CHECKING, Any
 from pydantic import ValidationError
 
 from ..errors import IllegalActionError, RulesError, RulesRuntimeError, Span
-from .choices import Action
+from .actions import Action
 
 if TYPE_CHECKING:
-    from .game import Game, Program
+    from .game import Game
+    from .program import Program
 
 STEP_LIMIT = 200_000  # interpreter steps allowed between two decisions
 DECISION_LIMIT = 100_000  # decisions allowed in one game (real games take a few hundred)
@@ -206,7 +207,7 @@ class State:
         where = span or self.span or Span()  # the statement running when it failed
         phase = self.program.phase_name(self)
         prefix = f"in phase '{phase}': " if phase else ""
-        sources = self.program.game.checked.sources  # the text the game was loaded from
+        sources = self.program.checked.sources  # the text the game was loaded from
         if isinstance(exc, RulesError):
             if exc.span == Span():
                 exc.span = where

@@ -3,46 +3,65 @@
 
 Frame layout: ``[node, stage, leader, plays, current seat, passed-seat bitmask]``.
 Stages: 0 start, 1 next play, 2 after a play, 3 decide the winner, 4 done.
+The node is built from the IR by :func:`rulesplay.engine.compile_stmts.compile_trick`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from .. import ir
-from ..errors import RulesRuntimeError
-from .choices import Action, ActionCache, Decision
+from ..errors import RulesRuntimeError, Span
+from .actions import Action, ActionCache
+from .choices import Decision
 from .effects import Block, Node, move_cards
+from .expr import Fn
 
 if TYPE_CHECKING:
-    from .game import Program
     from .state import State
 
 
 class TrickNode(Node, Decision):
-    """A trick (see :class:`rulesplay.ir.Trick` for the rule it implements)."""
+    """A trick (see :class:`rulesplay.ir.Trick` for the rule it implements).
 
-    def __init__(self, prog: Program, index: int, t: ir.Trick, after_play: Block | None,
-                 after_trick: Block | None) -> None:
-        comp, lay = prog.compiler, prog.layout
-        self.index, self.span, self.name = index, t.span, "play"
-        self.n = lay.n
-        self.zone, self.leader = comp.expr(t.zone), comp.expr(t.leader)
-        self.source = comp.coll(t.source)
-        self.filter, _ = comp.candidate_filter(t.where, t.card_var)
-        assert t.key is not None, "the validator requires a 'won by' line"
-        self.key = comp.expr(t.key)
-        self.climbing = t.climbing
-        self.player_slot = lay.local("player")
-        self.card_slot = lay.local(t.card_var)
-        self.winner_slot = lay.local("winner")
+    Args:
+        index, span: the node's index in the program; where the trick is written.
+        n: seats at the table.
+        zone: ``f(state, None)`` -> the zone id the cards are played to.
+        leader: ``f(state, None)`` -> the seat that leads.
+        source: ``f(state, None)`` -> the cards the current player may play from.
+        filter: ``f(state, cards)`` -> the playable ones (the ``where`` test).
+        key: ``f(state, card)`` -> the card's rank in the trick (highest wins).
+        climbing: a climbing trick (play higher or pass) rather than a standard one.
+        player_slot, card_slot, winner_slot: local slots of ``player``, the played card's
+            name and ``winner``.
+        after_play, after_trick: blocks run after each play and after the trick, or None.
+        trick_vars: ``(slot, default function)`` of the trick variables, reset at the start.
+        actions: the cache of the ``play`` actions; pass_action: the ``pass`` action.
+        prompt_text: the prompt in the ruleset's words.
+    """
+
+    def __init__(self, index: int, span: Span, *, n: int, zone: Fn, leader: Fn, source: Fn,
+                 filter: Callable[[State, Any], list[Any]], key: Fn, climbing: bool,
+                 player_slot: int, card_slot: int, winner_slot: int,
+                 after_play: Block | None, after_trick: Block | None,
+                 trick_vars: list[tuple[int, Fn]], actions: ActionCache,
+                 pass_action: Action, prompt_text: Callable[[State], str]) -> None:
+        self.index, self.span, self.name = index, span, "play"
+        self.n = n
+        self.zone, self.leader = zone, leader
+        self.source = source
+        self.filter = filter
+        self.key = key
+        self.climbing = climbing
+        self.player_slot = player_slot
+        self.card_slot = card_slot
+        self.winner_slot = winner_slot
         self.after_play, self.after_trick = after_play, after_trick
-        self.trick_vars = [(lay.gslot[v.name], prog.var_default(v)) for v in prog.ruleset.vars
-                           if v.scope == "trick"]
-        self.actions = ActionCache(prog, "play", True)
-        self.pass_action = Action("pass", prog.template(t.pass_label, default="pass")(None),
-                                  None, "pass", False)
-        self.prompt_text = prog.template(t.prompt, default="play")
+        self.trick_vars = trick_vars
+        self.actions = actions
+        self.pass_action = pass_action
+        self.prompt_text = prompt_text
 
     def start(self, s: State) -> list[Any]:
         for slot, default in self.trick_vars:

@@ -1,0 +1,72 @@
+"""The compile step of a whole program: a loaded game and a player count in, a
+:class:`~rulesplay.engine.program.Program` with every table and node filled out.
+
+The order is fixed: slots, card ids and node indices are numbered as they are made, and
+saves and frames hold those numbers.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..validate import start_phase
+from .choices import ChooseNode
+from .codegen import ExprCompiler
+from .compile_stmts import StmtCompiler
+from .effects import PhaseNode
+from .expr import Fn, Layout
+from .program import Program
+from .tables import build_ability_tables, build_cards, build_options, build_vars, build_zones
+
+if TYPE_CHECKING:
+    from .game import Game
+
+
+def build_program(game: Game, n: int) -> Program:
+    """Compile ``game`` for ``n`` players.
+
+    Args:
+        game: the loaded game (checked ruleset, chosen options, language).
+        n: seats at the table (already checked against the ruleset's range).
+
+    Raises:
+        RulesError: an option value not allowed with ``n`` players, fewer than one copy of
+            a card, a derived card attribute that fails, or two cards with the same id.
+    """
+    lay = Layout()
+    lay.n = n
+    prog = Program(game, lay)
+    comp = ExprCompiler(prog.checked, lay)
+    ruleset = prog.ruleset
+    build_options(prog, comp, game.option_values)  # first: copies and attributes may use them
+    build_cards(prog, comp)
+    build_zones(prog)
+    build_vars(prog, comp)
+    # Phase nodes come first, so a phase's node index is its position in `phases`.
+    for p in ruleset.phases:
+        node = PhaseNode(len(prog.nodes), p.name, p.span)
+        prog.nodes.append(node)
+        prog.phase_index[p.name] = node.index
+        prog.phases.append(node)
+    sc = StmtCompiler(prog, comp, build_ability_tables(prog, comp))
+    sc.compile_rules(ruleset.rules)
+    sc.compile_steps(ruleset.abilities)
+    for node, decl in zip(prog.phases, ruleset.phases, strict=True):
+        node.body = sc.block(decl.body)
+        node.label = sc.template(decl.labels, default=node.name)
+        node.transitions = [
+            (comp.expr(t.guard) if t.guard is not None else None,
+             None if t.target == "end" else prog.phase_index[t.target])
+            for t in decl.transitions]
+    prog.start_phase = prog.phase_index[start_phase(ruleset) or ""]
+    player_slot = lay.local("player")
+    score = comp.expr(ruleset.score)  # type: ignore[arg-type]
+    ties = [comp.expr(t) for t in ruleset.tiebreaks]
+    prog.score_fns = (player_slot, score, ties)
+    winners: Fn | None = comp.expr(ruleset.winners) if ruleset.winners is not None else None
+    prog.winners_fn = winners
+    prog.num_locals = len(lay.lslot)
+    # Names of choices made in secret: others learn that they were made, not what.
+    prog.secret_choices = {node.name for node in prog.nodes
+                           if isinstance(node, ChooseNode) and node.secret}
+    return prog

@@ -1,0 +1,153 @@
+"""The compile step of the effects: each simple statement (set, move, shuffle, deal, say, let)
+becomes one function ``effect(state)`` that a block runs inline, with no frame.
+
+Each ``compile_*`` takes the program being built (its layout and tables), the expression
+compiler and the checked IR statement.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from .. import ir
+from ..errors import RulesRuntimeError
+from .effects import Effect, move_cards
+from .expr import Fn
+from .texts import template
+
+if TYPE_CHECKING:
+    from .codegen import ExprCompiler
+    from .program import Program
+    from .state import State
+
+
+def compile_assign(prog: Program, comp: ExprCompiler, a: ir.Assign) -> Effect:
+    """``x = v``, ``x += v``, ``points[p] += v``, ``card.var = v``.
+
+    Raises (when it runs): RulesRuntimeError for ``+=``/``-=`` on none, a card variable of
+    none, or a seat that does not exist stored in a player-valued variable.
+    """
+    lay = prog.layout
+    value = comp.expr(a.value)
+    op = a.op
+    t = a.target
+    if comp.type_of(t) == "player":
+        value = _seat_checked(value, lay.n, a)
+
+    def combine(old: Any, new: Any) -> Any:
+        if op == "=":
+            return new
+        if old is None:
+            raise RulesRuntimeError(f"'{op}' on a variable that is none", a.span)
+        return old + new if op == "+=" else old - new
+
+    if isinstance(t, ir.Name):
+        slot = lay.gslot[t.id]
+        if op == "=":
+            def set_global(s: State) -> None:
+                s.g[slot] = value(s, None)
+            return set_global
+
+        def update_global(s: State) -> None:
+            s.g[slot] = combine(s.g[slot], value(s, None))
+        return update_global
+    if isinstance(t, ir.Index):
+        assert isinstance(t.obj, ir.Name)
+        pslot, seat = lay.pslot[t.obj.id], comp.expr(t.key)
+
+        def set_player(s: State) -> None:
+            table = s.pv[pslot]
+            p = seat(s, None)
+            table[p] = combine(table[p], value(s, None))
+        return set_player
+    assert isinstance(t, ir.Attr)
+    cslot, card = lay.cslot[t.name], comp.expr(t.obj)
+
+    def set_card(s: State) -> None:
+        c = card(s, None)
+        if c is None:
+            raise RulesRuntimeError(f"cannot set '{t.name}' of none (no card)", a.span)
+        table = s.cv[cslot]
+        table[c] = combine(table[c], value(s, None))
+    return set_card
+
+
+def _seat_checked(value: Fn, n: int, a: ir.Assign) -> Fn:
+    """A player variable holds a seat that exists (or none): a value such as an option's
+    seat number out of range for this table is an error, not silently another seat."""
+    def checked(s: Any, it: Any) -> Any:
+        v = value(s, it)
+        if v is not None and not (isinstance(v, int) and 0 <= v < n):
+            raise RulesRuntimeError(f"seat {v} does not exist with {n} players "
+                                    f"(seats are 0 to {n - 1})", a.span)
+        return v
+    return checked
+
+
+def compile_move(prog: Program, comp: ExprCompiler, m: ir.Move) -> Effect:
+    """``move CARDS to ZONE [top|bottom]``: one card, a list, or every card of a zone."""
+    cards = comp.coll(m.cards) if comp.type_of(m.cards) == "zone" else comp.expr(m.cards)
+    to, top = comp.expr(m.to), m.end == "top"
+    return lambda s: move_cards(s, cards(s, None), to(s, None), top)
+
+
+def compile_shuffle(prog: Program, comp: ExprCompiler, sh: ir.Shuffle) -> Effect:
+    """``shuffle ZONE`` with the state's generator."""
+    zone = comp.expr(sh.zone)
+
+    def shuffle(s: State) -> None:
+        z = zone(s, None)
+        s.rng.shuffle(s.zones[z])
+        if s.events is not None:
+            s.events.append({"type": "shuffle", "zone": s.program.zone_ref(z)})
+    return shuffle
+
+
+def compile_deal(prog: Program, comp: ExprCompiler, d: ir.Deal) -> Effect:
+    """Deal one card at a time in seat order from ``start``; ``up to`` keeps hands equal.
+
+    Raises (when it runs): RulesRuntimeError for a negative count, too few cards, or a
+    starting seat that does not exist.
+    """
+    lay = prog.layout
+    count, source = comp.expr(d.count), comp.expr(d.source)
+    start = comp.expr(d.start) if d.start is not None else (lambda s, it: 0)
+    base, n = lay.zone_id[d.to], lay.n
+
+    def deal(s: State) -> None:
+        src, want = source(s, None), count(s, None)
+        if want < 0:
+            raise RulesRuntimeError(f"cannot deal {want} cards", d.span)
+        have = len(s.zones[src])
+        each = min(want, have // n) if d.up_to else want
+        if each * n > have:
+            raise RulesRuntimeError(
+                f"cannot deal {want} cards to each of {n} players: "
+                f"{lay.zone_name[src]} holds {have}", d.span)
+        first = start(s, None)
+        if first is None or not 0 <= first < n:
+            raise RulesRuntimeError(f"'starting with' names seat {first}, which does not "
+                                    f"exist with {n} players", d.span)
+        for _ in range(each):
+            for k in range(n):
+                move_cards(s, s.zones[src][-1], base + (first + k) % n)
+    return deal
+
+
+def compile_say(prog: Program, comp: ExprCompiler, say: ir.Say) -> Effect:
+    """``say TEXT``: a ``say`` event with the text in the game's language."""
+    text = template(prog, comp, say.text)
+
+    def emit(s: State) -> None:
+        if s.events is not None:
+            s.events.append({"type": "say", "text": text(s)})
+    return emit
+
+
+def compile_let(prog: Program, comp: ExprCompiler, let: ir.Let) -> Effect:
+    """``let NAME = VALUE``: binds a local name."""
+    value, slot = comp.expr(let.value), prog.layout.local(let.name)
+
+    def bind(s: State) -> None:
+        s.loc[slot] = value(s, None)
+    return bind

@@ -1,0 +1,56 @@
+"""Option values: turning command-line text into an option's type, and checking a value
+against what the option allows (its type, range or choices)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .. import ir
+from ..errors import OptionError
+
+
+def check_option_value(o: ir.OptionDecl, value: Any, players: int | None = None) -> None:
+    """Raise :class:`OptionError` unless ``value`` is allowed for option ``o``.
+
+    Args:
+        o: the option's declaration (type bool, int with a range, or a list of choices).
+        value: the value, already of the option's type (see :func:`coerce_option`).
+        players: the player count, named in the message when given (a per-count default).
+    """
+    where = f" with {players} players" if players else ""
+    if o.type == "bool":
+        ok = isinstance(value, bool)
+        allowed = "true or false"
+    elif o.type == "int":
+        ok = isinstance(value, int) and not isinstance(value, bool) and \
+            (o.lo is None or o.lo <= value) and (o.hi is None or value <= o.hi)
+        allowed = f"a whole number from {o.lo} to {o.hi}"
+    else:
+        ok = value in o.choices
+        allowed = "one of " + ", ".join(o.choices)
+    if not ok:
+        raise OptionError(f"option {o.name} = {value!r}{where} is not allowed; allowed: "
+                          f"{allowed}", o.span)
+
+
+def coerce_option(o: ir.OptionDecl, text: Any) -> Any:
+    """Turn a CLI string (``"true"``, ``"8"``, ``"no_lead"``) into the option's type.
+
+    A value that is not a string is returned as it is; a string that does not convert is
+    returned unchanged, for :func:`check_option_value` to reject with the allowed values.
+    """
+    if not isinstance(text, str):
+        return text
+    t = text.strip()
+    if o.type == "bool":
+        if t.lower() in ("true", "yes", "on", "1"):
+            return True
+        if t.lower() in ("false", "no", "off", "0"):
+            return False
+        return t
+    if o.type == "int":
+        try:
+            return int(t)
+        except ValueError:
+            return t
+    return t

@@ -1,0 +1,134 @@
+"""``Program``: one game compiled for one player count, as the plain tables the run-time reads.
+
+Nodes, :class:`~rulesplay.engine.state.State`, observations and front ends read these
+tables (card ids and labels, zone ids, slots, the node list, compiled functions); the
+compile step (:mod:`rulesplay.engine.build`) fills them once. Nothing here compiles or
+loads anything, so every run-time module can import this one.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from .expr import Fn, Layout
+from .words import word
+
+if TYPE_CHECKING:
+    from ..validate import Checked
+    from .choices import Decision
+    from .effects import PhaseNode
+    from .game import Game
+    from .state import State
+
+
+class Program:
+    """A game compiled for ``layout.n`` players: everything the hot path needs as tables.
+
+    Built by :func:`rulesplay.engine.build.build_program` (start empty, then filled); read,
+    never changed, once a game runs.
+
+    Attributes:
+        game, ruleset, checked, lang: where it came from (the loaded game, its IR, the
+            validator's result, the display language or None).
+        layout: slots, zone ids and per-card attribute tables (:class:`Layout`).
+        nodes: every run-time node by index (frames and pending decisions name nodes by
+            index); phase nodes first, so ``nodes[i]`` is ``phases[i]``.
+        phases, phase_index, start_phase: phase nodes, their index by name, the first.
+        card_ids, card_labels, card_attrs, card_short: per card (int id): stable id
+            (``red-7#2``), display label, attributes as plain data (in events), short name.
+        num_cards, enum_labels: card count; enum, choice and ability value -> display label.
+        zone_visibility, zone_label, num_zones: per zone id; zone count.
+        gvars, pvars: ``(slot, default function)`` of global/trick and player variables.
+        card_var_defaults, card_var_resets: per card variable, its default; the
+            ``(slot, default)`` of those reset when a card moves.
+        num_locals: local name slots (``State.loc``).
+        score_fns: ``(player slot, score function, tiebreak functions)``.
+        winners_fn: the ``winners:`` function, or None (best rank keys win).
+        secret_choices: names of choices made in secret (others learn that, not what).
+    """
+
+    def __init__(self, game: Game, layout: Layout) -> None:
+        self.game, self.ruleset, self.lang = game, game.ruleset, game.lang
+        self.checked: Checked = game.checked
+        self.layout = layout
+        self.nodes: list[Any] = []
+        self.phases: list[PhaseNode] = []
+        self.phase_index: dict[str, int] = {}
+        self.start_phase = 0
+        self.card_ids: list[str] = []
+        self.card_labels: list[str] = []
+        self.card_attrs: list[dict[str, Any]] = []
+        self.card_short: list[str] = []
+        self.num_cards = 0
+        self.enum_labels: dict[str, str] = {}
+        self.zone_visibility: list[str] = []
+        self.zone_label: list[str] = []
+        self.num_zones = 0
+        self.gvars: list[tuple[int, Fn]] = []
+        self.pvars: list[tuple[int, Fn]] = []
+        self.card_var_defaults: list[Any] = []
+        self.card_var_resets: list[tuple[int, Any]] = []
+        self.num_locals = 0
+        self.score_fns: tuple[int, Fn, list[Fn]] = (0, _none, [])
+        self.winners_fn: Fn | None = None
+        self.secret_choices: set[str] = set()
+
+    # ------------------------------------------------------------ words and values
+    def word(self, key: str) -> str:
+        """A tool word (yes, no, skip, seat, none) in the game's language."""
+        return word(self.lang, key)
+
+    def show(self, value: Any, typ: str = "any") -> str:
+        """A run-time value in the ruleset's words: a card (``typ`` "card") by its label, a
+        seat (``typ`` "player") by its name, a bool as yes/no, an enum value by its label,
+        a tuple or list as a comma-separated list, none as the word for none."""
+        if value is None:
+            return self.word("none")
+        if typ == "card":
+            return self.card_labels[value]
+        if typ == "player":
+            return self.seat_name(value)
+        if isinstance(value, bool):
+            return self.word("yes" if value else "no")
+        if isinstance(value, str):
+            return self.enum_labels.get(value, value)
+        if isinstance(value, tuple | list):
+            return ", ".join(self.show(v) for v in value)
+        return str(value)
+
+    def seat_name(self, seat: int) -> str:
+        """A seat's display name ("Seat 2")."""
+        return self.word("seat").format(n=seat)
+
+    def value_id(self, value: Any) -> str:
+        """A choice value as it appears in an action id (``yes``/``no`` for bools)."""
+        if isinstance(value, bool):
+            return "yes" if value else "no"
+        return str(value)
+
+    def value_label(self, value: Any) -> str:
+        """A choice value's display label (see :meth:`show`)."""
+        return self.show(value)
+
+    # ------------------------------------------------------------ events and positions
+    def zone_ref(self, z: int) -> dict[str, Any]:
+        """Zone id ``z`` as events name it: ``{"zone": name, "owner": seat or None}``."""
+        return {"zone": self.layout.zone_name[z], "owner": self.layout.zone_owner[z]}
+
+    def move_event(self, card: int, src: int, dst: int) -> dict[str, Any]:
+        """The event of ``card`` moving from zone ``src`` to zone ``dst`` (ids, attributes)."""
+        return {"type": "move", "card": self.card_ids[card], "attrs": self.card_attrs[card],
+                "from": self.zone_ref(src), "to": self.zone_ref(dst)}
+
+    def phase_name(self, s: State) -> str:
+        """The name of the phase state ``s`` is in ("" before the first)."""
+        return self.phases[s.phase].name if s.phase is not None else ""
+
+    def decision(self, index: int) -> Decision:
+        """The node at ``index`` (a pending decision's node)."""
+        return self.nodes[index]  # type: ignore[no-any-return]
+
+
+def _none(s: Any, it: Any) -> Any:
+    """Placeholder function until the compile step sets the real one."""
+    return None
