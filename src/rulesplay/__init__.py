@@ -10,8 +10,11 @@ The engine API::
 """
 
 from .engine.actions import Action
-from .engine.game import Game, load, loads
-from .engine.state import State
+from .engine.game import Game, game_of_save, load, loads
+from .engine.state import State, set_game_loader
 from .errors import RulesError
+
+# The engine imports no loader: a save given without its game is rebuilt by this one.
+set_game_loader(game_of_save)
 
 __all__ = ["Action", "Game", "RulesError", "State", "load", "loads"]

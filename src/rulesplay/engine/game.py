@@ -11,6 +11,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from pydantic import ValidationError
+
 from .. import ir
 from ..compose import Bundle, bundle_of, load_ruleset
 from ..compose import load_bundle as load_files
@@ -22,7 +24,7 @@ from .options import check_option_value, coerce_option
 from .program import Program
 from .state import State
 
-__all__ = ["Game", "languages", "load", "load_bundle", "loads"]
+__all__ = ["Game", "game_of_save", "languages", "load", "load_bundle", "loads"]
 
 
 def languages(ruleset: ir.Ruleset) -> set[str]:
@@ -152,3 +154,23 @@ def loads(text: str, options: Mapping[str, Any] | None = None, lang: str | None 
     return Game(ruleset, checked, options, lang, None,
                 Bundle(name=file, top=file, files={file: text}))
 
+
+def game_of_save(data: dict[str, Any]) -> Game:
+    """The game a saved state belongs to, rebuilt from the ruleset text, options and
+    language recorded in the save (no file is read). Installed as the loader of
+    :meth:`State.from_json` by the ``rulesplay`` package.
+
+    Args:
+        data: a save (the dict of :meth:`State.to_json`'s text).
+
+    Raises:
+        RulesError: the save holds no ruleset text, or a damaged one, or one that does
+            not load with the saved options.
+    """
+    if not isinstance(data.get("ruleset"), dict):
+        raise RulesError("the save does not hold its ruleset's text")
+    try:
+        bundle = Bundle.model_validate(data["ruleset"])
+    except ValidationError:
+        raise RulesError("the save's ruleset text is damaged") from None
+    return load_bundle(bundle, data.get("options") or {}, data.get("lang"))

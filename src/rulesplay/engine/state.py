@@ -9,14 +9,13 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
-from pydantic import ValidationError
-
 from ..errors import IllegalActionError, RulesError, RulesRuntimeError, Span
 from .actions import Action
+from .observe import observation
 
 if TYPE_CHECKING:
     from .game import Game
@@ -28,6 +27,21 @@ DECISION_LIMIT = 100_000  # decisions allowed in one game (real games take a few
 FAULTS = (RulesError, TypeError, ValueError, IndexError, KeyError, ZeroDivisionError,
           AttributeError)
 SAVE_VERSION = 2  # 2: the ruleset's text instead of its path
+
+# How ``State.from_json(data)`` without a game rebuilds one from the save's ruleset text.
+# The engine imports no loader: the ``rulesplay`` package installs one (set_game_loader).
+_game_loader: Callable[[dict[str, Any]], Game] | None = None
+
+
+def set_game_loader(loader: Callable[[dict[str, Any]], Game]) -> None:
+    """Install how :meth:`State.from_json` rebuilds the game of a save given without one.
+
+    Args:
+        loader: ``f(save dict) -> Game``; it raises :class:`RulesError` when the save's
+            ruleset text is missing, damaged or does not load.
+    """
+    global _game_loader
+    _game_loader = loader
 
 
 class State:
@@ -274,8 +288,6 @@ class State:
 
     def observation(self, seat: int | None) -> dict[str, Any]:
         """What ``seat`` may see (see :func:`rulesplay.engine.observe.observation`)."""
-        from .observe import observation
-
         return observation(self, seat)
 
     # ------------------------------------------------------------ scenarios
@@ -383,26 +395,21 @@ class State:
         Args:
             data: text or dict from :meth:`to_json`.
             game: the game it belongs to; when None, the game is rebuilt from the ruleset
-                text and options recorded in the save (no file is read).
+                text and options recorded in the save (no file is read), by the loader
+                installed with :func:`set_game_loader`.
 
         Raises:
             RulesError: the save is not a rulesplay save, or does not fit the ruleset.
         """
-        from ..compose import Bundle
-        from .game import load_bundle
-
         try:
             d = json.loads(data) if isinstance(data, str) else data
             if not isinstance(d, dict) or d.get("version") != SAVE_VERSION:
                 raise RulesError("this is not a rulesplay save (or from another version)")
             if game is None:
-                if not isinstance(d.get("ruleset"), dict):
-                    raise RulesError("the save does not hold its ruleset's text")
-                try:
-                    bundle = Bundle.model_validate(d["ruleset"])
-                except ValidationError:
-                    raise RulesError("the save's ruleset text is damaged") from None
-                game = load_bundle(bundle, d.get("options") or {}, d.get("lang"))
+                if _game_loader is None:
+                    raise RulesError("no game given and no ruleset loader installed "
+                                     "(import rulesplay)")
+                game = _game_loader(d)
             prog = game.program(int(d["players"]))
             s = State.__new__(State)
             s.program = prog
