@@ -1,0 +1,188 @@
+"""The import structure of ``src/rulesplay``, read from the source with :mod:`ast`.
+
+- No import circle among the package's modules (top-level imports; imports under
+  ``if TYPE_CHECKING:`` only name types and are left out).
+- No import inside a function or class body in ``engine/``: a module's dependencies are
+  the lines at its top.
+- The engine's layers (see ``engine/__init__.py``): each module imports only modules of its
+  own layer or of layers below it, and every engine module has a layer in ``LAYERS``.
+- The run-time nodes do not name the compile step or the loader even for type annotations.
+- No engine module is over ``MAX_LINES`` lines.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+SRC = Path(__file__).resolve().parents[1] / "src" / "rulesplay"
+PACKAGE = "rulesplay"
+ENGINE = f"{PACKAGE}.engine"
+MAX_LINES = 700
+
+# Bottom to top. A module may import modules of its own layer and of the layers below.
+LAYERS: dict[str, int] = {
+    # 1. the run-time tables nodes and states read: layout and slots, tool words, actions,
+    #    the compiled program's tables
+    "expr": 1, "words": 1, "actions": 1, "program": 1,
+    # 2. the state (plain data and the engine API) and the views of it
+    "observe": 2, "state": 2,
+    # 3. the run-time nodes
+    "effects": 3, "choices": 3, "tricks": 3,
+    # 4. compilers of expressions and of display texts
+    "codegen": 4, "texts": 4,
+    # 5. the compile step: tables and nodes from the checked IR, a whole program
+    "options": 5, "tables": 5, "compile_effects": 5, "compile_stmts": 5, "build": 5,
+    # 6. Game and the loaders
+    "game": 6,
+}
+NODES_LAYER = 3
+
+
+def _modules() -> dict[str, Path]:
+    """Every module of the package by dotted name (a package by its own name)."""
+    out = {}
+    for path in sorted(SRC.rglob("*.py")):
+        parts = list(path.relative_to(SRC.parent).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        out[".".join(parts)] = path
+    return out
+
+
+MODULES = _modules()
+
+
+def _targets(module: str, node: ast.Import | ast.ImportFrom) -> set[str]:
+    """The package's modules an import statement in ``module`` loads."""
+    if isinstance(node, ast.Import):
+        names = [alias.name for alias in node.names]
+    else:
+        if node.level:
+            is_package = MODULES[module].name == "__init__.py"
+            base = module.split(".")
+            base = base[:len(base) - node.level + (1 if is_package else 0)]
+            target = ".".join(base + ([node.module] if node.module else []))
+        else:
+            target = node.module or ""
+        # ``from . import x`` loads module x when there is one, else names from the package.
+        names = [f"{target}.{a.name}" if f"{target}.{a.name}" in MODULES else target
+                 for a in node.names]
+    return {n for n in names if n in MODULES}
+
+
+def _is_type_checking(test: ast.expr) -> bool:
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or \
+        (isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
+
+
+def _top_imports(module: str) -> tuple[set[str], set[str], list[ast.stmt]]:
+    """``(run-time imports, annotation-only imports, the import statements)`` at the top of
+    ``module``: the module body, including module-level ``if``/``try`` blocks; imports in
+    ``if TYPE_CHECKING:`` bodies are annotation-only."""
+    tree = ast.parse(MODULES[module].read_text(encoding="utf-8"))
+    run: set[str] = set()
+    types: set[str] = set()
+    statements: list[ast.stmt] = []
+
+    def scan(stmts: list[ast.stmt], into: set[str]) -> None:
+        for st in stmts:
+            if isinstance(st, ast.Import | ast.ImportFrom):
+                into |= _targets(module, st)
+                statements.append(st)
+            elif isinstance(st, ast.If):
+                scan(st.body, types if _is_type_checking(st.test) else into)
+                scan(st.orelse, into)
+            elif isinstance(st, ast.Try):
+                for block in (st.body, st.orelse, st.finalbody,
+                              *(h.body for h in st.handlers)):
+                    scan(block, into)
+
+    scan(tree.body, run)
+    return run, types, statements
+
+
+GRAPH = {m: _top_imports(m)[0] for m in MODULES}
+ENGINE_MODULES = sorted(m for m in MODULES if m.startswith(ENGINE + "."))
+
+
+def _cycle(graph: dict[str, set[str]]) -> list[str] | None:
+    """One import circle as a path (first module repeated at the end), or None."""
+    state: dict[str, int] = {}  # 1 on the current path, 2 done
+    path: list[str] = []
+
+    def visit(m: str) -> list[str] | None:
+        state[m] = 1
+        path.append(m)
+        for t in sorted(graph[m]):
+            if state.get(t) == 1:
+                return path[path.index(t):] + [t]
+            if t not in state:
+                found = visit(t)
+                if found:
+                    return found
+        path.pop()
+        state[m] = 2
+        return None
+
+    for m in sorted(graph):
+        if m not in state:
+            found = visit(m)
+            if found:
+                return found
+    return None
+
+
+def test_the_scan_sees_the_package() -> None:
+    assert ENGINE in MODULES and f"{ENGINE}.state" in MODULES
+    assert f"{ENGINE}.effects" in GRAPH[f"{ENGINE}.tricks"]
+    assert _cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
+
+
+def test_no_import_circle() -> None:
+    cycle = _cycle(GRAPH)
+    assert cycle is None, "import circle: " + " -> ".join(cycle or [])
+
+
+@pytest.mark.parametrize("module", ENGINE_MODULES)
+def test_no_import_inside_a_function_or_class_in_the_engine(module: str) -> None:
+    tree = ast.parse(MODULES[module].read_text(encoding="utf-8"))
+    top = {(st.lineno, st.col_offset) for st in _top_imports(module)[2]}
+    nested = [node.lineno for node in ast.walk(tree)
+              if isinstance(node, ast.Import | ast.ImportFrom)
+              and (node.lineno, node.col_offset) not in top]
+    assert not nested, f"{module}: imports not at the top of the module, lines {nested}"
+
+
+def test_every_engine_module_has_a_layer() -> None:
+    names = {m.rsplit(".", 1)[1] for m in ENGINE_MODULES}
+    assert names == set(LAYERS), "place new engine modules in LAYERS (and in the layer " \
+        "comment of engine/__init__.py); drop removed ones"
+
+
+@pytest.mark.parametrize("module", ENGINE_MODULES)
+def test_engine_modules_import_only_their_layer_and_below(module: str) -> None:
+    layer = LAYERS[module.rsplit(".", 1)[1]]
+    above = sorted(t for t in GRAPH[module] if t.startswith(ENGINE + ".")
+                   and LAYERS[t.rsplit(".", 1)[1]] > layer)
+    assert not above, f"{module} (layer {layer}) imports a higher layer: {above}"
+    assert ENGINE not in GRAPH[module], "import engine modules directly, not the package"
+
+
+@pytest.mark.parametrize("module", [m for m in ENGINE_MODULES
+                                    if LAYERS[m.rsplit(".", 1)[1]] <= NODES_LAYER
+                                    and m.rsplit(".", 1)[1] not in ("program", "state")])
+def test_run_time_modules_do_not_name_the_compile_step_even_for_types(module: str) -> None:
+    # Only ``program`` and ``state`` name ``Game`` (the game a program and a save belong to).
+    run, types, _ = _top_imports(module)
+    above = sorted(t for t in run | types if t.startswith(ENGINE + ".")
+                   and LAYERS[t.rsplit(".", 1)[1]] > NODES_LAYER)
+    assert not above, f"{module} names {above}"
+
+
+@pytest.mark.parametrize("module", ENGINE_MODULES)
+def test_engine_modules_are_small(module: str) -> None:
+    lines = len(MODULES[module].read_text(encoding="utf-8").splitlines())
+    assert lines <= MAX_LINES, f"{module} has {lines} lines"
