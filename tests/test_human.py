@@ -438,7 +438,7 @@ def _session(tmp_path: Path, stop_at: int | None, name: str):  # type: ignore[no
     log = open(tmp_path / f"{name}.jsonl", "w", encoding="utf-8")  # noqa: SIM115 - closed by it
     seats = {0: "human", 1: "stopper", 2: "stopper"}
     agents = {1: _Stopper(1, 6, stop_at), 2: _Stopper(2, 6, None)}
-    header = gamelog.header(BH, {"rounds": 1}, 3, 6, None, seats)
+    header = gamelog.header(BH, {"rounds": 1}, 3, 6, None, seats, state.program.game.bundle)
     session = Session(state, seats, agents, str(tmp_path / f"{name}.json"), header)
     session.start_log(log)
     return session

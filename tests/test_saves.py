@@ -6,7 +6,9 @@ not follow from them, a mutated save never gives a traceback, and output files l
 from __future__ import annotations
 
 import copy
+import io
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -30,7 +32,8 @@ def _saved_game(tmp_path: Path, moves: int = 6) -> Path:
     """A Card Hunt game with a human seat, saved after ``moves`` decisions (and logged)."""
     state = rulesplay.load(CH).new_state(num_players=2, seed=3, record_events=True)
     session = Session(state, dict(SEATS), {1: _bot(1)}, str(tmp_path / "game.save.json"),
-                      gamelog.header("card_hunt.rules", {}, 2, 3, None, SEATS))
+                      gamelog.header("card_hunt.rules", {}, 2, 3, None, SEATS,
+                                     state.program.game.bundle))
     session.start_log(open(tmp_path / "game.jsonl", "w", encoding="utf-8"))  # noqa: SIM115
     for _ in range(moves):
         state.apply(state.legal_actions()[0])
@@ -288,7 +291,8 @@ def test_resume_says_when_the_ruleset_changed_and_plays_the_saved_rules(tmp_path
     mine.write_text(Path(CH).read_text(encoding="utf-8"), encoding="utf-8")
     state = rulesplay.load(str(mine)).new_state(num_players=2, seed=3, record_events=True)
     session = Session(state, dict(SEATS), {1: _bot(1)}, str(tmp_path / "g.json"),
-                      gamelog.header(str(mine), {}, 2, 3, None, SEATS))
+                      gamelog.header(str(mine), {}, 2, 3, None, SEATS,
+                                     state.program.game.bundle))
     for _ in range(4):
         state.apply(state.legal_actions()[0])
         session.emit()
@@ -405,18 +409,36 @@ def test_run_save_never_replaces_a_file_and_the_default_name_is_fresh(
     assert json.loads((tmp_path / "card_hunt-5-2.save.json").read_text(encoding="utf-8"))
 
 
-def test_save_at_the_prompt_asks_before_replacing_and_refuses_links(tmp_path: Path) -> None:
+def test_save_at_the_prompt_never_replaces_without_a_yes_at_a_terminal(tmp_path: Path) -> None:
     save = _saved_game(tmp_path)
     other = tmp_path / "other.json"
     other.write_text("keep\n", encoding="utf-8")
     link = tmp_path / "link.json"
     link.symlink_to(other)
-    answers = f"save {other}\nn\nsave {link}\nquit\nn\n"
+    # standard input is not a terminal: nobody is asked, nothing is replaced
+    answers = f"save {other}\ny\nsave {link}\nquit\nn\n"
     result = _resume(save, answers=answers)
     assert result.exit_code == 0, result.output
-    assert "symbolic link" in result.output
+    assert "already exists" in result.output and "symbolic link" in result.output
     assert other.read_text(encoding="utf-8") == "keep\n" and link.is_symlink()
-    result = _resume(save, answers=f"save {other}\ny\nquit\nn\n")
+    # at a terminal the person is asked
+    from test_human import PROMPT, spawn
+
+    child = spawn(["resume", str(save)], tmp_path)
+    child.expect(PROMPT)
+    child.sendline(f"save {other}")
+    child.expect(r"Replace it with the saved game\? \[y/N\]")
+    child.sendline("n")
+    child.expect(PROMPT)
+    assert other.read_text(encoding="utf-8") == "keep\n"
+    child.sendline(f"save {other}")
+    child.expect(r"\[y/N\]")
+    child.sendline("y")
+    child.expect("Saved to")
+    child.expect(PROMPT)
+    child.sendline("quit")
+    child.sendline("n")
+    child.expect(__import__("pexpect").EOF)
     assert json.loads(other.read_text(encoding="utf-8"))["type"] == "rulesplay-session"
 
 
@@ -489,3 +511,152 @@ def test_a_logged_human_game_says_the_log_holds_every_hand(tmp_path: Path) -> No
                                        "--save", str(tmp_path / "s.json")], input="quit\nn\n")
     said = " ".join(result.output.split())
     assert "holds every hand while the game runs" in said and "holds every hand too" in said
+
+
+# ---------------------------------------------------------------- from the hostile review
+def test_closing_the_terminal_saves_the_game(tmp_path: Path) -> None:
+    from test_human import PROMPT, spawn
+
+    save = tmp_path / "h.json"
+    child = spawn(["run", CH, "--seat", "0=human", "--seed", "3", "--save", str(save)],
+                  tmp_path)
+    child.expect(PROMPT)
+    child.close(force=False)  # the window closes: end of input, then SIGHUP
+    assert json.loads(save.read_text(encoding="utf-8"))["type"] == "rulesplay-session"
+
+
+class _FullDisk(io.StringIO):
+    name = "full.jsonl"
+
+    def write(self, text: str) -> int:
+        if text.startswith('{"type": "header"'):
+            return super().write(text)
+        raise OSError(28, "No space left on device")
+
+
+def test_a_log_that_cannot_be_written_stops_and_the_game_goes_on(tmp_path: Path) -> None:
+    from rich.console import Console
+
+    from rulesplay.session import play
+
+    state = rulesplay.load(CH).new_state(num_players=2, seed=3, record_events=True)
+    session = Session(state, dict(SEATS), {1: _bot(1)}, str(tmp_path / "g.json"),
+                      gamelog.header("card_hunt.rules", {}, 2, 3, None, SEATS))
+    session.start_log(_FullDisk())
+    out = Console(file=io.StringIO(), width=80)
+    assert play(session, out, lambda prompt: "1") == 0
+    said = " ".join(out.file.getvalue().split())  # type: ignore[attr-defined]
+    assert "The log cannot be written (full.jsonl: No space left on device)" in said
+    assert state.is_terminal()
+
+
+def test_the_save_folder_and_file_are_checked_before_play(tmp_path: Path) -> None:
+    args = ["run", CH, "--seat", "0=human", "--seed", "1"]
+    result = CliRunner().invoke(main, [*args, "--save", str(tmp_path / "no" / "x.json")],
+                                input="1\n")
+    assert result.exit_code == 2 and "cannot save the game in" in result.output
+    same = tmp_path / "same.json"
+    result = CliRunner().invoke(main, [*args, "--save", str(same), "--log", str(same)])
+    assert result.exit_code == 2 and "same file" in result.output and not same.exists()
+
+
+def test_plot_names_a_file_of_a_known_format(tmp_path: Path) -> None:
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious\n", encoding="utf-8")
+    (tmp_path / "rep.png").symlink_to(victim)
+    for plot, said in [(tmp_path / "rep", "must end in .png, .svg or .pdf"),
+                       (tmp_path / "out.xyz", "must end in"),
+                       (tmp_path / "rep.png", "symbolic link")]:
+        result = CliRunner().invoke(main, ["simulate", CH, "-n", "2", "--plot", str(plot)])
+        assert result.exit_code in (1, 2) and said in result.output, result.output
+    assert victim.read_text(encoding="utf-8") == "precious\n"
+
+
+def test_edited_seats_or_header_are_refused(tmp_path: Path) -> None:
+    save = _saved_game(tmp_path)
+    original = json.loads(save.read_text(encoding="utf-8"))
+    for change, said in [
+        (lambda d: d["seats"].update({"1": "human"}) or d["seen"].update({"1": 0}),
+         "seats differ"),
+        (lambda d: d["header"].update(zz=[[[[]]]]), "damaged"),
+        (lambda d: d["header"].update(seed="x"), "damaged"),
+    ]:
+        data = copy.deepcopy(original)
+        change(data)
+        save.write_text(json.dumps(data), encoding="utf-8")
+        result = _resume(save)
+        assert result.exit_code == 1 and said in result.output, (said, result.output)
+
+
+@pytest.mark.parametrize("spec", ["mcts:c=nan", "mcts:c=-1", "greedy:samples=1e999",
+                                  "mcts:iterations=inf", "mcts:seconds=1e300",
+                                  "mcts:iterations=100000000000", "greedy:samples=2.5",
+                                  "greedy:samples=1000000000000"])
+def test_bot_specs_out_of_bounds_are_clear_errors(spec: str) -> None:
+    result = CliRunner().invoke(main, ["run", CH, "--quiet", "--seat", f"1={spec}"])
+    assert result.exit_code == 2, result.output
+    assert "--bot/--seat" in result.output and "Traceback" not in result.output
+
+
+def test_odd_digits_are_not_choices(tmp_path: Path) -> None:
+    save = _saved_game(tmp_path)
+    result = _resume(save, answers="²\n①\n" + "9" * 5000 + "\nquit\nn\n")
+    assert result.exit_code == 0, result.output
+    assert result.output.count("There is no choice") + result.output.count(
+        "not one of the choices") == 3
+    result = CliRunner().invoke(main, ["run", CH, "--seat", "²=human"])
+    assert result.exit_code == 2 and "seats are 0 to 1" in result.output
+
+
+def test_resume_log_to_a_pipe_is_refused_without_opening_it(tmp_path: Path) -> None:
+    save = _saved_game(tmp_path)
+    fifo = tmp_path / "ff"
+    os.mkfifo(fifo)
+    result = _resume(save, "--log", str(fifo))
+    assert result.exit_code == 1 and "not a regular file" in result.output
+
+
+@pytest.mark.parametrize("change", [
+    lambda d: d.update(players=1e400), lambda d: d.update(options=[1, 2]),
+    lambda d: d["rng"][1].__setitem__(0, 10**30), lambda d: d["rng"][1].__setitem__(0, -1),
+])
+def test_state_from_json_refuses_damaged_data_clearly(change: Any) -> None:
+    state = rulesplay.load(CH).new_state(num_players=2, seed=3)
+    data = json.loads(state.to_json())
+    change(data)
+    with pytest.raises(RulesError):
+        rulesplay.State.from_json(json.dumps(data))
+    with pytest.raises(RulesError):
+        rulesplay.State.from_json("[" * 100_000 + "]" * 100_000)
+
+
+def test_cards_put_out_of_sight_are_named_but_not_in_their_order(tmp_path: Path) -> None:
+    """Issue 13 item 10, on the screens and in a seat's log: a public pile shuffled and put
+    under a hidden deck tells which cards went, never in which order."""
+    bh = str(Path(CH).with_name("bargain_hunter.rules"))
+    full, mine = tmp_path / "full.jsonl", tmp_path / "seat.jsonl"
+    args = ["run", bh, "--players", "3", "--seed", "3", "--quiet"]
+    assert CliRunner().invoke(main, [*args, "--log", str(full)]).exit_code == 0
+    assert CliRunner().invoke(main, [*args, "--log", str(mine), "--log-seat", "0"]).exit_code == 0
+    whole = [json.loads(x) for x in full.read_text(encoding="utf-8").splitlines()][1:]
+    seat = [json.loads(x) for x in mine.read_text(encoding="utf-8").splitlines()][1:]
+    runs, k = [], 0
+    while k < len(whole):
+        ev = whole[k]
+        if ev["type"] == "move" and ev["from"]["zone"] == "trash" and ev["to"]["zone"] == "deck":
+            j = k
+            while j < len(whole) and whole[j]["type"] == "move" and \
+                    (whole[j]["from"], whole[j]["to"]) == (ev["from"], ev["to"]):
+                j += 1
+            runs.append((k, j))
+            k = j
+        else:
+            k += 1
+    assert runs
+    shuffled = 0
+    for a, b in runs:
+        true_order = [e["card"] for e in whole[a:b]]
+        shown = [e["card"] for e in seat[a:b]]
+        assert shown == sorted(true_order)
+        shuffled += shown != true_order
+    assert shuffled  # the true order differed somewhere, and was not shown

@@ -8,6 +8,7 @@ command is rendered as ``path:line:col: error: ...`` diagnostics by the group it
 from __future__ import annotations
 
 import json
+import os
 import random
 import secrets
 import sys
@@ -169,8 +170,8 @@ def run(file: str, players: int | None, seed: int | None, options: tuple[str, ..
         raise click.UsageError(exc.message) from None
     bots = {s: bot for s in range(n)}
     for key, name in parse_pairs(seats, "--seat"):
-        if not key.isdigit() or int(key) >= n:
-            raise click.UsageError(f"--seat {key}={name}: seats are 0 to {n - 1}")
+        if not (key.isascii() and key.isdigit() and len(key) < 6) or int(key) >= n:
+            raise click.UsageError(f"--seat {key[:20]}={name}: seats are 0 to {n - 1}")
         bots[int(key)] = HUMAN if name.lower() == HUMAN else name
     humans = sorted(s for s, name in bots.items() if name == HUMAN)
     if log_seat is not None and (log_path is None or not 0 <= log_seat < n):
@@ -183,6 +184,11 @@ def run(file: str, players: int | None, seed: int | None, options: tuple[str, ..
         seed = secrets.randbits(128) if humans else random.SystemRandom().randrange(1_000_000)
     state = _new_state(game, n, seed)
     agents = {s: make_agent(name, s, seed) for s, name in bots.items() if name != HUMAN}
+    save = ""
+    if humans:  # where the game will be saved: checked before anything is written or played
+        tag = f"{datetime.now():%Y%m%d-%H%M%S}" if secret_seed else str(seed)
+        save = save_path or str(fresh_name(f"{Path(file).stem}-{tag}", ".save.json"))
+        _check_save_target(save, save_path is not None, force, log_path)
     log = _open_log(log_path, force)
     console = _console()
     header = tr(lang, "header_private" if secret_seed else "header", title=game.title, n=n,
@@ -200,10 +206,6 @@ def run(file: str, players: int | None, seed: int | None, options: tuple[str, ..
     writer: gamelog.LogWriter | None = None
     try:
         if humans:
-            if save_path is not None:
-                claim_output(save_path, "the saved game", force)
-            tag = f"{datetime.now():%Y%m%d-%H%M%S}" if secret_seed else str(seed)
-            save = save_path or str(fresh_name(f"{Path(file).stem}-{tag}", ".save.json"))
             names = ", ".join(state.program.seat_name(s) for s in humans)
             if game.ruleset.about:
                 console.print(game.ruleset.about, style="italic")
@@ -225,6 +227,8 @@ def run(file: str, players: int | None, seed: int | None, options: tuple[str, ..
                                   SeatView(state.program, log_seat).filter)
             log = None  # closed with the writer
         _play(state, agents, None if quiet else Narrator(state.program, console), writer)
+        if writer is not None and writer.failed:
+            click.echo(tr(lang, "log_failed", why=writer.failed), err=True)
     except RulesError as exc:
         if writer is not None:  # so that 'replay' can tell the same failure from a mismatch
             writer.error(exc.message)
@@ -288,6 +292,7 @@ def resume(save_file: str, log_path: str | None, force: bool) -> None:
     seat = session.log_seat
     if log_path is not None:
         text = session.log_text(seat)
+        claim_output(log_path, "the log", True)  # never a link, a pipe, a ruleset...
         continued = Path(log_path).exists() and gamelog.continues(log_path, text)
         session.start_log(_open_output(log_path, "the log", force or continued), seat)
     elif session.logged_before:
@@ -299,6 +304,24 @@ def resume(save_file: str, log_path: str | None, force: bool) -> None:
 
 def _show_value(v: Any) -> str:
     return ("true" if v else "false") if isinstance(v, bool) else str(v)
+
+
+def _check_save_target(save: str, named: bool, force: bool, log_path: str | None) -> None:
+    """The save file of a game with people at the table can be written: a ``--save`` file
+    may be replaced (:func:`claim_output`), its folder is writable, and it is not the log.
+
+    Raises:
+        click.UsageError: the folder cannot be written, or the save is the log.
+        click.ClickException: ``--save`` names a file that must not be replaced.
+    """
+    if log_path is not None and Path(log_path).resolve() == Path(save).resolve():
+        raise click.UsageError("--log and --save name the same file; give two files")
+    if named:
+        claim_output(save, "the saved game", force)
+    folder = Path(save).parent
+    if not os.access(folder, os.W_OK):
+        raise click.UsageError(f"cannot save the game in {folder} (the folder cannot be "
+                               "written); give --save FILE in a folder you can write to")
 
 
 def _open_log(path: str | None, force: bool) -> IO[str] | None:

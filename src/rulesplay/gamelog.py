@@ -122,7 +122,16 @@ class LogWriter:
                  view: Callable[[list[Event]], list[Event]] | None = None) -> None:
         self.file, self.head, self.view = log, head, view
         self.written = 0  # events of the game written so far
-        write(log, [head])
+        self.failed: str | None = None  # why the log could not be written (it stops then)
+        self._write([head])
+
+    def _write(self, events: list[Event]) -> None:
+        if self.failed is not None:
+            return
+        try:
+            write(self.file, events)
+        except OSError as exc:  # a full disk must not end the game: the log stops here
+            self.failed = f"{self.file.name}: {exc.strerror or exc}"
 
     def text(self, events: list[Event]) -> str:
         """The whole log for the game's ``events`` so far (what this writer would hold)."""
@@ -132,17 +141,22 @@ class LogWriter:
         """Write the events not written yet (``events``: every event of the game so far;
         a seat's view is worked out over all of them, since what a card decision shows
         depends on where the card went)."""
+        if self.failed is not None:
+            return
         shown = self.view(events) if self.view else events
-        write(self.file, shown[self.written:len(events)])
+        self._write(shown[self.written:len(events)])
         self.written = len(events)
 
     def error(self, message: str) -> None:
         """Record that the game stopped on a ruleset error (``replay`` tells it apart)."""
-        write(self.file, [{"type": "error", "message": message}])
+        self._write([{"type": "error", "message": message}])
 
     def close(self) -> None:
         if not self.file.closed:
-            self.file.close()
+            try:
+                self.file.close()
+            except OSError as exc:
+                self.failed = self.failed or f"{self.file.name}: {exc.strerror or exc}"
 
 
 def lines(events: Iterable[Event]) -> str:

@@ -357,10 +357,12 @@ class SeatView:
                                    and ref.get("owner") == self.seat)
 
     def filter(self, events: list[Event]) -> list[Event]:
-        """The events the seat may know about, hidden cards replaced by ``?``."""
+        """The events the seat may know about, hidden cards replaced by ``?``; cards that go
+        from a zone the seat sees into one it does not are named, but in card order, not the
+        order they went in (a pile put face down under a deck: which cards, not where)."""
         out: list[Event] = []
         seen: set[str] = set()
-        for i, ev in enumerate(events):
+        for i, ev in enumerate(self._unordered(events)):
             kind = ev.get("type")
             if kind == "move":
                 shown = self.sees(ev["from"]) or self.sees(ev["to"])
@@ -377,6 +379,28 @@ class SeatView:
                 out.append({**ev, "cards": cards, "card": card})
             else:
                 out.append(ev)
+        return out
+
+    def _unordered(self, events: list[Event]) -> list[Event]:
+        """``events`` with each run of moves from one seen zone into one unseen zone sorted
+        by card id (one event out per event in)."""
+        out: list[Event] = []
+        run: list[Event] = []
+
+        def flush() -> None:
+            out.extend(sorted(run, key=lambda ev: str(ev.get("card"))))
+            run.clear()
+
+        for ev in events:
+            hides = ev.get("type") == "move" and self.sees(ev["from"]) and \
+                not self.sees(ev["to"])
+            if not hides or (run and (run[0]["from"], run[0]["to"]) != (ev["from"], ev["to"])):
+                flush()
+            if hides:
+                run.append(ev)
+            else:
+                out.append(ev)
+        flush()
         return out
 
     def _decision(self, ev: Event, after: list[Event]) -> Event:
@@ -841,11 +865,11 @@ def parse_choice(text: str, actions: list[Action], book: CardBook) -> tuple[Acti
             return found[0], ""
         values = ", ".join(a.label for a in actions if a.value is not None)
         return None, tr(lang, "bad_value", text=text.strip(), values=values)
-    if t.isdigit():
-        k = int(t)
+    if t.isascii() and t.isdigit():  # '²' and '①' are digits to Python, not numbers
+        k = int(t) if len(t) < 10 else n + 1
         if 1 <= k <= n:
             return actions[k - 1], ""
-        return None, tr(lang, "bad_number", k=k, n=n)
+        return None, tr(lang, "bad_number", k=t if len(t) < 10 else t[:9] + "...", n=n)
     ids = book.program.card_ids
 
     def card_id(a: Action) -> str | None:

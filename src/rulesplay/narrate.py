@@ -114,6 +114,7 @@ WORDS: dict[str, dict[str, str]] = {
                       "the players' sight (--log-seat N writes one with only what seat N may "
                       "know).",
         "save_spoils": "A save ({path}) holds every hand too.",
+        "log_failed": "The log cannot be written ({why}); the game goes on without it.",
         "log_continues": "The game's log (the whole game so far, then the rest) goes to {path}.",
     },
     "ja": {
@@ -188,6 +189,7 @@ WORDS: dict[str, dict[str, str]] = {
         "log_spoils": "ログ {path} にはゲーム中すべての手札が書かれます。プレイヤーに見せないで"
                       "ください（--log-seat N なら N 番の席が知り得ることだけを書きます）。",
         "save_spoils": "保存ファイル（{path}）にもすべての手札が書かれます。",
+        "log_failed": "ログを書けません（{why}）。ログなしでゲームを続けます。",
         "log_continues": "このゲームのログ（最初から続きまで）は {path} に書きます。",
     },
 }

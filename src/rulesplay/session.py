@@ -14,9 +14,9 @@ from __future__ import annotations
 import json
 import random
 import signal
+import sys
 import threading
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from pathlib import Path
 from typing import IO, Any, Literal
 
@@ -62,7 +62,7 @@ class SavedSession(BaseModel):
     state: SavedState
     seats: dict[int, StrictStr]
     bots: dict[int, tuple[StrictInt, list[StrictInt], float | None]]
-    header: dict[str, Any]
+    header: gamelog.LogHeader
     logged: StrictBool
     seen: dict[int, StrictInt]
     last_shown: StrictInt | None = None
@@ -145,6 +145,7 @@ class Session:
         self.logged_before = False  # a resumed game that was logged before it was saved
         self.secret_seed = False  # the seed is never shown (chosen by rulesplay, not asked for)
         self.own_files = {Path(save_path)}  # saves of this game, replaced without asking
+        self.log_warned = False  # a failing log has been reported
 
     @property
     def humans(self) -> list[int]:
@@ -274,12 +275,18 @@ class Session:
                 except (ValueError, TypeError, OverflowError):
                     raise RulesError(f"{path}: the saved game is damaged (the generator of "
                                      f"seat {s})") from None
+        if {str(k): v for k, v in saved.seats.items()} != saved.header.bots:
+            raise RulesError(f"{path}: the saved game is damaged (its seats differ from those "
+                             "it started with)")
         humans = {s for s, spec in saved.seats.items() if spec == HUMAN}
         if set(saved.seen) != humans or not all(0 <= k <= len(events)
                                                 for k in saved.seen.values()) \
                 or saved.last_shown not in (None, *humans):
             raise RulesError(f"{path}: the saved game is damaged (what the humans have seen)")
-        session = cls(state, dict(saved.seats), agents, path, saved.header)
+        game = state.program.game  # the log's header, rebuilt from what was checked
+        header = gamelog.header(saved.header.ruleset, game.option_values, n, state.seed,
+                                game.lang, dict(saved.seats), game.bundle)
+        session = cls(state, dict(saved.seats), agents, path, header)
         session.done = session.total = len(events)
         session.recent = json.loads(json.dumps(events[-RECENT_LIMIT:], ensure_ascii=False))
         session.seen = dict(saved.seen)
@@ -337,12 +344,17 @@ def play(session: Session, console: Console, ask: Callable[[str], str] = input) 
     seat_ui = HumanSeat(console, ask, lambda path: _save_and_say(session, console, lang, None,
                                                                  path, ask), session.save_path)
     session.last_shown = None  # after a resume, whoever sits down first is asked to
-    with _hangups_interrupt():
-        return _loop(session, console, ask, seat_ui, book)
+    with _Stops() as stops:
+        try:
+            return _loop(session, console, ask, seat_ui, book, stops)
+        except (KeyboardInterrupt, Hangup) as exc:  # while another stop was being handled
+            stops.stopping = True
+            saved = _stop_and_save(session, console, lang)
+            return (128 + exc.signum if isinstance(exc, Hangup) else 130) if saved else 1
 
 
 def _loop(session: Session, console: Console, ask: Callable[[str], str], seat_ui: HumanSeat,
-          book: CardBook) -> int:
+          book: CardBook, stops: _Stops) -> int:
     """The body of :func:`play`."""
     state = session.state
     prog = state.program
@@ -368,29 +380,44 @@ def _loop(session: Session, console: Console, ask: Callable[[str], str], seat_ui
                 state.apply(action)
                 session.emit()
                 snapshot = None
+                if session.log is not None and session.log.failed and not session.log_warned:
+                    session.log_warned = True  # said once; the game goes on without its log
+                    console.print(tr(lang, "log_failed", why=session.log.failed), style="red")
             break
-        except (KeyboardInterrupt, Hangup) as exc:
+        except (KeyboardInterrupt, Hangup, EOFError, OSError) as exc:
+            # OSError: the terminal is gone (reading or writing it fails once its window
+            # closes), which is an end of input too
+            stops.stopping = True  # from here on, a signal changes nothing
             if snapshot is not None:  # stopped inside a move: go back to before it
                 _restore(session, *snapshot)
-            try:
-                console.print()
-                _save_and_say(session, console, lang, "interrupted")
-            except OSError:  # the terminal is gone (a hang-up): the save is what matters
-                session.save()
-            return 128 + exc.signum if isinstance(exc, Hangup) else 130
-        except EOFError:
-            console.print()
-            _save_and_say(session, console, lang, "interrupted")
-            return 0
+            code = 128 + exc.signum if isinstance(exc, Hangup) else \
+                130 if isinstance(exc, KeyboardInterrupt) else 0
+            return code if _stop_and_save(session, console, lang) else 1
         except SaveRequest:
+            stops.stopping = True
             if _save_and_say(session, console, lang, None):
                 return 0
-            # not saved (the message said why): the game goes on
+            stops.stopping = False  # not saved (the message said why): the game goes on
         except QuitRequest:
             console.print(tr(lang, "left"))
             return 0
     _finish(session, console)
     return 0
+
+
+def _stop_and_save(session: Session, console: Console, lang: str | None) -> bool:
+    """Save a game that is being left (end of input, Ctrl-C, SIGTERM, SIGHUP, a terminal
+    that is gone) and say so; returns whether it was saved. Signals change nothing by now
+    (:class:`_Stops`), and a terminal that is gone does not stop the save."""
+    try:
+        console.print()
+        return _save_and_say(session, console, lang, "interrupted")
+    except OSError:  # the terminal is gone (a hang-up): the save is what matters
+        try:
+            session.save()
+        except (OSError, OutputRefused):
+            return False
+        return True
 
 
 class Hangup(Exception):
@@ -401,24 +428,34 @@ class Hangup(Exception):
         self.signum = signum
 
 
-@contextmanager
-def _hangups_interrupt() -> Iterator[None]:
-    """While a game is at the table, SIGTERM and SIGHUP stop it like Ctrl-C: the game is
-    saved (from before the move in progress) instead of lost."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    wanted = [sig for sig in (getattr(signal, "SIGTERM", None), getattr(signal, "SIGHUP", None))
-              if sig is not None]
+class _Stops:
+    """Ctrl-C, SIGTERM and SIGHUP while a game is at the table: the first stops the game
+    (``KeyboardInterrupt``, :class:`Hangup`) so that it is saved; once the game is stopping
+    (``stopping``: saving, or leaving), more of them change nothing, so the save is whole.
+    A context manager; outside the main thread it does nothing."""
 
-    def stop(signum: int, frame: object) -> None:
+    def __init__(self) -> None:
+        self.stopping = False
+        self._before: dict[int, Any] = {}
+
+    def _on_signal(self, signum: int, frame: object) -> None:
+        if self.stopping:
+            return
+        self.stopping = True
+        if signum == signal.SIGINT:
+            raise KeyboardInterrupt
         raise Hangup(signum)
 
-    before = {sig: signal.signal(sig, stop) for sig in wanted}
-    try:
-        yield
-    finally:
-        for sig, handler in before.items():
+    def __enter__(self) -> _Stops:
+        if threading.current_thread() is threading.main_thread():
+            for name in ("SIGINT", "SIGTERM", "SIGHUP"):
+                sig = getattr(signal, name, None)
+                if sig is not None:
+                    self._before[sig] = signal.signal(sig, self._on_signal)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        for sig, handler in self._before.items():
             signal.signal(sig, handler)
 
 
@@ -487,9 +524,11 @@ def _save_and_say(session: Session, console: Console, lang: str | None,
     if why:
         console.print(tr(lang, why), style="yellow")
     try:
-        if path is not None and Path(path) not in session.own_files and ask is not None:
-            claim(path, "the saved game", False,
-                  lambda q: ask(f"{q} [y/N] ").strip().lower() in ("y", "yes"))
+        if path is not None and Path(path) not in session.own_files:
+            # another file is replaced only when the person at a terminal says yes
+            confirm = None if ask is None or not sys.stdin.isatty() else \
+                (lambda q: ask(f"{q} [y/N] ").strip().lower() in ("y", "yes"))
+            claim(path, "the saved game", False, confirm)
         written = session.save(path)
         if path is not None:
             session.own_files.add(Path(path))

@@ -10,7 +10,9 @@ table, or as JSON with ``--json``.
 
 from __future__ import annotations
 
+import importlib.util
 import json
+from pathlib import Path
 from typing import Any
 
 import click
@@ -162,16 +164,30 @@ def comparison_table(c: Comparison) -> Table:
     return t
 
 
-def _plot(r: Result, path: str) -> None:
-    try:
-        import matplotlib
+PLOT_FORMATS = (".png", ".svg", ".pdf")
 
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        raise click.ClickException(
-            "--plot needs matplotlib: pip install 'rulesplay[plot]' (or pip install "
-            "matplotlib)") from None
+
+def _check_plot(path: str, force: bool) -> None:
+    """``--plot`` names a file of a format the plot is written in, that may be written
+    (:func:`claim_output`), and matplotlib is installed.
+
+    Raises:
+        click.UsageError: another ending. click.ClickException: refused, or no matplotlib.
+    """
+    if Path(path).suffix.lower() not in PLOT_FORMATS:
+        raise click.UsageError(f"--plot {path}: the file must end in "
+                               f"{', '.join(PLOT_FORMATS[:-1])} or {PLOT_FORMATS[-1]}")
+    claim_output(path, "the plot", force)
+    if importlib.util.find_spec("matplotlib") is None:
+        raise click.ClickException("--plot needs matplotlib: pip install 'rulesplay[plot]' "
+                                   "(or pip install matplotlib)")
+
+
+def _plot(r: Result, path: str) -> None:
+    import matplotlib  # optional (the 'plot' extra), checked by _check_plot
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
     fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(11, 4.2))
     for p in range(r.players):
         ax1.hist(r.scores(p), bins=30, histtype="step", label=f"seat {p} ({r.bots[p]})")
@@ -190,7 +206,7 @@ def _plot(r: Result, path: str) -> None:
     ax2.legend()
     fig.suptitle(f"{r.title}: {r.n} games, {r.players} players")
     fig.tight_layout()
-    fig.savefig(path)
+    fig.savefig(path, format=Path(path).suffix.lower()[1:])  # never a name of its own
     plt.close(fig)
 
 
@@ -220,7 +236,7 @@ def simulate(file: str, n: int, players: int | None, options: tuple[str, ...], b
              plot_path: str | None, force: bool) -> None:
     """Play N games of FILE with bots and report win rates, scores and game length."""
     if plot_path:  # before any game is played, so a refusal costs nothing
-        claim_output(plot_path, "the plot", force)
+        _check_plot(plot_path, force)
     opts, nplayers, bots = _table(file, options, players, bot, seats)
     err = terminal.console(stderr=True, highlight=True)
     try:

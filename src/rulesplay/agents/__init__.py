@@ -14,6 +14,7 @@ Build one from a spec with :func:`make_agent`::
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from .base import Agent, rollout
@@ -47,6 +48,8 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
         if not eq or not key.strip():
             raise ValueError(f"bot '{spec}': parameters are key=value (got '{part}')")
         params[key.strip()] = _number(value.strip())
+        if isinstance(params[key.strip()], float) and not math.isfinite(params[key.strip()]):
+            raise ValueError(f"bot '{spec}': {key.strip()} must be a finite number")
     return name, params
 
 

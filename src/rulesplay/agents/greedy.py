@@ -18,6 +18,10 @@ from ..engine.state import State
 from .base import Agent
 from .infoset import InfoSet
 
+# What a spec may ask for (a spec can come from a shared save).
+MAX_SAMPLES = 10_000
+MAX_DEPTH = 10_000
+
 
 class GreedyAgent(Agent):
     """One-step look-ahead (spec ``greedy``, ``greedy:samples=4,depth=12``).
@@ -34,8 +38,10 @@ class GreedyAgent(Agent):
     def __init__(self, seat: int, seed: int = 0, samples: int = 4, depth: int = 0,
                  **params: Any) -> None:
         super().__init__(seat, seed, **params)
-        if samples < 1 or depth < 0:
-            raise ValueError("greedy: samples must be at least 1 and depth at least 0")
+        if not (1 <= samples <= MAX_SAMPLES and 0 <= depth <= MAX_DEPTH) \
+                or samples != int(samples) or depth != int(depth):
+            raise ValueError(f"greedy: samples is a whole number from 1 to {MAX_SAMPLES}, "
+                             f"depth from 0 to {MAX_DEPTH}")
         self.samples, self.depth = int(samples), int(depth)
 
     def value(self, s: State) -> float:

@@ -45,6 +45,12 @@ class Node:
         self.reward = 0.0
 
 
+# Budgets a spec may ask for (a spec can come from a shared save): a move in at most an hour.
+MAX_ITERATIONS = 1_000_000
+MAX_SECONDS = 3600.0
+MAX_C = 100.0
+
+
 class MctsAgent(Agent):
     """SO-ISMCTS (spec ``mcts``, ``mcts:iterations=500``, ``mcts:seconds=0.5``).
 
@@ -67,6 +73,10 @@ class MctsAgent(Agent):
         super().__init__(seat, seed, **params)
         if iterations < 0 or seconds < 0 or (iterations and seconds):
             raise ValueError("mcts: give either iterations or seconds, positive")
+        if iterations != int(iterations) or iterations > MAX_ITERATIONS \
+                or seconds > MAX_SECONDS or not 0 <= c <= MAX_C:
+            raise ValueError(f"mcts: iterations is a whole number up to {MAX_ITERATIONS}, "
+                             f"seconds at most {MAX_SECONDS}, c from 0 to {MAX_C}")
         if reward not in ("win", "score"):
             raise ValueError("mcts: reward is 'win' or 'score'")
         self.iterations = int(iterations) or (0 if seconds else 100)

@@ -398,6 +398,9 @@ class State:
                 text and options recorded in the save (no file is read), by the loader
                 installed with :func:`set_game_loader`.
 
+        This trusts the saved position (a save made by :meth:`to_json`); ``rulesplay resume``
+        instead replays a save's decisions and refuses one that does not follow from them.
+
         Raises:
             RulesError: the save is not a rulesplay save, or does not fit the ruleset.
         """
@@ -435,8 +438,10 @@ class State:
             return s
         except RulesError:
             raise
-        except (KeyError, TypeError, ValueError, IndexError, json.JSONDecodeError) as exc:
-            raise RulesError(f"the save is damaged or not a rulesplay save ({exc})") from None
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError, OverflowError,
+                RecursionError) as exc:  # (json.JSONDecodeError is a ValueError)
+            raise RulesError("the save is damaged or not a rulesplay save "
+                             f"({str(exc)[:200]})") from None
 
 
 def _check_shape(s: State, prog: Program) -> None:
