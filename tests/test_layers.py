@@ -24,9 +24,9 @@ MAX_LINES = 700
 
 # Bottom to top. A module may import modules of its own layer and of the layers below.
 LAYERS: dict[str, int] = {
-    # 1. the run-time tables nodes and states read: layout and slots, tool words, actions,
-    #    the compiled program's tables
-    "expr": 1, "words": 1, "actions": 1, "program": 1,
+    # 1. the run-time tables nodes and states read: layout and slots, actions, the
+    #    compiled program's tables (the tool's words come from rulesplay.words)
+    "expr": 1, "actions": 1, "program": 1,
     # 2. the state (plain data and the engine API) and the views of it
     "observe": 2, "state": 2,
     # 3. the run-time nodes

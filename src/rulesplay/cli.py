@@ -32,10 +32,11 @@ from .engine.game import Game, load, load_bundle
 from .engine.state import State
 from .errors import OptionError, RulesError
 from .human import SeatView
-from .narrate import Narrator, score_table, tr, winner_line
+from .narrate import Narrator, score_table, winner_line
 from .outfiles import fresh_name
 from .session import HUMAN, Session, play
 from .show import option_type_text
+from .words import tr
 
 
 def make_agent(name: str, seat: int, seed: int) -> Agent:

@@ -45,8 +45,9 @@ from rich.table import Table
 from rich.text import Text
 
 from . import ir
-from .narrate import Narrator, tr
+from .narrate import Narrator
 from .terminal import clean, literal
+from .words import tr
 
 if TYPE_CHECKING:
     from .engine.choices import Action

@@ -29,8 +29,9 @@ from .engine.game import load_bundle
 from .engine.state import State
 from .errors import IllegalActionError, RulesError
 from .human import CardBook, HumanSeat, QuitRequest, SaveRequest, SeatNarrator, SeatView
-from .narrate import score_table, tr, winner_line
+from .narrate import score_table, winner_line
 from .outfiles import OutputRefused, claim, write_atomic
+from .words import tr
 
 SESSION_MARK = "rulesplay-session"
 SESSION_VERSION = 2  # 2: no log path or log size, events rebuilt by replay

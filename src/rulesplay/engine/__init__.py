@@ -5,7 +5,8 @@ Layers, bottom to top; a module imports only modules of its own layer or below, 
 a function, or an import from a higher layer):
 
 1. Run-time tables: ``expr`` (``Layout``: slots, zone ids, per-card attribute tables; ``Fn``),
-   ``words`` (the tool's own words), ``actions`` (``Action``, the per-decision cache),
+   ``actions`` (``Action``, the per-decision cache; the tool's own words are the one
+   table of ``rulesplay.words``),
    ``program`` (``Program``: the tables of one compiled game, which nodes, states and front
    ends read: card ids and labels, zones, variable defaults, the node list, score functions).
 2. State: ``observe`` (what a seat may see; determinisation), ``state`` (``State``: plain

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ..words import word
 from .expr import Fn, Layout
-from .words import word
 
 if TYPE_CHECKING:
     from ..validate import Checked

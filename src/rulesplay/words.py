@@ -1,0 +1,203 @@
+"""The tool's own words and phrases, by language: the one table every part of rulesplay
+shows its own text from (ruleset words come from the ruleset's labels).
+
+:data:`PHRASES` holds the accounts', screens' and commands' phrases (English and Japanese,
+with ``{field}`` slots); :data:`WORDS` the few words the engine puts into action labels and
+display texts (yes, no, skip, seat, none).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+PHRASES: dict[str, dict[str, str]] = {
+    "en": {
+        "header": "{title}: {n} players, seed {seed}",
+        "header_private": "{title}: {n} players",
+        "options": "options: {options}",
+        "repeat": "repeat this game with --seed {seed}",
+        "dealt": "Dealt {k} {cards} to each of {n} players ({src} → {dst})",
+        "dealt_uneven": "Dealt {total} cards ({src} → {dst}): {each}",
+        "takes": "{seat} takes the trick with {card}",
+        "shuffled": "Shuffled the {zone}",
+        "passes": "{seat} passes",
+        "passes_forced": "{seat} cannot play and passes",
+        "ncards": "{k} cards",
+        "card": "card",
+        "cards": "cards",
+        "move": "{cards}: {src} → {dst}",
+        "owned": "{seat}'s {zone}",
+        "owned_you": "your {zone}",
+        "secret": "{seat} decides in secret: {prompt}",
+        "game_over": "Game over",
+        "seat": "Seat",
+        "score": "Score",
+        "tiebreak": "Tiebreak",
+        "winner": "Winner: {seats}",
+        "winners": "Tied winners: {seats}",
+        "winners_list": "Winners: {seats}",
+        "nobody_wins": "Nobody wins.",
+        "final": "Final scores",
+        # the table (human seats)
+        "a_card": "a card",
+        "and_hidden": "and {k} hidden",
+        "you": "{seat} (you)",
+        "since": "Since your last turn",
+        "earlier": "… {k} earlier lines not shown",
+        "top": "top",
+        "hidden_count": "{k} cards, face down",
+        "face_down": "face down: {zones}",
+        "your_zone": "Your {zone} ({k}):",
+        "empty": "empty",
+        "seat_col": "seat",
+        "score_col": "score",
+        "your_turn": " {seat}, your turn: {prompt} ",
+        "how_card": "Type a number (1-{n}) or a card's name, e.g. {example}.  Also: {commands}",
+        "how": "Type a number (1-{n}) or the answer's first letters.  Also: {commands}",
+        "how_value": "Type one of the numbers shown, or the word on the left of another "
+                     "answer.  Also: {commands}",
+        "how_one": "Only one choice: type 1 (or its name).  Also: {commands}",
+        "bad_value": "'{text}' is not one of the choices: type one of {values}.",
+        "bad_number": "There is no choice {k}: type a number from 1 to {n} (or 'help').",
+        "ambiguous": "'{text}' could mean {options}: type its number.",
+        "not_legal": "'{text}' cannot be chosen now: pick one of the {n} choices listed "
+                     "(type 'help' to see why).",
+        "unknown": "'{text}' is not one of the choices: type a number from 1 to {n}, a card's "
+                   "name, or 'help'.",
+        "empty_input": "Type a number from 1 to {n}, or 'help'.",
+        "help_title": "Help",
+        "help_phase": "Phase: {phase}.  {seat} decides: {prompt}.",
+        "help_about": "{title}: {about}",
+        "help_rule": "The rule ({where}):",
+        "help_legal": "You may choose: {labels}.",
+        "help_typing": "Type the number of a choice, or a card by its short name (first letters "
+                       "and number, e.g. {example}) or its name. Commands: {commands}.",
+        "help_typing_plain": "Type the number of a choice, or the first letters of the "
+                             "answer. Commands: {commands}.",
+        "no_tricks": "No trick has been finished yet.",
+        "last_tricks": "Last tricks",
+        "won_by": "{seat} won with",
+        "saved": "Saved to {path}. Continue later with: rulesplay resume {path}",
+        "quit_save": "Save the game to {path} before leaving? [Y/n] ",
+        "quit_cancel": "Not quitting (answer y or n next time). Back to the game.",
+        "pass_to": "{seat}'s turn. Pass the keyboard to {seat}, then press Enter.",
+        "left": "Left the game without saving.",
+        "interrupted": "Stopped.",
+        "human_intro": "You play {seats}. Type 'help' at any question; 'save' or Ctrl-C saves "
+                       "the game to {path}.",
+        "resumed": "Resumed {path}: {title}, {n} players, seed {seed}, decision {k}.",
+        "resumed_private": "Resumed {path}: {title}, {n} players, decision {k}.",
+        "ruleset_changed": "The ruleset changed since this game was saved: {path}. The game "
+                           "goes on with the rules it was saved with.",
+        "log_spoils": "The log {path} holds every hand while the game runs: keep it out of "
+                      "the players' sight (--log-seat N writes one with only what seat N may "
+                      "know).",
+        "save_spoils": "A save ({path}) holds every hand too.",
+        "log_failed": "The log cannot be written ({why}); the game goes on without it.",
+        "log_continues": "The game's log (the whole game so far, then the rest) goes to {path}.",
+    },
+    "ja": {
+        "header": "{title}: {n}人, シード {seed}",
+        "header_private": "{title}: {n}人",
+        "options": "オプション: {options}",
+        "repeat": "同じゲームは --seed {seed} で再現できます",
+        "dealt": "{n}人に{k}枚ずつ配った（{src} → {dst}）",
+        "dealt_uneven": "{total}枚を配った（{src} → {dst}）: {each}",
+        "takes": "{seat}がトリックを取った（{card}）",
+        "shuffled": "{zone}をシャッフル",
+        "passes": "{seat}: パス",
+        "passes_forced": "{seat}は出せないのでパス",
+        "ncards": "{k}枚",
+        "move": "{cards}: {src} → {dst}",
+        "owned": "{seat}の{zone}",
+        "owned_you": "あなたの{zone}",
+        "secret": "{seat}は秘密で決めた: {prompt}",
+        "game_over": "ゲーム終了",
+        "seat": "席",
+        "score": "得点",
+        "tiebreak": "タイブレーク",
+        "winner": "勝者: {seats}",
+        "winners": "同点の勝者: {seats}",
+        "winners_list": "勝者: {seats}",
+        "nobody_wins": "勝者なし。",
+        "final": "最終得点",
+        "a_card": "カード1枚",
+        "and_hidden": "と伏せたカード{k}枚",
+        "you": "{seat}（あなた）",
+        "since": "前の手番から",
+        "earlier": "… それより前の{k}行は省略",
+        "top": "一番上",
+        "hidden_count": "{k}枚（裏向き）",
+        "face_down": "裏向き: {zones}",
+        "your_zone": "あなたの{zone}（{k}枚）:",
+        "empty": "なし",
+        "seat_col": "席",
+        "score_col": "得点",
+        "your_turn": " {seat}、あなたの番: {prompt} ",
+        "how_card": "番号（1-{n}）かカード名（例: {example}）を入力。ほかに: {commands}",
+        "how": "番号（1-{n}）か答えの頭文字を入力。ほかに: {commands}",
+        "how_value": "表示された数か、ほかの答えの左の語を入力。ほかに: {commands}",
+        "how_one": "選択肢は1つだけ: 1 を入力。ほかに: {commands}",
+        "bad_number": "選択肢{k}はありません: 1から{n}の番号を入力（または help）。",
+        "bad_value": "「{text}」は選べません: {values} のどれかを入力。",
+        "ambiguous": "「{text}」は {options} のどれか: 番号を入力。",
+        "not_legal": "「{text}」は今は選べません: 表示された{n}個から選んでください"
+                     "（理由は help）。",
+        "unknown": "「{text}」は選択肢にありません: 1から{n}の番号、カード名、"
+                   "または help を入力。",
+        "empty_input": "1から{n}の番号を入力（または help）。",
+        "help_title": "ヘルプ",
+        "help_phase": "フェーズ: {phase}。{seat}の決定: {prompt}。",
+        "help_rule": "ルール（{where}）:",
+        "help_legal": "選べるもの: {labels}。",
+        "no_tricks": "まだ終わったトリックはありません。",
+        "last_tricks": "最近のトリック",
+        "won_by": "{seat}の勝ち:",
+        "saved": "{path} に保存しました。続きは: rulesplay resume {path}",
+        "quit_save": "やめる前に {path} に保存しますか？ [Y/n] ",
+        "quit_cancel": "やめません（y か n で答えてください）。ゲームに戻ります。",
+        "pass_to": "{seat}の番です。{seat}に交代して Enter を押してください。",
+        "left": "保存せずに終了しました。",
+        "interrupted": "中断しました。",
+        "human_intro": "あなたは{seats}です。いつでも help と入力できます。save か Ctrl-C で "
+                       "{path} に保存します。",
+        "resumed": "{path} を再開: {title}, {n}人, シード {seed}, {k}番目の決定から。",
+        "resumed_private": "{path} を再開: {title}, {n}人, {k}番目の決定から。",
+        "ruleset_changed": "このゲームを保存した後でルールが変更されました: {path}。"
+                           "保存したときのルールで続けます。",
+        "log_spoils": "ログ {path} にはゲーム中すべての手札が書かれます。プレイヤーに見せないで"
+                      "ください（--log-seat N なら N 番の席が知り得ることだけを書きます）。",
+        "save_spoils": "保存ファイル（{path}）にもすべての手札が書かれます。",
+        "log_failed": "ログを書けません（{why}）。ログなしでゲームを続けます。",
+        "log_continues": "このゲームのログ（最初から続きまで）は {path} に書きます。",
+    },
+}
+
+def tr(lang: str | None, key: str, **fields: Any) -> str:
+    """A tool phrase in ``lang`` (falling back to English), with ``fields`` filled in.
+
+    Raises:
+        KeyError: ``key`` is not a phrase.
+    """
+    phrases = PHRASES.get(lang or "en", PHRASES["en"])
+    return phrases.get(key, PHRASES["en"][key]).format(**fields)
+
+
+WORDS: dict[str, dict[str, str]] = {
+    "": {"yes": "yes", "no": "no", "skip": "skip", "seat": "Seat {n}", "none": "none"},
+    "ja": {"yes": "はい", "no": "いいえ", "skip": "スキップ", "seat": "席{n}", "none": "なし"},
+}
+
+
+def word(lang: str | None, key: str) -> str:
+    """A tool word in ``lang`` ("ja", or None/"" for English), falling back to English.
+
+    Args:
+        lang: display language code.
+        key: one of ``yes``, ``no``, ``skip``, ``seat`` (a format string with ``{n}``),
+            ``none``.
+
+    Raises:
+        KeyError: ``key`` is not a tool word.
+    """
+    return WORDS.get(lang or "", WORDS[""]).get(key, WORDS[""][key])
