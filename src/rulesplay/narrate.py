@@ -23,7 +23,7 @@ from rich.console import Console
 from rich.table import Table
 
 from .terminal import literal
-from .words import tr  # noqa: F401 - the phrases of accounts (re-exported)
+from .words import tr
 
 if TYPE_CHECKING:
     from .engine.program import Program
@@ -36,6 +36,7 @@ LIST_LIMIT = 10  # longer groups of moved cards are shown as a count
 # A prompt ending in one of these reads on into its answer ("red 7 is" + "higher").
 JOINERS: dict[str, tuple[str, ...]] = {"en": (" is", " are", " to", " =", " for"),
                                        "ja": ("は", "を", "が", "に", "で")}
+
 
 def _third_person(verb: str) -> str:
     if verb.endswith(("s", "sh", "ch", "x", "z", "o")):
