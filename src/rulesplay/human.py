@@ -346,16 +346,22 @@ class SeatView:
         self.program, self.seat = program, seat
         self.cards = set(program.card_ids)
 
+    def _zone(self, ref: dict[str, Any]) -> int | None:
+        base = self.program.layout.zone_id.get(str(ref.get("zone")))
+        owner = ref.get("owner")
+        return None if base is None else base + (owner if isinstance(owner, int) else 0)
+
     def sees(self, ref: dict[str, Any]) -> bool:
-        """Whether the seat sees into the zone ``ref`` (``{"zone", "owner"}``)."""
-        lay = self.program.layout
-        base = lay.zone_id.get(str(ref.get("zone")))
-        if base is None:
-            return False
-        z = base + (ref.get("owner") or 0)
-        vis = self.program.zone_visibility[z]
-        return vis == "public" or (vis == "owner" and self.seat is not None
-                                   and ref.get("owner") == self.seat)
+        """Whether the seat sees every card of the zone ``ref`` (``{"zone", "owner"}``), by
+        the engine's one rule of visibility (:meth:`Program.view`)."""
+        z = self._zone(ref)
+        return z is not None and self.program.view(z, self.seat) == "all"
+
+    def sees_arriving(self, ref: dict[str, Any]) -> bool:
+        """Whether the seat sees a card that arrives in zone ``ref``: a zone it sees, or one
+        that shows its top card (where the card arriving lands)."""
+        z = self._zone(ref)
+        return z is not None and self.program.view(z, self.seat) in ("all", "top")
 
     def filter(self, events: list[Event]) -> list[Event]:
         """The events the seat may know about, hidden cards replaced by ``?``; cards that go
@@ -366,8 +372,8 @@ class SeatView:
         for i, ev in enumerate(self._unordered(events)):
             kind = ev.get("type")
             if kind == "move":
-                shown = self.sees(ev["from"]) or self.sees(ev["to"])
-                if self.sees(ev["to"]):
+                shown = self.sees(ev["from"]) or self.sees_arriving(ev["to"])
+                if self.sees_arriving(ev["to"]):
                     seen.add(ev["card"])
                 else:
                     seen.discard(ev["card"])
@@ -394,7 +400,7 @@ class SeatView:
 
         for ev in events:
             hides = ev.get("type") == "move" and self.sees(ev["from"]) and \
-                not self.sees(ev["to"])
+                not self.sees_arriving(ev["to"])
             if not hides or (run and (run[0]["from"], run[0]["to"]) != (ev["from"], ev["to"])):
                 flush()
             if hides:
@@ -417,7 +423,7 @@ class SeatView:
             if later.get("type") == "decision":
                 break
             if later.get("type") == "move" and later.get("card") == value:
-                if self.sees(later["to"]) or self.sees(later["from"]):
+                if self.sees_arriving(later["to"]) or self.sees(later["from"]):
                     return ev
                 break
         return {**ev, "action": f"{ev.get('decision')}:{HIDDEN}",

@@ -19,14 +19,7 @@ def visible_to(state: State, zone: int, seat: int | None) -> str:
 
     ``seat`` None is an onlooker who sees only public information.
     """
-    prog = state.program
-    vis = prog.zone_visibility[zone]
-    if vis == "public" or (vis == "owner" and seat is not None
-                           and prog.layout.zone_owner[zone] == seat):
-        return "all"
-    if vis == "top":
-        return "top"
-    return "none"
+    return state.program.view(zone, seat)
 
 
 def observation(state: State, seat: int | None) -> dict[str, Any]:

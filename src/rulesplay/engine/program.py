@@ -96,6 +96,16 @@ class Program:
             return ", ".join(self.show(v) for v in value)
         return str(value)
 
+    def view(self, zone: int, seat: int | None) -> str:
+        """How much of zone ``zone`` seat ``seat`` sees (None: an onlooker): ``"all"``,
+        ``"top"`` (its top card) or ``"none"``. The one rule of visibility: observations,
+        samples, screens and seat logs all ask it."""
+        vis = self.zone_visibility[zone]
+        if vis == "public" or (vis == "owner" and seat is not None
+                               and self.layout.zone_owner[zone] == seat):
+            return "all"
+        return "top" if vis == "top" else "none"
+
     def seat_name(self, seat: int) -> str:
         """A seat's display name ("Seat 2")."""
         return self.word("seat").format(n=seat)
