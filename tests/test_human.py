@@ -533,7 +533,8 @@ def test_secret_choices_of_others_stay_secret() -> None:
             if raw["player"] == seat:
                 assert shown == raw
             else:
-                assert shown.get("secret") and raw["label"] not in str(shown)
+                assert shown["private"] and shown["action"].endswith(":?")
+                assert raw["label"] not in str(shown)
         text = text_of(SeatNarrator(state.program, seat).lines(view))
         for raw in private:
             if raw["player"] != seat:

@@ -45,7 +45,7 @@ from rich.table import Table
 from rich.text import Text
 
 from . import ir
-from .narrate import Narrator
+from .narrate import HIDDEN, Narrator
 from .terminal import clean, literal
 from .words import tr
 
@@ -55,7 +55,6 @@ if TYPE_CHECKING:
     from .engine.state import State
 
 Event = dict[str, Any]
-HIDDEN = "?"  # the card id shown in place of a card the seat may not know
 SINCE_LIMIT = 30  # lines of "since your last turn" shown
 COLOUR_ALIASES = {"orange": "dark_orange", "grey": "grey50", "gray": "grey50", "pink": "pink1",
                   "brown": "orange4", "gold": "gold1", "silver": "grey70"}
@@ -333,8 +332,9 @@ class SeatView:
     A card movement keeps its card only when the seat sees the zone it leaves or the zone it
     enters; otherwise the card becomes ``?`` (so a deal into other hands is a count). A card
     decision keeps its card when the decider is the seat or the card is then moved where the
-    seat sees it; a secret decision (``"private": true``) of another seat keeps only that it
-    was made (``"secret": true``, told as "Seat 2 decides in secret: draft a card"); a
+    seat sees it; a secret decision (``"private": true``, the one secrecy flag) of another
+    seat keeps only that it was made (its action becomes ``NAME:?``, told as "Seat 2 decides
+    in secret: draft a card"); a
     trick's cards are named when the seat saw them arrive.
 
     Args:
@@ -413,7 +413,7 @@ class SeatView:
     def _decision(self, ev: Event, after: list[Event]) -> Event:
         if ev.get("private") and ev.get("player") != self.seat:
             # a secret choice of another seat: only that it was made
-            return {**ev, "action": f"{ev.get('decision')}:{HIDDEN}", "secret": True,
+            return {**ev, "action": f"{ev.get('decision')}:{HIDDEN}",
                     "label": tr(self.program.lang, "a_card")}
         action = str(ev.get("action"))
         value = action.split(":", 1)[1] if ":" in action else ""

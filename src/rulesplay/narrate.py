@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from .engine.state import State
 
 Event = dict[str, Any]
+HIDDEN = "?"  # a card or a value the seat may not know, in a seat's view of the events
 
 LIST_LIMIT = 10  # longer groups of moved cards are shown as a count
 
@@ -166,7 +167,7 @@ class Narrator:
             first = moves.pop(0)
             if first["to"]["owner"] is not None:
                 tail = " → " + self.zone(first["to"], ev["player"])
-        if ev.get("secret"):
+        if ev.get("private") and value == HIDDEN:  # a secret choice this view may not know
             line = self.t("secret", seat=seat, prompt=prompt)
         elif action == "pass":
             line = self.t("passes", seat=seat)
