@@ -184,8 +184,10 @@ def tr(lang: str | None, key: str, **fields: Any) -> str:
 
 
 WORDS: dict[str, dict[str, str]] = {
-    "": {"yes": "yes", "no": "no", "skip": "skip", "seat": "Seat {n}", "none": "none"},
-    "ja": {"yes": "はい", "no": "いいえ", "skip": "スキップ", "seat": "席{n}", "none": "なし"},
+    "": {"yes": "yes", "no": "no", "skip": "skip", "seat": "Seat {n}", "none": "none",
+         "card_of": "card {k} of {n}"},
+    "ja": {"yes": "はい", "no": "いいえ", "skip": "スキップ", "seat": "席{n}", "none": "なし",
+           "card_of": "{n}枚中{k}枚目"},
 }
 
 
@@ -195,7 +197,7 @@ def word(lang: str | None, key: str) -> str:
     Args:
         lang: display language code.
         key: one of ``yes``, ``no``, ``skip``, ``seat`` (a format string with ``{n}``),
-            ``none``.
+            ``none``, ``card_of`` (a blind pick's label, with ``{k}`` and ``{n}``).
 
     Raises:
         KeyError: ``key`` is not a tool word.

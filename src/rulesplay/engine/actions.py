@@ -2,7 +2,9 @@
 
 An action id is stable and independent of list order: ``NAME:VALUE`` where NAME is the
 choice's name in the ruleset and VALUE the card id (``red-7#2``), enum or option value,
-number, ``yes``/``no`` or ``skip`` (e.g. ``declare_trump:yes``, ``play:joker#1``).
+number, ``yes``/``no`` or ``skip`` (e.g. ``declare_trump:yes``, ``play:joker#1``). A blind
+pick (a card choice from cards its chooser cannot see) names a position, never a card:
+``NAME:K`` for the K-th candidate, labelled "card K of N".
 """
 
 from __future__ import annotations
@@ -17,7 +19,8 @@ class Action:
     """One legal action: a stable ``id``, a readable ``label`` and the chosen ``value``.
 
     ``value`` is the card id (int) for card choices, the enum/option value (str), the number
-    (int), ``True``/``False``, or None for skip/pass. ``choice`` is the decision's name.
+    (int), ``True``/``False``, or None for skip/pass; for a blind pick, the position (int,
+    from 1) with ``card`` False. ``choice`` is the decision's name.
     """
 
     __slots__ = ("id", "label", "value", "choice", "card")
@@ -53,6 +56,7 @@ class ActionCache:
     def __init__(self, prog: Program, choice: str, card: bool, seats: bool = False) -> None:
         self.prog, self.choice, self.card, self.seats = prog, choice, card, seats
         self.cache: dict[Any, Action] = {}
+        self.blind: dict[tuple[int, int], Action] = {}
         self.skip_label = prog.word("skip")
         # Card choices: one Action per card, made once (the hot path indexes this list).
         self.by_card: list[Action] = [self._make(c) for c in range(prog.num_cards)] \
@@ -63,6 +67,15 @@ class ActionCache:
         a = self.cache.get(value)
         if a is None:
             a = self.cache[value] = self._make(value)
+        return a
+
+    def position(self, k: int, n: int) -> Action:
+        """The blind pick of the ``k``-th of ``n`` candidates (from 1): id ``NAME:k``,
+        label "card k of n", value ``k``; it names no card."""
+        a = self.blind.get((k, n))
+        if a is None:
+            label = self.prog.word("card_of").format(k=k, n=n)
+            a = self.blind[k, n] = Action(f"{self.choice}:{k}", label, k, self.choice, False)
         return a
 
     def _make(self, value: Any) -> Action:

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from ..errors import RulesRuntimeError, Span
 from .actions import Action, ActionCache
 from .expr import Fn
+from .observe import sees_all
 
 if TYPE_CHECKING:
     from .state import State
@@ -44,6 +45,12 @@ class Decision:
 class ChooseNode(Decision):
     """``PLAYER chooses NAME from DOMAIN [where COND]`` (``may choose``: skipping allowed).
 
+    A card choice whose candidates the chooser does not all see (``p chooses c from
+    hand[left of p]``) is a *blind pick*: its actions name positions in the domain's order
+    (``NAME:K``, "card K of N"), never cards, and the K-th candidate is the card chosen.
+    Its ``where`` may not test the candidate (that would tell which cards are where): the
+    validator refuses such a choice when it can tell, and the run time when it cannot.
+
     Args:
         index: the node's index in the program.
         name, span: the choice's name and where it is written.
@@ -55,19 +62,24 @@ class ChooseNode(Decision):
         actions: the cache of this choice's actions.
         skip_text: the skip label made per listing (it may name the state), or None.
         prompt_text: the prompt in the ruleset's words.
+        zone: for a domain that is a zone, ``f(state, None)`` -> its zone id (a quicker
+            test of what the chooser sees), else None.
+        tests_candidate: the ``where`` test reads the candidate.
     """
 
     def __init__(self, index: int, name: str, span: Span, player: Fn, domain: Fn,
                  filter: Callable[[State, Any], list[Any]], slot: int, optional: bool,
                  secret: bool, actions: ActionCache,
                  skip_text: Callable[[State], str] | None,
-                 prompt_text: Callable[[State], str]) -> None:
+                 prompt_text: Callable[[State], str], zone: Fn | None = None,
+                 tests_candidate: bool = False) -> None:
         self.index, self.name, self.span = index, name, span
         self.player, self.domain, self.filter, self.slot = player, domain, filter, slot
         self.optional, self.secret = optional, secret
         self.actions = actions
         self.skip_text = skip_text
         self.prompt_text = prompt_text
+        self.zone, self.tests_candidate = zone, tests_candidate
 
     def effect(self, s: State) -> None:
         """Reaching the statement makes the decision pending for its player."""
@@ -80,9 +92,28 @@ class ChooseNode(Decision):
                 f"no legal choice for '{self.name}': the domain is empty and the choice "
                 "cannot be skipped (write 'may choose' or guard it with 'if')", self.span)
 
+    def blind(self, s: State, cards: list[Any]) -> bool:
+        """Whether the pending choice is a blind pick: a card choice whose chooser does not
+        see every candidate in ``cards`` (the domain)."""
+        if not self.actions.card:
+            return False
+        seat = s.pending[0]  # type: ignore[index]
+        if self.zone is not None and s.program.zone_seers[self.zone(s, None)] >> seat & 1:
+            return False
+        return not sees_all(s, seat, cards)
+
     def legal(self, s: State) -> list[Action]:
         get = self.actions.get
-        out = [get(v) for v in self.filter(s, self.domain(s, None))]
+        cards = self.domain(s, None)
+        if self.blind(s, cards):
+            if self.tests_candidate:
+                raise RulesRuntimeError(
+                    f"'{self.name}' is chosen from cards its chooser cannot see (a blind "
+                    "pick by position), so its 'where' cannot test the card", self.span)
+            n = len(self.filter(s, cards))  # all or none: the test does not read the card
+            out = [self.actions.position(k, n) for k in range(1, n + 1)]
+        else:
+            out = [get(v) for v in self.filter(s, cards)]
         if self.optional:
             skip = get(None)
             if self.skip_text is not None:
@@ -91,7 +122,10 @@ class ChooseNode(Decision):
         return out
 
     def resolve(self, s: State, action: Action) -> None:
-        s.loc[self.slot] = action.value
+        value = action.value
+        if value is not None and self.actions.card and not action.card:
+            value = list(self.domain(s, None))[value - 1]  # a blind pick: the K-th card
+        s.loc[self.slot] = value
 
     def prompt(self, s: State) -> str:
         return self.prompt_text(s)

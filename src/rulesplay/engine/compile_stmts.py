@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from .. import ir
-from ..visitor import NodeVisitor, Stage
+from ..visitor import NodeVisitor, Stage, nodes_of
 from .actions import Action, ActionCache
 from .choices import ChooseNode
 from .compile_effects import (
@@ -236,8 +236,11 @@ def compile_choose(sc: StmtCompiler, index: int, c: ir.Choose) -> ChooseNode:
     # A skip label may name the state ("keep {count(hand[p])} cards"): made per listing.
     skip_text = sc.template(c.skip_label) if c.skip_label is not None else None
     prompt_text = sc.template(c.prompt, default=c.name)
+    zone = comp.expr(c.domain) if comp.type_of(c.domain) == "zone" else None
+    tests_candidate = c.where is not None and any(
+        n.id == c.name for n in nodes_of(c.where, ir.Name))
     return ChooseNode(index, c.name, c.span, player, domain, filter, slot, c.optional,
-                      c.secret, actions, skip_text, prompt_text)
+                      c.secret, actions, skip_text, prompt_text, zone, tests_candidate)
 
 
 def compile_trick(sc: StmtCompiler, index: int, t: ir.Trick, after_play: Block | None,

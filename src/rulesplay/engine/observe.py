@@ -22,6 +22,24 @@ def visible_to(state: State, zone: int, seat: int | None) -> str:
     return state.program.view(zone, seat)
 
 
+def card_seers(state: State, card: int) -> int:
+    """The seats that see card ``card`` where it is now, as a bitmask (bit ``p`` for seat
+    ``p``): every seat that sees its whole zone, and every seat when it is the top card
+    of a ``top`` zone."""
+    prog = state.program
+    z = state.where[card]
+    if prog.zone_visibility[z] == "top" and state.zones[z][-1] == card:
+        return (1 << prog.layout.n) - 1
+    return prog.zone_seers[z]
+
+
+def sees_all(state: State, seat: int, cards: list[int]) -> bool:
+    """Whether ``seat`` sees every card of ``cards`` where it is now (see
+    :func:`card_seers`)."""
+    bit = 1 << seat
+    return all(card_seers(state, c) & bit for c in cards)
+
+
 def observation(state: State, seat: int | None) -> dict[str, Any]:
     """The information set of ``seat`` as plain data.
 

@@ -147,8 +147,18 @@ def build_zones(prog: Program) -> None:
             lay.zone_name.append(z.name)
             lay.zone_owner.append(seat)
             prog.zone_visibility.append(z.visibility)
+            prog.zone_seers.append(_seers(z.visibility, seat, n))
             prog.zone_label.append(z.labels.get(prog.lang, z.name))
     prog.num_zones = len(lay.zone_name)
+
+
+def _seers(visibility: str, owner: int | None, n: int) -> int:
+    """The seats that see every card of a zone, as a bitmask (bit ``p`` for seat ``p``)."""
+    if visibility == "public":
+        return (1 << n) - 1
+    if visibility == "owner" and owner is not None:
+        return 1 << owner
+    return 0
 
 
 def build_vars(prog: Program, comp: ExprCompiler) -> None:

@@ -13,6 +13,7 @@ from ..visitor import Stage
 from .expressions import ExprChecker
 from .symbols import Context
 from .types import ANY, compatible, describe
+from .unseen import choice_errors
 
 
 class StmtChecker(Stage):
@@ -215,6 +216,9 @@ class StmtChecker(Stage):
             with self.ctx.only_reading("a choice's 'where' filter"):
                 self.want(s.where, "bool")
             self.ctx.scopes.pop()
+        # Its options may not be worked out from cards the chooser cannot see.
+        for message, e in choice_errors(s, el == "card", self.sym.zones):
+            self.error(message, e.span)
         # The prompt is shown before the choice is made: it cannot name the choice.
         with self.ctx.only_reading("a prompt"):
             self.exprs.template(s.prompt)

@@ -1,0 +1,159 @@
+"""Hidden information in the engine: blind picks from cards the chooser cannot see, and
+what a seat learns of another seat's open choice of a card (issue 13, items 11 and 12)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import rulesplay
+from rulesplay import State
+from rulesplay.agents import Tracker, make_agent
+from rulesplay.errors import RulesValidationError
+
+# Old Maid in miniature: each player in turn draws a card blind from the hand of the player
+# on the left, then lays down any pair it makes; the fewest cards left wins.
+OLD_MAID = """
+game "Draw From The Left"
+players 2..4
+
+enum suit: red, blue
+card card "card" @ja "カード":
+    suit: suit
+    rank: 1..6
+    label: "{suit} {rank}"
+
+zone deck "deck": shared, hidden
+zone hand "hand": per player, owner
+zone pairs "pairs": per player, public
+
+phase deal "Deal":
+    shuffle deck
+    deal 3 from deck to hand
+    next draw
+
+phase draw "Draw":
+    repeat 3 times:
+        for each player p:
+            if count(hand[left of p]) > 0:
+                p chooses pick from hand[left of p] "draw a card from the left"
+                move pick to hand[p]
+                for each card c in hand[p]:
+                    if count(hand[p] where it.rank == c.rank) >= 2:
+                        move hand[p] where it.rank == c.rank to pairs[p]
+    next end
+
+score: -count(hand[player])
+"""
+
+
+def _old_maid(lang: str | None = None) -> rulesplay.Game:
+    return rulesplay.loads(OLD_MAID, lang=lang)
+
+
+# ------------------------------------------------------------ item 12: blind picks
+def test_a_pick_from_a_hand_the_chooser_cannot_see_names_positions_not_cards() -> None:
+    s = _old_maid().new_state(3, seed=1)
+    assert s.current_player() == 0 and s.decision_name() == "pick"
+    left = s.zone_cards("hand", 1)
+    actions = s.legal_actions()
+    assert [a.id for a in actions] == ["pick:1", "pick:2", "pick:3"]
+    assert [a.label for a in actions] == ["card 1 of 3", "card 2 of 3", "card 3 of 3"]
+    names = set(s.program.card_ids) | set(s.program.card_labels)
+    assert not any(n in a.id or n in a.label for a in actions for n in names)
+    assert all(a.value == k and not a.card for k, a in enumerate(actions, 1))
+    # The chooser's view of the left hand is a count.
+    hands = {z["owner"]: z for z in s.observation(0)["zones"] if z["zone"] == "hand"}
+    assert hands[1]["cards"] is None and hands[1]["count"] == 3
+    s.apply("pick:2")  # resolved to the card at that position
+    assert left[1] in s.zone_cards("hand", 0) + s.zone_cards("pairs", 0)
+    assert s.zone_cards("hand", 1) == [left[0], left[2]]
+    assert s.history == [(0, "pick:2")]
+
+
+def test_a_blind_pick_is_labelled_in_the_games_language() -> None:
+    s = _old_maid("ja").new_state(2, seed=3)
+    assert [a.label for a in s.legal_actions()] == ["3枚中1枚目", "3枚中2枚目", "3枚中3枚目"]
+
+
+def test_a_pick_from_cards_the_chooser_sees_still_names_them() -> None:
+    text = OLD_MAID.replace("p chooses pick from hand[left of p]", "p chooses pick from hand[p]")
+    s = rulesplay.loads(text).new_state(3, seed=1)
+    assert {a.id for a in s.legal_actions()} == {f"pick:{c}" for c in s.zone_cards("hand", 0)}
+
+
+def test_a_blind_pick_whose_filter_tests_the_card_fails_at_run_time() -> None:
+    # The text cannot tell that seat q is not the chooser; the run time can.
+    text = OLD_MAID.replace(
+        "p chooses pick from hand[left of p]",
+        "let q = left of p\n                p chooses pick from hand[q] where pick.rank > 0")
+    with pytest.raises(rulesplay.RulesError, match="blind pick by position"):
+        rulesplay.loads(text).new_state(3, seed=1).legal_actions()
+
+
+@pytest.mark.parametrize("choice, message", [
+    ("p chooses pick from values(hand[left of p], it.rank)",
+     "the options of 'pick' are worked out from hand[left of p], which p cannot see"),
+    ("p chooses pick from hand[left of p] where pick.suit == red",
+     "'pick' is picked blind (by position) from cards p cannot see: its 'where' cannot "
+     "test the card"),
+    ("p chooses pick from (deck where it.rank > 3)",
+     "'pick' is picked blind from deck, which p cannot see: it may take cards by position"),
+    ("p chooses pick from hand[p] where any(hand[right of p], it.rank == pick.rank)",
+     "the 'where' of 'pick' reads hand[right of p], which p cannot see"),
+])
+def test_options_worked_out_from_unseen_cards_are_refused(choice: str, message: str) -> None:
+    text = OLD_MAID.replace("p chooses pick from hand[left of p]", choice)
+    with pytest.raises(RulesValidationError) as info:
+        rulesplay.loads(text)
+    assert [d.message for d in info.value.diagnostics if message in d.message], \
+        [d.message for d in info.value.diagnostics]
+
+
+def test_positions_and_counts_of_unseen_cards_may_be_used() -> None:
+    text = OLD_MAID.replace(
+        "p chooses pick from hand[left of p]",
+        "p chooses pick from first(2, hand[left of p]) where count(deck) >= 0")
+    s = rulesplay.loads(text).new_state(3, seed=1)
+    assert [a.id for a in s.legal_actions()] == ["pick:1", "pick:2"]
+
+
+def _permute_hand(state: State, seat: int, rng: random.Random) -> State:
+    s = state.clone()
+    cards = s.zone_cards("hand", seat)
+    rng.shuffle(cards)
+    s.arrange("hand", seat, cards)
+    return s
+
+
+@pytest.mark.parametrize("spec", ["greedy:samples=3", "mcts:iterations=40"])
+def test_bots_cannot_see_the_card_they_pick_blind(spec: str) -> None:
+    game = _old_maid()
+    checked = 0
+    for seed in range(6):
+        s = game.new_state(3, seed=seed)
+        rng = random.Random(seed)
+        while not s.is_terminal():
+            seat = s.current_player()
+            if len(s.legal_actions()) > 1 and s.decision_name() == "pick":
+                left = (seat + 1) % 3
+                fake = _permute_hand(s, left, random.Random(seed))
+                assert s.observation(seat)["zones"] == fake.observation(seat)["zones"]
+                a = make_agent(spec, seat, 5).step(s, random.Random(9))
+                b = make_agent(spec, seat, 5).step(fake, random.Random(9))
+                assert a.id == b.id and a.id.split(":")[1].isdigit()
+                checked += 1
+            s.apply(rng.choice(s.legal_actions()))
+    assert checked > 10
+
+
+def test_samples_deal_the_left_hand_anew_so_a_position_is_any_card() -> None:
+    s = _old_maid().new_state(3, seed=2)
+    info = Tracker(0).infoset(s)
+    got = set()
+    for k in range(40):
+        w = info.sample(random.Random(k))
+        w.apply("pick:1")
+        got.update(set(w.zone_cards("hand", 0) + w.zone_cards("pairs", 0)))
+    assert len(got - set(s.zone_cards("hand", 0))) > 3  # not always the true card
