@@ -157,3 +157,98 @@ def test_samples_deal_the_left_hand_anew_so_a_position_is_any_card() -> None:
         w.apply("pick:1")
         got.update(set(w.zone_cards("hand", 0) + w.zone_cards("pairs", 0)))
     assert len(got - set(s.zone_cards("hand", 0))) > 3  # not always the true card
+
+
+# ------------------------------------------------------------ item 11: open choices of cards
+# Each player discards a card face down, takes one from the open market face down, and
+# shows one from the hand in the market.
+DISCARD = """
+game "Face Down"
+players 2..4
+
+enum suit: red, blue
+card card "card":
+    suit: suit
+    rank: 1..6
+    label: "{suit} {rank}"
+
+zone deck "deck": shared, hidden
+zone hand "hand": per player, owner
+zone pile "discard pile": shared, hidden
+zone market "market": shared, public
+zone stash "stash": per player, hidden
+
+phase deal "Deal":
+    shuffle deck
+    deal 3 from deck to hand
+    move top(deck) to market
+    next play
+
+phase play "Play":
+    for each player p:
+        p chooses discard from hand[p] "discard a card face down"
+        move discard to pile
+        p chooses bought from market "take a card from the market"
+        move bought to stash[p]
+        p chooses shown from hand[p] "show a card"
+        move shown to market
+    next end
+
+score: count(stash[player])
+"""
+
+
+def _discard_game(seed: int = 1) -> State:
+    s = rulesplay.loads(DISCARD).new_state(3, seed=seed, record_events=True)
+    rng = random.Random(seed)
+    while s.decisions < 3:
+        s.apply(rng.choice(s.legal_actions()))
+    return s
+
+
+def test_a_card_chosen_from_a_hand_and_put_face_down_is_not_in_others_history() -> None:
+    s = _discard_game()
+    (p, discard), (_, bought), (_, shown) = s.history
+    assert p == 0 and discard.startswith("discard:") and bought.startswith("bought:")
+    assert s.public_history(0) == s.history  # the chooser knows its own choices
+    for seat in (1, 2, None):  # other seats and an onlooker saw only that a card went
+        assert s.public_history(seat) == [(0, None), (0, bought), (0, shown)], seat
+    # The market card was chosen openly (everyone saw it there); the shown card was seen
+    # arriving in the market.
+
+
+def test_samples_conceal_a_card_choice_the_seat_never_saw() -> None:
+    s = _discard_game()
+    s.apply(s.legal_actions()[0])  # seat 1 decides now
+    seat = s.current_player()
+    info = Tracker(seat).infoset(s)
+    assert info.history[0] == (0, None)
+    for k in range(5):
+        w = info.sample(random.Random(k))
+        assert [aid for _, aid in w.history[:3]] == ["discard:?", s.history[1][1],
+                                                    s.history[2][1]]
+    # The chooser's own samples keep it.
+    assert Tracker(0).infoset(s).sample(random.Random(0)).history[0] == s.history[0]
+
+
+def test_the_history_the_bots_and_the_screen_agree_on_what_a_seat_saw() -> None:
+    from rulesplay.human import SeatView
+
+    s = _discard_game(4)
+    rng = random.Random(4)
+    while not s.is_terminal():
+        s.apply(rng.choice(s.legal_actions()))
+    decisions = [e for e in s.events or [] if e["type"] == "decision"]
+    for seat in range(3):
+        view = [e for e in SeatView(s.program, seat).filter(s.events or [])
+                if e["type"] == "decision"]
+        screen = [e["action"] if not e["action"].endswith(":?") else None for e in view]
+        assert screen == [aid for _, aid in s.public_history(seat)], seat
+        assert len(decisions) == len(view)
+
+
+def test_which_seats_never_saw_a_chosen_card_survives_a_save() -> None:
+    s = _discard_game()
+    back = State.from_json(s.to_json())
+    assert back.unseen_choices == s.unseen_choices == {0: 0b1110}
+    assert back.public_history(1) == s.public_history(1)

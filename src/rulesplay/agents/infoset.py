@@ -47,9 +47,11 @@ Everything a sample depends on is public or the seat's own (zone sizes, cards se
 seen, the history) and the agent's generator: permuting the cards the seat cannot see in the
 true state leaves every sample, hence every choice, unchanged.
 
-Secret choices: another seat's ``secretly chooses`` decision is never a constraint; in every
-sample (and every record's working copy) the local variable it set is reset to ``none`` and
-its action id in ``history`` reads ``"<choice>:?"`` (:func:`~rulesplay.engine.observe.conceal`).
+Choices the seat does not know (:func:`~rulesplay.engine.observe.knows_choice`): another
+seat's ``secretly chooses`` decision, and another seat's choice of a card this seat never saw
+(chosen from a hand and discarded face down), are never constraints; in every sample (and
+every record's working copy) the local variable they set is reset to ``none`` and their action
+ids in ``history`` read ``"<choice>:?"`` (:func:`~rulesplay.engine.observe.conceal`).
 
 Limits: a shuffle of an unseen zone that holds known cards is not detected (their positions
 stay as seen); other local variables, the interpreter's loop frames and card variables of
@@ -66,7 +68,7 @@ from collections import Counter
 from typing import Any
 
 from ..engine.choices import Action
-from ..engine.observe import conceal, visible_to
+from ..engine.observe import conceal, concealment, knows_choice, visible_to
 from ..engine.state import State
 from ..errors import RulesError
 
@@ -174,11 +176,14 @@ class Tracker:
                     raise RulesError("history does not replay")
                 # Another seat's public decision constrains samples; a secret one cannot
                 # (this seat does not know what was chosen).
+                record = None
                 if p != self.seat and aid.split(":", 1)[0] not in cur.program.secret_choices:
                     record = _Record(cur.clone(), self.seat, aid)
                     record.traffic = dict(self.traffic)
-                    self.records.append(record)
                 cur.apply(aid)
+                # Nor does a choice of a card this seat never saw (a face-down discard).
+                if record is not None and knows_choice(cur, len(cur.history) - 1, self.seat):
+                    self.records.append(record)
                 self._observe(cur)
         except RulesError:
             self._restart(state)
@@ -273,11 +278,13 @@ class InfoSet:
         self._history: tuple[tuple[int, str | None], ...] | None = None
         self._obs: dict[str, Any] | None = None
         self._plan: Any = None
+        self._conceal: Any = False  # concealment(state, seat), worked out once
 
     @property
     def history(self) -> tuple[tuple[int, str | None], ...]:
         """The public history: ``(seat, action id)`` of every decision before this one, the
-        id None for another seat's secret choice (``state.public_history(seat)``)."""
+        id None for another seat's secret choice or choice of a card this seat never saw
+        (``state.public_history(seat)``)."""
         if self._history is None:
             seen = self._state.public_history(self.seat)[:self._decisions]
             self._history = tuple(seen)
@@ -300,7 +307,7 @@ class InfoSet:
 
         Each unknown card is dealt only into an unseen place that now holds a card of the
         same kind (kinds are public), every zone keeps its size, known and seen cards stay
-        put, and other seats' secret choices are concealed
+        put, and what the seat does not know of other seats' choices is concealed
         (:func:`~rulesplay.engine.observe.conceal`).
 
         Args:
@@ -543,7 +550,9 @@ class InfoSet:
             for i, c in zip(idx, deal[z], strict=True):
                 content[i] = c
                 where[c] = z
-        conceal(s, self.seat)
+        if self._conceal is False:
+            self._conceal = concealment(self._state, self.seat)
+        conceal(s, self.seat, self._conceal)
         s.rng = random.Random(rng.getrandbits(64))
         s._legal = None
         return s

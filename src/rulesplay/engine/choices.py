@@ -31,6 +31,7 @@ class Decision:
     name: str = ""
     index: int = 0
     secret: bool = False
+    value_slot: int | None = None  # the local the chosen value is kept in
 
     def legal(self, s: State) -> list[Action]:
         raise NotImplementedError
@@ -75,6 +76,7 @@ class ChooseNode(Decision):
                  tests_candidate: bool = False) -> None:
         self.index, self.name, self.span = index, name, span
         self.player, self.domain, self.filter, self.slot = player, domain, filter, slot
+        self.value_slot = slot
         self.optional, self.secret = optional, secret
         self.actions = actions
         self.skip_text = skip_text

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import RulesRuntimeError, Span
 from .expr import Fn
+from .observe import card_seers
 
 if TYPE_CHECKING:
     from .state import State
@@ -23,7 +24,8 @@ Effect = Callable[["State"], None]
 
 
 def move_cards(s: State, cards: Any, to: int, top: bool = True) -> None:
-    """Move one card (an int) or several (in order) to zone ``to``; resets card variables.
+    """Move one card (an int) or several (in order) to zone ``to``; resets card variables;
+    while a choice of a card resolves (``s.watch``), notes who sees that card arrive.
 
     Args:
         s: the state.
@@ -51,6 +53,9 @@ def move_cards(s: State, cards: Any, to: int, top: bool = True) -> None:
         zones[to].extend(batch)
     else:
         zones[to][:0] = batch
+    watch = s.watch  # a chosen card: who sees it arrive
+    if watch is not None and watch[0] in batch:
+        watch[1] |= card_seers(s, watch[0])
 
 
 class Node:

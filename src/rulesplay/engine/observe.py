@@ -22,14 +22,20 @@ def visible_to(state: State, zone: int, seat: int | None) -> str:
     return state.program.view(zone, seat)
 
 
+def seat_bit(state: State, seat: int | None) -> int:
+    """Seat ``seat``'s bit in the bitmasks of seats below: ``1 << seat``, and ``1 << n``
+    for an onlooker (None)."""
+    return 1 << (state.program.layout.n if seat is None else seat)
+
+
 def card_seers(state: State, card: int) -> int:
-    """The seats that see card ``card`` where it is now, as a bitmask (bit ``p`` for seat
-    ``p``): every seat that sees its whole zone, and every seat when it is the top card
-    of a ``top`` zone."""
+    """The seats that see card ``card`` where it is now, as a bitmask (see
+    :func:`seat_bit`): every seat that sees its whole zone, and every seat (and onlooker)
+    when it is the top card of a ``top`` zone."""
     prog = state.program
     z = state.where[card]
     if prog.zone_visibility[z] == "top" and state.zones[z][-1] == card:
-        return (1 << prog.layout.n) - 1
+        return (1 << prog.layout.n + 1) - 1
     return prog.zone_seers[z]
 
 
@@ -38,6 +44,23 @@ def sees_all(state: State, seat: int, cards: list[int]) -> bool:
     :func:`card_seers`)."""
     bit = 1 << seat
     return all(card_seers(state, c) & bit for c in cards)
+
+
+def knows_choice(state: State, index: int, seat: int | None) -> bool:
+    """Whether ``seat`` knows what was chosen in decision ``index`` of ``state.history``.
+
+    The rule: a choice is seen by all when it is made, except another seat's secret choice
+    (``secretly chooses``: others learn that it was made, not what) and another seat's
+    choice of a card ``seat`` never saw: not where it was when chosen, nor arriving where
+    ``seat`` sees it before the next decision (a card chosen from a hand and discarded face
+    down). See :attr:`State.unseen_choices`.
+    """
+    player, aid = state.history[index]
+    if player == seat:
+        return True
+    if aid.split(":", 1)[0] in state.program.secret_choices:
+        return False
+    return not state.unseen_choices.get(index, 0) & seat_bit(state, seat)
 
 
 def observation(state: State, seat: int | None) -> dict[str, Any]:
@@ -118,33 +141,49 @@ def unseen_places(state: State, seat: int | None) -> dict[str, list[tuple[int, i
     return dict(sorted(out.items()))
 
 
-def conceal(s: State, seat: int | None) -> None:
-    """Remove from ``s`` (a determinisation) what ``seat`` does not know of other seats'
-    secret choices (``secretly chooses``): the local variable of each secret choice whose
-    latest maker is another seat is reset to ``none``, and their action ids in ``s.history``
-    become ``"<choice>:?"`` (the decision's name stays: that it was made is public).
+Concealment = tuple[list[tuple[int, str]], list[int]]
 
-    Works on any ruleset: the choices are found from ``program.secret_choices``.
-    """
-    prog = s.program
-    secret = prog.secret_choices
-    if not secret:
-        return
-    last: dict[str, int] = {}
+
+def concealment(s: State, seat: int | None) -> Concealment | None:
+    """What :func:`conceal` changes in a copy of ``s`` for ``seat``: ``(the history as seat
+    knows it, the local slots to reset)``, or None when ``seat`` knows every choice."""
+    if not s.program.secret_choices and not s.unseen_choices:
+        return None
+    hidden: dict[str, bool] = {}  # decision name -> whether its latest is unknown to seat
     history = []
-    for p, aid in s.history:
+    for i, (p, aid) in enumerate(s.history):
         name = aid.split(":", 1)[0]
-        if name in secret:
-            last[name] = p
-            if p != seat:
-                aid = f"{name}:?"
-        history.append((p, aid))
-    s.history = history
-    slots = {n.name: n.slot for n in prog.nodes
-             if getattr(n, "secret", False) and getattr(n, "name", None) in secret}
-    for name, p in last.items():
-        if p != seat and name in slots:
-            s.loc[slots[name]] = None
+        known = knows_choice(s, i, seat)
+        hidden[name] = not known
+        history.append((p, aid if known else f"{name}:?"))
+    slots = [node.value_slot for node in s.program.nodes
+             if getattr(node, "value_slot", None) is not None and hidden.get(node.name)]
+    return history, slots
+
+
+def conceal(s: State, seat: int | None, plan: Concealment | None = None) -> None:
+    """Remove from ``s`` (a determinisation) what ``seat`` does not know of other seats'
+    choices (:func:`knows_choice`: secret ones, and cards it never saw): their action ids in
+    ``s.history`` become ``"<choice>:?"`` (the decision's name stays: that it was made is
+    public), and the local variable of each choice whose latest decision is one of them is
+    reset to ``none``.
+
+    Works on any ruleset: the decisions' locals are found from the program's nodes.
+
+    Args:
+        s: the copy to change.
+        seat: the seat it is made for (None: an onlooker).
+        plan: :func:`concealment` of ``s`` (or of the state ``s`` copies) when already
+            worked out.
+    """
+    if plan is None:
+        plan = concealment(s, seat)
+        if plan is None:
+            return
+    history, slots = plan
+    s.history = history[:]
+    for slot in slots:
+        s.loc[slot] = None
 
 
 def resample(state: State, seat: int | None, rng: random.Random) -> State:

@@ -39,7 +39,8 @@ class Program:
         num_cards, enum_labels: card count; enum, choice and ability value -> display label.
         zone_visibility, zone_label, num_zones: per zone id; zone count.
         zone_seers: per zone id, the seats that see all its cards as a bitmask (bit ``p``
-            for seat ``p``; the top card of a ``top`` zone is seen by all besides).
+            for seat ``p``, bit ``n`` for an onlooker; the top card of a ``top`` zone is
+            seen by all besides).
         gvars, pvars: ``(slot, default function)`` of global/trick and player variables.
         card_var_defaults, card_var_resets: per card variable, its default; the
             ``(slot, default)`` of those reset when a card moves.

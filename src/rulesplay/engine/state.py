@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import IllegalActionError, RulesError, RulesRuntimeError, Span
 from .actions import Action
-from .observe import observation
+from .observe import card_seers, knows_choice, observation
 
 if TYPE_CHECKING:
     from .game import Game
@@ -49,7 +49,7 @@ class State:
 
     __slots__ = ("program", "zones", "where", "g", "pv", "cv", "loc", "stack", "by", "rng",
                  "pending", "terminal", "phase", "events", "span", "_legal", "decisions",
-                 "seed", "history")
+                 "seed", "history", "unseen_choices", "watch")
 
     program: Program
     zones: list[list[int]]
@@ -70,6 +70,14 @@ class State:
     decisions: int
     seed: int
     history: list[tuple[int, str]]
+    unseen_choices: dict[int, int]
+    """Open choices of a card that some seats never saw: decision index in ``history`` ->
+    the bitmask of those seats (:func:`~rulesplay.engine.observe.seat_bit`). A seat sees
+    the card when it sees where the card is when chosen, or sees it arrive somewhere before
+    the next decision (see :func:`~rulesplay.engine.observe.knows_choice`)."""
+    watch: list[int] | None
+    """While a choice of a card resolves: ``[card, bitmask of the seats that saw it]``;
+    :func:`~rulesplay.engine.effects.move_cards` adds the seats that see it arrive."""
 
     @classmethod
     def new(cls, program: Program, seed: int, record_events: bool = False) -> State:
@@ -93,6 +101,7 @@ class State:
         s._legal = None
         s.decisions = 0
         s.history = []
+        s.unseen_choices, s.watch = {}, None
         for slot, default in program.gvars:
             s.g[slot] = default(s, None)
         for slot, default in program.pvars:
@@ -183,11 +192,21 @@ class State:
         self.pending = None
         self._legal = None
         self.decisions += 1
+        if chosen.card and not node.secret:
+            self.watch = [chosen.value, card_seers(self, chosen.value) | 1 << player]
         try:
             node.resolve(self, chosen)
         except FAULTS as exc:
+            self.watch = None
             raise self._located(exc) from None
-        self._run()
+        try:
+            self._run()
+        finally:
+            if self.watch is not None:
+                unseen = ~self.watch[1] & (1 << self.num_players + 1) - 1
+                if unseen:
+                    self.unseen_choices[len(self.history) - 1] = unseen
+                self.watch = None
 
     def _run(self) -> None:
         """Interpret until a decision is pending or the game is over."""
@@ -280,11 +299,13 @@ class State:
         return [seat for seat, k in enumerate(keys) if k == best]
 
     def public_history(self, seat: int | None) -> list[tuple[int, str | None]]:
-        """Every decision so far as ``seat`` knows it: ``(player, action id)``, with the id
-        None for another player's secret choice (``secretly chooses``)."""
-        secret = self.program.secret_choices
-        return [(p, None if p != seat and aid.split(":", 1)[0] in secret else aid)
-                for p, aid in self.history]
+        """Every decision so far as ``seat`` (None: an onlooker) knows it: ``(player,
+        action id)``, with the id None for another player's secret choice (``secretly
+        chooses``) and for another player's choice of a card ``seat`` never saw (chosen
+        from a hand and put face down; see
+        :func:`~rulesplay.engine.observe.knows_choice`)."""
+        return [(p, aid if knows_choice(self, i, seat) else None)
+                for i, (p, aid) in enumerate(self.history)]
 
     def observation(self, seat: int | None) -> dict[str, Any]:
         """What ``seat`` may see (see :func:`rulesplay.engine.observe.observation`)."""
@@ -368,6 +389,7 @@ class State:
         s.decisions = self.decisions
         s.seed = self.seed
         s.history = self.history[:]
+        s.unseen_choices, s.watch = dict(self.unseen_choices), None
         return s
 
     def to_json(self) -> str:
@@ -385,6 +407,7 @@ class State:
             "pending": list(self.pending) if self.pending else None,
             "terminal": self.terminal, "phase": self.phase, "decisions": self.decisions,
             "history": self.history,
+            "unseen_choices": [[i, mask] for i, mask in sorted(self.unseen_choices.items())],
         }
         return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
 
@@ -433,6 +456,8 @@ class State:
             s.terminal, s.phase = d["terminal"], d["phase"]
             s.decisions, s.seed = d["decisions"], d["seed"]
             s.history = [tuple(h) for h in d.get("history", [])]  # type: ignore[misc]
+            s.unseen_choices = {int(i): int(mask) for i, mask in d.get("unseen_choices", [])}
+            s.watch = None
             s.events, s._legal, s.span = None, None, None
             _check_shape(s, prog)
             return s
@@ -474,6 +499,8 @@ def _check_shape(s: State, prog: Program) -> None:
     need(s.phase is None or (isinstance(s.phase, int) and 0 <= s.phase < len(prog.phases)),
          "phase")
     need(isinstance(s.decisions, int) and isinstance(s.terminal, bool), "counters")
+    need(all(0 <= i < len(s.history) and 0 < mask < 1 << n + 1
+             for i, mask in s.unseen_choices.items()), "choices of unseen cards")
     need(s.terminal or s.pending is not None, "a game in play must wait for a decision")
 
 

@@ -153,9 +153,10 @@ def build_zones(prog: Program) -> None:
 
 
 def _seers(visibility: str, owner: int | None, n: int) -> int:
-    """The seats that see every card of a zone, as a bitmask (bit ``p`` for seat ``p``)."""
+    """The seats that see every card of a zone, as a bitmask (bit ``p`` for seat ``p``,
+    bit ``n`` for an onlooker, who sees public zones)."""
     if visibility == "public":
-        return (1 << n) - 1
+        return (1 << n + 1) - 1
     if visibility == "owner" and owner is not None:
         return 1 << owner
     return 0

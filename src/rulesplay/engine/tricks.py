@@ -55,7 +55,7 @@ class TrickNode(Node, Decision):
         self.key = key
         self.climbing = climbing
         self.player_slot = player_slot
-        self.card_slot = card_slot
+        self.card_slot = self.value_slot = card_slot
         self.winner_slot = winner_slot
         self.after_play, self.after_trick = after_play, after_trick
         self.trick_vars = trick_vars
