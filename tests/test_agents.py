@@ -8,6 +8,7 @@ import random
 import pytest
 from conftest import RULESETS, load_game
 
+import rulesplay
 from rulesplay import State
 from rulesplay.agents import (
     GreedyAgent,
@@ -154,8 +155,10 @@ def test_samples_respect_what_play_revealed_and_what_the_seat_saw() -> None:
                         seen = prog.zone_visibility[z] == "public" or \
                             prog.layout.zone_owner[z] == 0
                         known = prog.layout.zone_name[z] == "junk"  # taken openly from tricks
-                        if seen or known:
+                        if seen:
                             assert w.zones[z] == s.zones[z]
+                        elif known:  # which cards, not their order (a trick taken face down)
+                            assert sorted(w.zones[z]) == sorted(s.zones[z])
                     assert sorted(w.where) == sorted(s.where)
                     assert all(c in w.zones[w.where[c]] for c in range(prog.num_cards))
                     assert w.current_player() == 0
@@ -428,3 +431,185 @@ def test_secret_choices_and_unseen_cards_do_not_change_a_choice(spec: str) -> No
         b = make_agent(spec, seat, 5).step(fake, random.Random(99))
         assert a.id == b.id, (spec, players, seed)
     assert changed == 3
+
+
+# ------------------------------------------------------------ cards moved or shuffled unseen
+# Push your luck: draw while your hand is worth at most 10. The public pile goes onto (or
+# under) the hidden deck at the start: everyone knows which cards are there, not in which
+# order; or the deck is shuffled out of sight after.
+PUSH = """
+game "Push Your Luck"
+players 2..3
+
+enum suit: red, blue
+card card "card":
+    suit: suit
+    rank: 1..6
+    label: "{suit} {rank}"
+
+zone deck "deck": shared, hidden
+zone pile "pile": shared, public
+zone hand "hand": per player, owner
+
+phase setup "Setup":
+    shuffle deck
+    deal 1 from deck to hand
+    move first(PILE, deck) to pile
+    next turns
+
+phase turns "Turns":
+    MOVE
+    repeat 3 times:
+        for each player p:
+            p chooses draw from bool "draw a card"
+            if draw:
+                move top(deck) to hand[p]AFTER
+    next end
+
+score: sum(hand[player], it.rank) if sum(hand[player], it.rank) <= 10 else 0
+"""
+
+
+def _push_game(move: str, after: str = "") -> tuple[rulesplay.Game, bool]:
+    """The game with ``move`` at the start of the turns (and ``after`` after a draw);
+    whether the deck is shuffled."""
+    pile = 9 if "bottom of deck" in move else 6  # under the deck: the deck's 3 cards, then the pile
+    text = PUSH.replace("MOVE", move.replace("\n", "\n    ")).replace("PILE", str(pile))
+    text = text.replace("AFTER", after.rstrip())
+    return rulesplay.loads(text), "shuffle deck" in move
+
+
+def _pile_cards(s: State) -> set[int]:
+    """The cards that went from the pile into the deck (from the game's own events)."""
+    index = {cid: i for i, cid in enumerate(s.program.card_ids)}
+    return {index[e["card"]] for e in s.events or []
+            if e["type"] == "move" and e["from"]["zone"] == "pile"}
+
+
+def _reorder_deck(s: State, pile: set[int], whole: bool, rng: random.Random) -> State:
+    """A clone whose deck is in another order the seats cannot tell from the true one: the
+    whole deck after a shuffle nobody saw; else the pile's cards among their places and the
+    other cards among theirs."""
+    fake = s.clone()
+    deck = fake.zones[fake.program.layout.zone_id["deck"]]
+    groups = [list(range(len(deck)))] if whole else \
+        [[i for i, c in enumerate(deck) if (c in pile) == side] for side in (True, False)]
+    for places in groups:
+        cards = [deck[i] for i in places]
+        rng.shuffle(cards)
+        for i, c in zip(places, cards, strict=True):
+            deck[i] = c
+    fake._legal = None
+    return fake
+
+
+@pytest.mark.parametrize("spec", ["greedy:samples=4", "mcts:iterations=40"])
+@pytest.mark.parametrize("move", [
+    "shuffle pile\nmove pile to deck",  # a public pile shuffled face up, then face down
+    "shuffle pile\nmove pile to bottom of deck",  # ... under the deck
+    "move pile to deck\nshuffle deck",  # a deck shuffled out of sight
+])
+def test_permuting_cards_moved_or_shuffled_out_of_sight_leaves_choices_unchanged(
+        spec: str, move: str) -> None:
+    game, whole = _push_game(move)
+    changed = decisions = 0
+    for seed in range(8):
+        s = game.new_state(3, seed=seed, record_events=True)
+        pile = _pile_cards(s)
+        rng = random.Random(seed)
+        while not s.is_terminal():
+            seat = s.current_player()
+            fake = _reorder_deck(s, pile, whole, random.Random(seed + s.decisions))
+            changed += fake.zones != s.zones
+            assert s.observation(seat) == fake.observation(seat)
+            assert s.public_history(seat) == fake.public_history(seat)
+            a = make_agent(spec, seat, 5).step(s, random.Random(99))
+            b = make_agent(spec, seat, 5).step(fake, random.Random(99))
+            assert a.id == b.id, (spec, move, seed, s.decisions)
+            decisions += 1
+            s.apply(rng.choice(s.legal_actions()))
+    assert decisions > 50 and changed > 40
+
+
+def test_the_permutation_check_catches_a_bot_that_knows_the_order_after_a_move() -> None:
+    # Sanity of the test above: the true order decides whether drawing is safe, so a bot
+    # that kept it would choose differently on some reordered deck.
+    game, _ = _push_game("shuffle pile\nmove pile to deck")
+    s = game.new_state(3, seed=0, record_events=True)
+    pile = _pile_cards(s)
+
+    def peek(state: State) -> str:
+        top = state.zones[state.program.layout.zone_id["deck"]][-1]
+        return "draw:yes" if state.program.card_attrs[top]["rank"] <= 3 else "draw:no"
+
+    assert len({peek(_reorder_deck(s, pile, False, random.Random(k))) for k in range(10)}) == 2
+
+
+def test_after_an_unseen_shuffle_known_cards_keep_only_their_zone_in_samples() -> None:
+    # Bargain Quest: at the end of each adventure the public adventure cards go back into
+    # the hidden adventure deck, which is shuffled; the next heroes draw from its top.
+    game = load_game(BARGAIN_QUEST)
+    s = game.new_state(3, seed=5, record_events=True)
+    rng = random.Random(5)
+    deck = s.program.layout.zone_id["adventure_deck"]
+    shuffled = False
+    while not shuffled:
+        n = len(s.events or [])
+        s.apply(rng.choice(s.legal_actions()))
+        shuffled = any(e["type"] == "shuffle" and e["zone"]["zone"] == "adventure_deck"
+                       for e in (s.events or [])[n:])
+    while len(s.legal_actions()) < 2:
+        s.apply(rng.choice(s.legal_actions()))
+    seat = s.current_player()
+    tracker = Tracker(seat)
+    info = tracker.infoset(s)
+    known = [c for c, z in tracker.known.items() if z == deck]
+    assert len(known) >= 2  # the seat saw them go back into the deck
+    places: dict[int, set[int]] = {c: set() for c in known}
+    for k in range(30):
+        w = info.sample(random.Random(k))
+        assert set(known) <= set(w.zones[deck])  # still known to be in the deck
+        for c in known:
+            places[c].add(w.zones[deck].index(c))
+    # Before: each known card sat at its true place after the shuffle in every sample.
+    assert all(len(p) > 3 for p in places.values()), places
+    # And the true order does not change a choice.
+    fake = s.clone()
+    cards = fake.zones[deck]
+    random.Random(1).shuffle(cards)
+    fake._legal = None
+    a = make_agent("mcts:iterations=30", seat, 5).step(s, random.Random(99))
+    b = make_agent("mcts:iterations=30", seat, 5).step(fake, random.Random(99))
+    assert a.id == b.id
+
+
+def test_a_card_taken_from_an_untold_place_of_a_deck_loosens_the_known_places() -> None:
+    # A search of the deck (the lowest 6) takes a card the seats did not know from a place
+    # they cannot tell: the places of the known cards below or above it are no longer sure.
+    # A card taken from the bottom (or the top) tells its place. Here seat 0 does not draw,
+    # and the rules then take that card from the deck to the pile.
+    from rulesplay.agents.knowledge import LOOSE
+
+    loosened = kept = 0
+    for take in ("first(1, deck where it.rank == 6)", "bottom(deck)"):
+        game, _ = _push_game("shuffle pile\nmove pile to deck", f"""
+            else:
+                move {take} to pile""")
+        for seed in range(12):
+            s = game.new_state(3, seed=seed, record_events=True)
+            pile = {s.program.card_ids[c] for c in _pile_cards(s)}
+            n = len(s.events or [])
+            s.apply("draw:no")
+            moved = [e["card"] for e in (s.events or [])[n:] if e["type"] == "move"]
+            if not moved or moved[0] in pile:
+                continue  # nothing found, or a card the seats knew
+            tracker = Tracker(0)
+            tracker.sync(s)
+            blocks = {tracker.knowledge.block[c] for c in tracker.known}
+            assert tracker.known
+            if take.startswith("bottom"):
+                assert LOOSE not in blocks
+                kept += 1
+            elif blocks == {LOOSE}:
+                loosened += 1
+    assert loosened > 2 and kept > 2

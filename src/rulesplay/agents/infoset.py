@@ -2,7 +2,8 @@
 
 An agent is never handed the true :class:`~rulesplay.State`. It gets an :class:`InfoSet`:
 its seat, its observation, its legal actions, the public history (every decision, with
-the choice hidden when another seat made it in secret) and :meth:`InfoSet.sample`, which
+the choice hidden when another seat made it in secret or chose a card this seat never saw)
+and :meth:`InfoSet.sample`, which
 deals a *determinisation*: a complete state in which the cards the seat cannot see are
 placed at random, consistently with everything the seat has seen.
 
@@ -12,13 +13,15 @@ A :class:`Tracker` (one per agent) rebuilds the game's past privately: it replay
 decision history from the game's start (same program and seed), so it holds the state just
 before every earlier decision. From that replay it keeps, for its seat:
 
-* **Known cards.** A card the seat saw (in a zone it sees) that then moved into a zone it cannot
-  see is still known there (a trick taken face down into a hidden pile, a discard pile put
-  under the deck); a move between two zones the seat cannot see reveals no card, so the
-  card becomes unknown again, and so does every card known to be in the zone it left (any of
-  them may be the one that moved, e.g. a secret pick from a hand); a card the seat never saw
-  stays unknown. Known cards stay where they are in every sample; only *unknown* cards are
-  dealt.
+* **Known cards** (:mod:`~rulesplay.agents.knowledge`). A card the seat saw (in a zone it
+  sees) that then moved into a zone it cannot see is still known there (a trick taken face
+  down into a hidden pile, a discard pile put under the deck), but not its order among the
+  cards that went in with it, and after a shuffle there only its zone; a move between two
+  zones the seat cannot see reveals no card, so the card becomes unknown again, and so does
+  every card known to be in the zone it left (any of them may be the one that moved, e.g. a
+  secret pick from a hand); a card the seat never saw stays unknown. Only *unknown* cards
+  are dealt; then known cards are shuffled among the places they may be in (their block,
+  or their zone), within their kind.
 * **Revealed constraints.** For each earlier decision by another seat ``p``: a private clone of
   the state before it and the action taken. A sampled world is valid only if that action would
   have been legal in the past state rebuilt from the sample. The rebuild: each zone of ``p``
@@ -53,8 +56,10 @@ seat's ``secretly chooses`` decision, and another seat's choice of a card this s
 every record's working copy) the local variable they set is reset to ``none`` and their action
 ids in ``history`` read ``"<choice>:?"`` (:func:`~rulesplay.engine.observe.conceal`).
 
-Limits: a shuffle of an unseen zone that holds known cards is not detected (their positions
-stay as seen); other local variables, the interpreter's loop frames and card variables of
+Limits: a card's place is told by the zones as they were at the last decision, so in a run
+of rules with no decision between a shuffle of a zone and a card taken from it the seat
+forgets the places of its known cards there (never learns more than it saw); other local
+variables, the interpreter's loop frames and card variables of
 unseen cards are copied as they are in the true state (a loop over an unseen zone's cards
 in progress still names the true cards); knowledge that follows only from the rules' logic,
 not from seeing cards (a deal that gives each seat a whole suit by rule), is not inferred:
@@ -71,6 +76,7 @@ from ..engine.choices import Action
 from ..engine.observe import conceal, concealment, knows_choice, visible_to
 from ..engine.state import State
 from ..errors import RulesError
+from .knowledge import Knowledge, scramble
 
 __all__ = ["InfoSet", "Tracker"]
 
@@ -146,8 +152,9 @@ class Tracker:
     def _reset(self, state: State | None) -> None:
         self.cur: State | None = state
         self.records: list[_Record] = []
-        self.known: dict[int, int] = {}
-        self.traffic: dict[int, int] = {}  # zone -> moves in or out that this seat did not see
+        self.knowledge = Knowledge(self.seat)
+        self.known = self.knowledge.known  # card -> the unseen zone it is known to be in
+        self.traffic = self.knowledge.traffic  # zone -> moves in or out this seat did not see
 
     # ------------------------------------------------------------ following the game
     def sync(self, state: State) -> None:
@@ -168,7 +175,8 @@ class Tracker:
                 self._restart(state)
                 return
             self._reset(cur)
-            self._observe(cur)
+            self._observe(cur, [list(range(state.program.num_cards))]
+                          + [[] for _ in range(state.program.num_zones - 1)])
         assert cur is not None
         try:
             for p, aid in state.history[len(cur.history):]:
@@ -180,11 +188,12 @@ class Tracker:
                 if p != self.seat and aid.split(":", 1)[0] not in cur.program.secret_choices:
                     record = _Record(cur.clone(), self.seat, aid)
                     record.traffic = dict(self.traffic)
+                before = [z[:] for z in cur.zones]
                 cur.apply(aid)
                 # Nor does a choice of a card this seat never saw (a face-down discard).
                 if record is not None and knows_choice(cur, len(cur.history) - 1, self.seat):
                     self.records.append(record)
-                self._observe(cur)
+                self._observe(cur, before)
         except RulesError:
             self._restart(state)
             return
@@ -198,37 +207,13 @@ class Tracker:
         cur.events = []
         self._reset(cur)
 
-    def _observe(self, s: State) -> None:
-        """Update known cards from the moves since the last call (the replay's events)."""
+    def _observe(self, s: State, before: list[list[int]]) -> None:
+        """Update what the seat knows from the moves since the last call (the replay's
+        events; ``before``: the zones then)."""
         events = s.events
         if not events:
             return
-        prog = s.program
-        lay, index = prog.layout, self._card_index(prog)
-        seat, known = self.seat, self.known
-        for e in events:
-            if e["type"] != "move":
-                continue
-            c = index[e["card"]]
-            src, dst = e["from"], e["to"]
-            zs = lay.zone_id[src["zone"]] + (src["owner"] or 0)
-            zd = lay.zone_id[dst["zone"]] + (dst["owner"] or 0)
-            if visible_to(s, zd, seat) != "none":
-                known.pop(c, None)
-            elif visible_to(s, zs, seat) != "none":
-                known[c] = zd  # seen leaving: still known where it went
-            else:
-                # A move between two zones this seat cannot see shows only that a card
-                # moved, not which one (e.g. a secret pick from another hand): every card
-                # known to be in the source zone may be the one that left, so none of them
-                # is known any more (forgetting only the moved card would reveal which).
-                known.pop(c, None)
-                for k in [k for k, zk in known.items() if zk == zs]:
-                    del known[k]
-                # Such a zone may now hold other cards than before, of the same number and
-                # kinds: a past decision there no longer constrains the cards now in it.
-                self.traffic[zs] = self.traffic.get(zs, 0) + 1
-                self.traffic[zd] = self.traffic.get(zd, 0) + 1
+        self.knowledge.observe(s, events, before, self._card_index(s.program))
         events.clear()
 
     _index: dict[str, int] | None = None
@@ -318,7 +303,7 @@ class InfoSet:
             A new :class:`State` the agent may play forward freely.
         """
         plan = self._plan or self._make_plan()
-        slots, kinds, unknown, allowed, checks = plan
+        slots, kinds, unknown, allowed, checks, groups = plan
         tr = self._tracker
         best, best_bad = None, None
         tries = tr.tries if tr is not None and checks else 1
@@ -341,7 +326,7 @@ class InfoSet:
         if best is None:  # no deal respects the exclusions: deal without them
             best = self._deal(slots, kinds, unknown, None, rng)
             assert best is not None
-        return self._build(slots, best, rng)
+        return self._build(slots, best, groups, rng)
 
     def _make_plan(self) -> Any:
         s, seat, tr = self._state, self.seat, self._tracker
@@ -392,7 +377,10 @@ class InfoSet:
         if excl:
             allowed = {c: [z for z, _ in slots if kind_of[c] in zone_kinds[z]
                            and c not in excl.get(z, ())] for c in unknown}
-        self._plan = (slots, kinds, unknown, allowed, checks)
+        # Known cards whose places the seat does not know (moved in together, or shuffled
+        # since) are shuffled among their places after the deal.
+        groups = tr.knowledge.places(s, slots) if tr is not None else []
+        self._plan = (slots, kinds, unknown, allowed, checks, groups)
         return self._plan
 
     def _prepare(self, rec: _Record, accounted: list[tuple[int, list[int]]]) -> None:
@@ -542,7 +530,7 @@ class InfoSet:
         return {z: [held[z, k].pop() for k in kinds[z]] for z, _ in slots}
 
     def _build(self, slots: list[tuple[int, list[int]]], deal: dict[int, list[int]],
-               rng: random.Random) -> State:
+               groups: list[list[tuple[int, int]]], rng: random.Random) -> State:
         s = self._state.clone()
         where = s.where
         for z, idx in slots:
@@ -550,6 +538,8 @@ class InfoSet:
             for i, c in zip(idx, deal[z], strict=True):
                 content[i] = c
                 where[c] = z
+        if groups:
+            scramble(s, groups, rng)  # within zones: ``where`` stays right
         if self._conceal is False:
             self._conceal = concealment(self._state, self.seat)
         conceal(s, self.seat, self._conceal)

@@ -1,0 +1,183 @@
+"""What one seat knows of the cards it cannot see now: :class:`Knowledge`.
+
+A seat that saw a card go into a zone it cannot see knows the card is there (a trick taken
+face down, a discard pile put under the deck): the card is *known*. It knows the card's
+place in that zone only as far as it could follow it:
+
+* Cards that went in together (one ``move`` of several cards, e.g. a pile put under the
+  deck) form a *block*: the seat knows which cards went in and the places they took
+  together, not their order (the pile was turned face down). A card that went in alone
+  keeps its place.
+* After a shuffle of a zone the seat cannot see into, its known cards are only known to be
+  in it (*loose*), anywhere among its places that no other known card holds. So do they when
+  a card the seat did not know left that zone from a place it cannot tell (not the top nor
+  the bottom, e.g. a search of a deck): the places of the others are no longer certain.
+* A move between two zones the seat cannot see reveals no card: the moved card becomes
+  unknown, and so does every card known to be in the zone it left (any of them may be the
+  one that moved).
+
+:meth:`Knowledge.places` turns this into the places a sampler must redeal: after unknown
+cards are dealt, each block's cards are shuffled among the block's places, and each zone's
+loose cards among the zone's places of unknown and loose cards (always within a card kind,
+as kinds are public). Only the seat's view (events it could follow, places and sizes) and
+the sampler's generator decide a sample, never the true order.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from ..engine.observe import visible_to
+from ..engine.state import State
+
+LOOSE = -1  # the block of a card known only to be in its zone
+
+
+class Knowledge:
+    """The known cards of one seat, kept up to date from the moves of a game it follows.
+
+    Args:
+        seat: the observing seat.
+
+    Attributes:
+        known: card -> the unseen zone it is known to be in.
+        block: card -> its block (cards that went in together), or :data:`LOOSE`.
+        traffic: zone -> moves into or out of it that the seat did not see (a past
+            decision there no longer constrains the cards now in it).
+    """
+
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+        self.known: dict[int, int] = {}
+        self.block: dict[int, int] = {}
+        self.traffic: dict[int, int] = {}
+        self._blocks = 0
+
+    def observe(self, s: State, events: list[dict[str, Any]], before: list[list[int]],
+                index: dict[str, int]) -> None:
+        """Update from ``events`` (what happened since ``before``, the zones then).
+
+        Args:
+            s: the state after the events (its program and visibility).
+            events: move and shuffle events in order (others are skipped).
+            before: each zone's cards, bottom to top, before the events.
+            index: card id -> card.
+        """
+        lay, seat = s.program.layout, self.seat
+        left: dict[int, set[int]] = {}  # zone -> cards that left it so far
+        shuffled: set[int] = set()  # zones whose order ``before`` no longer tells
+        run: tuple[int, int] | None = None  # (from, to) of the move being continued
+        for e in events:
+            kind = e["type"]
+            if kind == "shuffle":
+                run = None
+                z = lay.zone_id[e["zone"]["zone"]] + (e["zone"]["owner"] or 0)
+                shuffled.add(z)
+                if visible_to(s, z, seat) != "all":
+                    self._loosen(z)
+                continue
+            if kind != "move":
+                run = None
+                continue
+            c = index[e["card"]]
+            src, dst = e["from"], e["to"]
+            zs = lay.zone_id[src["zone"]] + (src["owner"] or 0)
+            zd = lay.zone_id[dst["zone"]] + (dst["owner"] or 0)
+            gone = left.setdefault(zs, set())
+            gone.add(c)
+            from_end = "" if zs in shuffled else _from_end(before[zs], c, gone)
+            seen_leaving = visible_to(s, zs, seat) == "all" or (
+                visible_to(s, zs, seat) == "top" and from_end == "top")
+            if visible_to(s, zd, seat) != "none":
+                placed = c in self.known and self.block[c] != LOOSE
+                if not seen_leaving and not placed and not from_end:
+                    self._loosen(zs)  # the others' places there shift by an unknown amount
+                self._forget(c)
+                run = None
+            elif seen_leaving:
+                if run != (zs, zd):
+                    self._blocks += 1
+                    run = (zs, zd)
+                self.known[c] = zd  # seen leaving: still known where it went
+                self.block[c] = self._blocks
+            else:
+                # A move between two zones this seat cannot see shows only that a card
+                # moved, not which one (e.g. a secret pick from another hand): every card
+                # known to be in the source zone may be the one that left, so none of them
+                # is known any more (forgetting only the moved card would reveal which).
+                self._forget(c)
+                for k in [k for k, zk in self.known.items() if zk == zs]:
+                    self._forget(k)
+                # Such a zone may now hold other cards than before, of the same number and
+                # kinds: a past decision there no longer constrains the cards now in it.
+                self.traffic[zs] = self.traffic.get(zs, 0) + 1
+                self.traffic[zd] = self.traffic.get(zd, 0) + 1
+                run = None
+
+    def _forget(self, c: int) -> None:
+        self.known.pop(c, None)
+        self.block.pop(c, None)
+
+    def _loosen(self, z: int) -> None:
+        """The known cards of zone ``z`` keep their zone, not their places."""
+        for c, zc in self.known.items():
+            if zc == z:
+                self.block[c] = LOOSE
+
+    def places(self, s: State, slots: list[tuple[int, list[int]]]) -> list[list[tuple[int, int]]]:
+        """The groups of places a sample redeals after the deal of unknown cards: each a
+        list of ``(zone, index)`` whose cards are shuffled among them.
+
+        Args:
+            s: the state sampled (its zones, where known cards are now).
+            slots: per unseen zone, the indices the unknown cards are dealt to.
+        """
+        unknown_at = dict(slots)
+        groups: list[list[tuple[int, int]]] = []
+        by_zone: dict[int, dict[int, list[int]]] = {}
+        for c, z in self.known.items():
+            by_zone.setdefault(z, {}).setdefault(self.block[c], []).append(c)
+        for z, blocks in sorted(by_zone.items()):
+            content = s.zones[z]
+            hidden = len(content) - (visible_to(s, z, self.seat) == "top")  # not the top
+            at = {c: i for i, c in enumerate(content[:hidden])}
+            for b, cards in sorted(blocks.items()):
+                spots = sorted(at[c] for c in cards if c in at)
+                if b == LOOSE:
+                    spots = sorted(spots + unknown_at.get(z, []))
+                if len(spots) > 1:
+                    groups.append([(z, i) for i in spots])
+        return groups
+
+
+def _from_end(before: list[int], c: int, gone: set[int]) -> str:
+    """``"top"`` or ``"bottom"`` when card ``c`` left its zone (holding ``before`` at
+    first) from the top or the bottom, every card above or below it there having left
+    already; ``""`` when it left from between them or was not there at first."""
+    try:
+        i = before.index(c)
+    except ValueError:
+        return ""
+    if all(x in gone for x in before[i + 1:]):
+        return "top"
+    if all(x in gone for x in before[:i]):
+        return "bottom"
+    return ""
+
+
+def scramble(s: State, groups: list[list[tuple[int, int]]], rng: random.Random) -> None:
+    """Shuffle the cards of each group of places of ``s`` among them, within each kind
+    (the kind of the card in every place stays: kinds are public). The cards are sorted
+    first, so the result depends on which cards are there and on ``rng`` only."""
+    kind_of = s.program.layout.kind_of
+    zones = s.zones
+    for group in groups:
+        by_kind: dict[str, list[tuple[int, int]]] = {}
+        for z, i in group:
+            by_kind.setdefault(kind_of[zones[z][i]], []).append((z, i))
+        for spots in by_kind.values():
+            cards = sorted(zones[z][i] for z, i in spots)
+            rng.shuffle(cards)
+            for (z, i), c in zip(spots, cards, strict=True):
+                zones[z][i] = c
