@@ -89,7 +89,8 @@ class ChooseNode(Decision):
         if p is None:
             raise RulesRuntimeError(f"no player to make the choice '{self.name}'", self.span)
         s.pending = (p, self.index)
-        if not self.legal(s):
+        s._legal = self.legal(s)  # listed once: the state waits for this decision now
+        if not s._legal:
             raise RulesRuntimeError(
                 f"no legal choice for '{self.name}': the domain is empty and the choice "
                 "cannot be skipped (write 'may choose' or guard it with 'if')", self.span)

@@ -111,7 +111,8 @@ class TrickNode(Node, Decision):
             self._pass(s, f, seat, forced=True)
             return
         s.pending = (seat, self.index)
-        if not self.climbing and not self.legal(s):
+        s._legal = self.legal(s)  # listed once: the state waits for this decision now
+        if not self.climbing and not s._legal:
             raise RulesRuntimeError(f"seat {seat} has no legal card to play in this trick",
                                     self.span)
 
