@@ -584,32 +584,34 @@ def test_after_an_unseen_shuffle_known_cards_keep_only_their_zone_in_samples() -
 
 
 def test_a_card_taken_from_an_untold_place_of_a_deck_loosens_the_known_places() -> None:
-    # A search of the deck (the lowest 6) takes a card the seats did not know from a place
-    # they cannot tell: the places of the known cards below or above it are no longer sure.
-    # A card taken from the bottom (or the top) tells its place. Here seat 0 does not draw,
-    # and the rules then take that card from the deck to the pile.
+    # Seat 0 does not draw; then the rules take a card from the deck to the pile (a search
+    # for the lowest 6, or the bottom card). The pile went onto the deck before: the seats
+    # know the top places hold its cards. Unknown cards only below them: whatever place the
+    # card came from, the known places stay told. With an unknown card put on top too, a
+    # card taken from a place the seat cannot tell moves the known ones by an amount it
+    # cannot tell, wherever that card really was: they keep only their zone.
     from rulesplay.agents.knowledge import LOOSE
 
-    loosened = kept = 0
-    for take in ("first(1, deck where it.rank == 6)", "bottom(deck)"):
-        game, _ = _push_game("shuffle pile\nmove pile to deck", f"""
-            else:
+    outcomes: dict[tuple[bool, str], set[bool]] = {}
+    for on_top in (False, True):
+        for take in ("first(1, deck where it.rank == 6)", "bottom(deck)"):
+            cover = "\n                move top(hand[left of p]) to deck" if on_top else ""
+            game, _ = _push_game("shuffle pile\nmove pile to deck", f"""
+            else:{cover}
                 move {take} to pile""")
-        for seed in range(12):
-            s = game.new_state(3, seed=seed, record_events=True)
-            pile = {s.program.card_ids[c] for c in _pile_cards(s)}
-            n = len(s.events or [])
-            s.apply("draw:no")
-            moved = [e["card"] for e in (s.events or [])[n:] if e["type"] == "move"]
-            if not moved or moved[0] in pile:
-                continue  # nothing found, or a card the seats knew
-            tracker = Tracker(0)
-            tracker.sync(s)
-            blocks = {tracker.knowledge.block[c] for c in tracker.known}
-            assert tracker.known
-            if take.startswith("bottom"):
-                assert LOOSE not in blocks
-                kept += 1
-            elif blocks == {LOOSE}:
-                loosened += 1
-    assert loosened > 2 and kept > 2
+            for seed in range(12):
+                s = game.new_state(3, seed=seed, record_events=True)
+                pile = {s.program.card_ids[c] for c in _pile_cards(s)}
+                n = len(s.events or [])
+                s.apply("draw:no")
+                moved = [e["card"] for e in (s.events or [])[n:] if e["type"] == "move"
+                         and e["to"]["zone"] == "pile"]
+                if not moved or moved[0] in pile:
+                    continue  # nothing found, or a card the seats knew
+                tracker = Tracker(0)
+                tracker.sync(s)
+                assert tracker.known
+                blocks = {tracker.knowledge.block[c] for c in tracker.known}
+                outcomes.setdefault((on_top, take[:5]), set()).add(blocks == {LOOSE})
+    assert outcomes == {(False, "first"): {False}, (False, "botto"): {False},
+                        (True, "first"): {True}, (True, "botto"): {True}}, outcomes

@@ -9,9 +9,12 @@ place in that zone only as far as it could follow it:
   together, not their order (the pile was turned face down). A card that went in alone
   keeps its place.
 * After a shuffle of a zone the seat cannot see into, its known cards are only known to be
-  in it (*loose*), anywhere among its places that no other known card holds. So do they when
-  a card the seat did not know left that zone from a place it cannot tell (not the top nor
-  the bottom, e.g. a search of a deck): the places of the others are no longer certain.
+  in it (*loose*), anywhere among its places that no other known card holds. So do they
+  when a card the seat did not know left that zone while cards it cannot place lay both
+  below and above a known card there (e.g. a search of a deck after a pile was put in the
+  middle): the seat does not know where the card was, so nor how far the others moved.
+  Whether this happens depends only on which places the seat could place, never on where
+  the card really was.
 * A move between two zones the seat cannot see reveals no card: the moved card becomes
   unknown, and so does every card known to be in the zone it left (any of them may be the
   one that moved).
@@ -67,6 +70,7 @@ class Knowledge:
         lay, seat = s.program.layout, self.seat
         left: dict[int, set[int]] = {}  # zone -> cards that left it so far
         shuffled: set[int] = set()  # zones whose order ``before`` no longer tells
+        entered: set[int] = set()  # zones cards went into (at the top or the bottom?)
         run: tuple[int, int] | None = None  # (from, to) of the move being continued
         for e in events:
             kind = e["type"]
@@ -85,13 +89,16 @@ class Knowledge:
             zs = lay.zone_id[src["zone"]] + (src["owner"] or 0)
             zd = lay.zone_id[dst["zone"]] + (dst["owner"] or 0)
             gone = left.setdefault(zs, set())
+            order = [x for x in before[zs] if x not in gone]  # as far as ``before`` tells
             gone.add(c)
-            from_end = "" if zs in shuffled else _from_end(before[zs], c, gone)
+            entered.add(zd)
             seen_leaving = visible_to(s, zs, seat) == "all" or (
-                visible_to(s, zs, seat) == "top" and from_end == "top")
+                visible_to(s, zs, seat) == "top" and zs not in shuffled
+                and zs not in entered and bool(order) and order[-1] == c)  # the top card
             if visible_to(s, zd, seat) != "none":
                 placed = c in self.known and self.block[c] != LOOSE
-                if not seen_leaving and not placed and not from_end:
+                told = zs not in shuffled and zs not in entered
+                if not seen_leaving and not placed and self._untold(zs, order, told):
                     self._loosen(zs)  # the others' places there shift by an unknown amount
                 self._forget(c)
                 run = None
@@ -114,6 +121,23 @@ class Knowledge:
                 self.traffic[zs] = self.traffic.get(zs, 0) + 1
                 self.traffic[zd] = self.traffic.get(zd, 0) + 1
                 run = None
+
+    def _untold(self, z: int, order: list[int], told: bool) -> bool:
+        """Whether a card leaving zone ``z`` from a place the seat cannot tell changes the
+        places of its placed known cards by an amount the seat cannot tell: some has
+        unplaced cards (unknown or loose) both below and above it. ``order`` is the zone
+        then as the zones at the last decision tell it, ``told`` false when it was shuffled
+        or cards went into it since (at the top or the bottom, the events do not say): then
+        any placed known card makes it untold. Only which places hold placed known cards
+        decides, never which card left (the seat does not know where it was)."""
+        placed = {k for k, zk in self.known.items() if zk == z and self.block[k] != LOOSE}
+        if not placed:
+            return False
+        if not told:
+            return True
+        free = [i for i, x in enumerate(order) if x not in placed]
+        return bool(free) and any(free[0] < i < free[-1]
+                                  for i, x in enumerate(order) if x in placed)
 
     def _forget(self, c: int) -> None:
         self.known.pop(c, None)
@@ -149,21 +173,6 @@ class Knowledge:
                 if len(spots) > 1:
                     groups.append([(z, i) for i in spots])
         return groups
-
-
-def _from_end(before: list[int], c: int, gone: set[int]) -> str:
-    """``"top"`` or ``"bottom"`` when card ``c`` left its zone (holding ``before`` at
-    first) from the top or the bottom, every card above or below it there having left
-    already; ``""`` when it left from between them or was not there at first."""
-    try:
-        i = before.index(c)
-    except ValueError:
-        return ""
-    if all(x in gone for x in before[i + 1:]):
-        return "top"
-    if all(x in gone for x in before[:i]):
-        return "bottom"
-    return ""
 
 
 def scramble(s: State, groups: list[list[tuple[int, int]]], rng: random.Random) -> None:
