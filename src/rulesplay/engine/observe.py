@@ -30,13 +30,11 @@ def seat_bit(state: State, seat: int | None) -> int:
 
 def card_seers(state: State, card: int) -> int:
     """The seats that see card ``card`` where it is now, as a bitmask (see
-    :func:`seat_bit`): every seat that sees its whole zone, and every seat (and onlooker)
-    when it is the top card of a ``top`` zone."""
+    :func:`seat_bit`): those that see its whole zone, and when it is the top card, those
+    that see the zone's top card too (a ``top`` zone), by :meth:`Program.view`."""
     prog = state.program
     z = state.where[card]
-    if prog.zone_visibility[z] == "top" and state.zones[z][-1] == card:
-        return (1 << prog.layout.n + 1) - 1
-    return prog.zone_seers[z]
+    return prog.zone_top_seers[z] if state.zones[z][-1] == card else prog.zone_seers[z]
 
 
 def sees_all(state: State, seat: int, cards: list[int]) -> bool:

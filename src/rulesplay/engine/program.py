@@ -38,9 +38,9 @@ class Program:
             (``red-7#2``), display label, attributes as plain data (in events), short name.
         num_cards, enum_labels: card count; enum, choice and ability value -> display label.
         zone_visibility, zone_label, num_zones: per zone id; zone count.
-        zone_seers: per zone id, the seats that see all its cards as a bitmask (bit ``p``
-            for seat ``p``, bit ``n`` for an onlooker; the top card of a ``top`` zone is
-            seen by all besides).
+        zone_seers, zone_top_seers: per zone id, the seats that see all its cards, and
+            those that see its top card, as bitmasks (bit ``p`` for seat ``p``, bit ``n``
+            for an onlooker), by :meth:`view`.
         gvars, pvars: ``(slot, default function)`` of global/trick and player variables.
         card_var_defaults, card_var_resets: per card variable, its default; the
             ``(slot, default)`` of those reset when a card moves.
@@ -66,6 +66,7 @@ class Program:
         self.enum_labels: dict[str, str] = {}
         self.zone_visibility: list[str] = []
         self.zone_seers: list[int] = []
+        self.zone_top_seers: list[int] = []
         self.zone_label: list[str] = []
         self.num_zones = 0
         self.gvars: list[tuple[int, Fn]] = []

@@ -147,19 +147,16 @@ def build_zones(prog: Program) -> None:
             lay.zone_name.append(z.name)
             lay.zone_owner.append(seat)
             prog.zone_visibility.append(z.visibility)
-            prog.zone_seers.append(_seers(z.visibility, seat, n))
             prog.zone_label.append(z.labels.get(prog.lang, z.name))
     prog.num_zones = len(lay.zone_name)
-
-
-def _seers(visibility: str, owner: int | None, n: int) -> int:
-    """The seats that see every card of a zone, as a bitmask (bit ``p`` for seat ``p``,
-    bit ``n`` for an onlooker, who sees public zones)."""
-    if visibility == "public":
-        return (1 << n + 1) - 1
-    if visibility == "owner" and owner is not None:
-        return 1 << owner
-    return 0
+    # Who sees a zone's cards, by the one rule of visibility (Program.view), as bitmasks:
+    # bit p for seat p, bit n for an onlooker.
+    viewers = [*range(n), None]
+    for z in range(prog.num_zones):
+        views = [prog.view(z, seat) for seat in viewers]
+        prog.zone_seers.append(sum(1 << b for b, v in enumerate(views) if v == "all"))
+        prog.zone_top_seers.append(sum(1 << b for b, v in enumerate(views)
+                                       if v in ("all", "top")))
 
 
 def build_vars(prog: Program, comp: ExprCompiler) -> None:
