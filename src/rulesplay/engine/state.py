@@ -192,18 +192,22 @@ class State:
         self.pending = None
         self._legal = None
         self.decisions += 1
-        if chosen.card and not node.secret:
-            self.watch = [chosen.value, card_seers(self, chosen.value) | 1 << player]
+        # Who sees an openly chosen card: where it is, where it lands when the choice
+        # resolves (a play to the table), and, unless all have, where it goes next.
+        card = chosen.value if chosen.card and not node.secret else None
+        seen = card_seers(self, card) | 1 << player if card is not None else 0
         try:
             node.resolve(self, chosen)
         except FAULTS as exc:
-            self.watch = None
             raise self._located(exc) from None
+        everyone = (1 << self.num_players + 1) - 1
+        if card is not None and (seen | card_seers(self, card)) != everyone:
+            self.watch = [card, seen | card_seers(self, card)]
         try:
             self._run()
         finally:
             if self.watch is not None:
-                unseen = ~self.watch[1] & (1 << self.num_players + 1) - 1
+                unseen = ~self.watch[1] & everyone
                 if unseen:
                     self.unseen_choices[len(self.history) - 1] = unseen
                 self.watch = None
