@@ -4,6 +4,7 @@ what a seat learns of another seat's open choice of a card (issue 13, items 11 a
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
@@ -252,3 +253,22 @@ def test_which_seats_never_saw_a_chosen_card_survives_a_save() -> None:
     back = State.from_json(s.to_json())
     assert back.unseen_choices == s.unseen_choices == {0: 0b1110}
     assert back.public_history(1) == s.public_history(1)
+
+
+@pytest.mark.parametrize("name", ["bargain_hunter", "card_hunt", "bargain_bin",
+                                  "bargain_quest"])
+def test_the_screen_and_the_history_agree_in_every_shipped_game(name: str) -> None:
+    from rulesplay.human import SeatView
+
+    path = Path(__file__).resolve().parents[1] / "rulesets" / f"{name}.rules"
+    game = rulesplay.load(path)
+    n = game.player_range[0] + 1
+    s = game.new_state(n, seed=1, record_events=True)
+    rng = random.Random(1)  # (a seed whose game turns over a public card it chose: 'flip')
+    while not s.is_terminal():
+        s.apply(rng.choice(s.legal_actions()))
+    for seat in range(n):
+        view = [e for e in SeatView(s.program, seat).filter(s.events or [])
+                if e["type"] == "decision"]
+        screen = [e["action"] if not e["action"].endswith(":?") else None for e in view]
+        assert screen == [aid for _, aid in s.public_history(seat)], seat

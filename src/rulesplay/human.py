@@ -34,6 +34,7 @@ be played); ``help``, ``moves``, ``show``, ``save [FILE]`` and ``quit`` are comm
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
@@ -369,7 +370,8 @@ class SeatView:
         order they went in (a pile put face down under a deck: which cards, not where)."""
         out: list[Event] = []
         seen: set[str] = set()
-        for i, ev in enumerate(self._unordered(events)):
+        events = self._unordered(events)
+        for i, ev in enumerate(events):
             kind = ev.get("type")
             if kind == "move":
                 shown = self.sees(ev["from"]) or self.sees_arriving(ev["to"])
@@ -379,7 +381,7 @@ class SeatView:
                     seen.discard(ev["card"])
                 out.append(ev if shown else {**ev, "card": HIDDEN, "attrs": {}})
             elif kind == "decision":
-                out.append(self._decision(ev, events[i + 1:]))
+                out.append(self._decision(ev, itertools.islice(events, i + 1, None), seen))
             elif kind == "trick":
                 cards = [c if c in seen else HIDDEN for c in ev.get("cards", [])]
                 card = ev.get("card") if ev.get("card") in seen else HIDDEN
@@ -410,14 +412,18 @@ class SeatView:
         flush()
         return out
 
-    def _decision(self, ev: Event, after: list[Event]) -> Event:
+    def _decision(self, ev: Event, after: Iterable[Event], seen: set[str]) -> Event:
+        """An open decision as the seat knows it: its card is named when the seat decided,
+        saw the card where it was (``seen``), or sees where it goes before the next
+        decision; else it is hidden like a secret one (the rule of
+        :func:`rulesplay.engine.observe.knows_choice`)."""
         if ev.get("private") and ev.get("player") != self.seat:
             # a secret choice of another seat: only that it was made
             return {**ev, "action": f"{ev.get('decision')}:{HIDDEN}",
                     "label": tr(self.program.lang, "a_card")}
         action = str(ev.get("action"))
         value = action.split(":", 1)[1] if ":" in action else ""
-        if value not in self.cards or ev.get("player") == self.seat:
+        if value not in self.cards or ev.get("player") == self.seat or value in seen:
             return ev
         for later in after:
             if later.get("type") == "decision":
