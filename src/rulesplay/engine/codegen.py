@@ -30,7 +30,7 @@ def _nz(table: Any, c: Any) -> Any:
     return None if c is None else table[c]
 
 
-def _seat(base: int, seat: Any, n: int) -> int:
+def _seat(base: int, seat: int | None, n: int) -> int:
     if seat is None or not 0 <= seat < n:
         raise RulesRuntimeError(f"seat {seat} does not exist (seats are 0 to {n - 1})")
     return base + seat
@@ -207,7 +207,8 @@ class ExprCompiler(Stage):
         return eval(src, self.ns)  # noqa: S307 - source built from IR slots and constants
 
     def _function(self, src: str) -> Fn:
-        return eval(f"lambda s, it: {src}", self.ns)  # noqa: S307 - source built from IR slots
+        fn: Fn = eval(f"lambda s, it: {src}", self.ns)  # noqa: S307 - source built from IR slots
+        return fn
 
     def const(self, value: Any) -> str:
         """A name in the namespace holding ``value``."""

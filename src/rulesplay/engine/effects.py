@@ -96,7 +96,7 @@ class Block(Node):
                     return
             else:
                 f[1] = pc
-                frame = node.start(s)  # type: ignore[union-attr]
+                frame = node.start(s)
                 if frame is not None:
                     s.stack.append(frame)
                     return
@@ -293,14 +293,15 @@ class PhaseNode(Node):
     """A phase: runs its body, then takes the first transition whose guard holds.
 
     Made before its body is compiled (a ``next`` may name any phase), so ``body``,
-    ``label`` and ``transitions`` are set by the compile step afterwards.
+    ``label`` (until then the phase's name) and ``transitions`` are set by the compile step
+    afterwards.
     """
 
     def __init__(self, index: int, name: str, span: Span) -> None:
         self.index, self.name, self.span = index, name, span
         self.body: Block | None = None
         self.transitions: list[tuple[Fn | None, int | None]] = []  # (guard, phase node|end)
-        self.label: Callable[[State], str] | None = None
+        self.label: Callable[[State], str] = lambda s: name
 
     def start(self, s: State) -> list[Any]:
         return [self.index, 0]
@@ -310,7 +311,7 @@ class PhaseNode(Node):
             f[1] = 1
             s.phase = self.index
             if s.events is not None:
-                label = self.label(s) if self.label else self.name
+                label = self.label(s)
                 s.events.append({"type": "phase", "phase": self.name, "label": label})
             s.stack.append(self.body.start(s))  # type: ignore[union-attr]
             return

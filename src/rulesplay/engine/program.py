@@ -90,7 +90,8 @@ class Program:
         if value is None:
             return self.word("none")
         if typ == "card":
-            return self.card_labels[value]
+            label: str = self.card_labels[value]  # value is a card id
+            return label
         if typ == "player":
             return self.seat_name(value)
         if isinstance(value, bool):

@@ -270,7 +270,7 @@ class State:
         slot, score, _ = self.program.score_fns
         saved = self.loc[slot]
         out = []
-        with self._faults(self.program.ruleset.score.span  # type: ignore[union-attr]
+        with self._faults(self.program.ruleset.score.span
                           if self.program.ruleset.score else None, "the score"):
             for seat in range(self.num_players):
                 self.loc[slot] = seat
@@ -456,10 +456,10 @@ class State:
             rng = d["rng"]
             s.rng = random.Random()
             s.rng.setstate((rng[0], tuple(rng[1]), rng[2]))
-            s.pending = tuple(d["pending"]) if d["pending"] else None  # type: ignore[assignment]
+            s.pending = tuple(d["pending"]) if d["pending"] else None
             s.terminal, s.phase = d["terminal"], d["phase"]
             s.decisions, s.seed = d["decisions"], d["seed"]
-            s.history = [tuple(h) for h in d.get("history", [])]  # type: ignore[misc]
+            s.history = [tuple(h) for h in d.get("history", [])]
             s.unseen_choices = {int(i): int(mask) for i, mask in d.get("unseen_choices", [])}
             s.watch = None
             s.events, s._legal, s.span = None, None, None

@@ -33,7 +33,7 @@ def template(prog: Program, comp: ExprCompiler, labels: ir.Labels | None,
     """
     if labels is None:
         return lambda s: default
-    lang = prog.lang if labels.other.get(prog.lang or "") is not None else ""
+    lang = prog.lang if prog.lang and labels.other.get(prog.lang) is not None else ""
     parts = prog.checked.templates.get((id(labels), lang))
     if parts is None:
         return lambda s: default
