@@ -138,11 +138,11 @@ class State:
         """What the pending decision asks, in the ruleset's words (e.g. "declare red trump")."""
         if self.pending is None:
             return ""
-        return self.program.nodes[self.pending[1]].prompt(self)  # type: ignore[no-any-return]
+        return self.program.decision(self.pending[1]).prompt(self)
 
     def decision_name(self) -> str:
         """The name of the pending decision in the ruleset (``play``, ``declare_trump``...)."""
-        return "" if self.pending is None else self.program.nodes[self.pending[1]].name
+        return "" if self.pending is None else self.program.decision(self.pending[1]).name
 
     def apply(self, action: Action | str) -> None:
         """Take ``action`` (an :class:`Action` or its id) for the current player and run the
