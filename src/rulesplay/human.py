@@ -453,7 +453,7 @@ class SeatNarrator(Narrator):
 
     def __init__(self, program: Program, seat: int | None) -> None:
         self.sink = _Collect()
-        super().__init__(program, self.sink)  # type: ignore[arg-type]
+        super().__init__(program, self.sink)
         self.me = seat
         self.card_label[HIDDEN] = self.t("a_card")
 

@@ -173,9 +173,11 @@ class RepeatNode(LoopNode):
             if f[1] >= f[2]:
                 s.stack.pop()
                 return
-        elif not self.test(s, None):  # type: ignore[misc]
-            s.stack.pop()
-            return
+        else:
+            assert self.test is not None  # ``repeat while COND``: no count, a test
+            if not self.test(s, None):
+                s.stack.pop()
+                return
         f[1] += 1
         if self.slot is not None:
             s.loc[self.slot] = f[1]
@@ -299,7 +301,7 @@ class PhaseNode(Node):
 
     def __init__(self, index: int, name: str, span: Span) -> None:
         self.index, self.name, self.span = index, name, span
-        self.body: Block | None = None
+        self.body: Block  # set by the compile step
         self.transitions: list[tuple[Fn | None, int | None]] = []  # (guard, phase node|end)
         self.label: Callable[[State], str] = lambda s: name
 
@@ -313,7 +315,7 @@ class PhaseNode(Node):
             if s.events is not None:
                 label = self.label(s)
                 s.events.append({"type": "phase", "phase": self.name, "label": label})
-            s.stack.append(self.body.start(s))  # type: ignore[union-attr]
+            s.stack.append(self.body.start(s))
             return
         for guard, target in self.transitions:
             if guard is None or guard(s, None):

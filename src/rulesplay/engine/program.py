@@ -147,7 +147,8 @@ class Program:
 
     def decision(self, index: int) -> Decision:
         """The node at ``index`` (a pending decision's node)."""
-        return self.nodes[index]  # type: ignore[no-any-return]
+        node: Decision = self.nodes[index]
+        return node
 
 
 def _none(s: Any, it: Any) -> Any:

@@ -176,7 +176,8 @@ class State:
             raise IllegalActionError(f"'{name}' is not a legal action for seat "
                                      f"{self.pending[0] if self.pending else '?'} now; "
                                      f"legal: {ids}")
-        player, index = self.pending  # type: ignore[misc]
+        assert self.pending is not None  # a legal action was found: a decision is pending
+        player, index = self.pending
         node = self.program.nodes[index]
         if self.decisions >= DECISION_LIMIT:
             raise RulesRuntimeError(
