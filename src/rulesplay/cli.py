@@ -61,7 +61,8 @@ class RulesGroup(click.Group):
             click.echo(exc.render(), err=True)
             ctx.exit(1)
         except click.ClickException as exc:  # its message may quote a ruleset or a file
-            exc.message = terminal.clean(exc.message)
+            # click declares message Final (click 8.2+) but only reads it when printing.
+            exc.message = terminal.clean(exc.message)  # type: ignore[misc, unused-ignore]
             raise
         except OSError as exc:  # e.g. a full disk or a closed pipe while printing
             if isinstance(exc, BrokenPipeError):

@@ -18,7 +18,7 @@ from .visitor import Stage
 
 __all__ = ["diff", "expr_text", "option_text"]
 
-def _plain(node: Any) -> Any:
+def _plain(node: Any) -> object:
     """A node as plain data without spans (so equal rules compare equal wherever written)."""
     if isinstance(node, ir.Node):
         return {k: _plain(v) for k, v in node.__dict__.items() if k != "span"}

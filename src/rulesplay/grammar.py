@@ -45,7 +45,9 @@ class _RulesIndenter(Indenter):
 
     def process(self, stream: Iterator[Token]) -> Iterator[Token]:
         """The token stream with indentation tokens; continuation line ends removed."""
-        return super().process(self._join_continuations(stream))  # type: ignore[no-untyped-call,no-any-return]
+        # Lark's Indenter.process has no annotations.
+        return super().process(  # type: ignore[no-untyped-call,no-any-return]
+            self._join_continuations(stream))
 
     def _join_continuations(self, stream: Iterable[Token]) -> Iterator[Token]:
         # Lark pulls each token only after it has handled the one before, so

@@ -193,8 +193,8 @@ class CardBook:
             label = program.card_labels[c].lower()
             words = {kind.name.lower(), kind_label.lower()}
             for a in kind.attrs:
-                v = attrs.get(a.name)
-                for item in (v if isinstance(v, list | tuple) else [v]):
+                value = attrs.get(a.name)
+                for item in (value if isinstance(value, list | tuple) else [value]):
                     if item is None:
                         continue
                     words.add(str(item).lower())
@@ -204,9 +204,9 @@ class CardBook:
                      label.replace(" ", ""), program.card_ids[c].lower()}
             if enum_attrs:
                 initial = str(attrs[enum_attrs[0]])[:1].lower()
-                for a in others:
-                    if a in attrs and attrs[a] is not None:
-                        names.add(initial + str(attrs[a]).lower())
+                for other in others:
+                    if other in attrs and attrs[other] is not None:
+                        names.add(initial + str(attrs[other]).lower())
             self.words.append(words)
             self.names.append(names)
             self.named.append(named)
@@ -459,7 +459,7 @@ class SeatNarrator(Narrator):
 
     def __init__(self, program: Program, seat: int | None) -> None:
         self.sink = _Collect()
-        super().__init__(program, self.sink)  # type: ignore[arg-type]
+        super().__init__(program, self.sink)
         self.me = seat
         self.card_label[HIDDEN] = self.t("a_card")
 
@@ -892,10 +892,10 @@ def parse_choice(text: str, actions: list[Action], book: CardBook) -> tuple[Acti
         value = a.id.split(":", 1)[1] if ":" in a.id else a.id
         return {a.id.lower(), value.lower(), a.label.lower()}
 
-    exact = [a for a in actions if t in keys(a) or (card_id(a) and book.matches(t, card_id(a)))]
+    exact = [a for a in actions if t in keys(a) or ((cid := card_id(a)) and book.matches(t, cid))]
     if not exact:
         tokens = [w for w in re.split(r"[\s,]+", t) if w and w != "of"]
-        exact = [a for a in actions if card_id(a) and book.token_match(tokens, card_id(a))]
+        exact = [a for a in actions if (cid := card_id(a)) and book.token_match(tokens, cid)]
     if not exact:
         exact = [a for a in actions if not a.card and a.label.lower().startswith(t)]
     if len(exact) == 1:

@@ -157,6 +157,10 @@ BinaryOp = Literal["or", "and", "==", "!=", "<", "<=", ">", ">=", "in", "not in"
 other (the engine writes the operator into generated Python source)."""
 
 UnaryOp = Literal["-", "not"]
+SeatSide = Literal["left", "right"]
+AssignOp = Literal["=", "+=", "-="]
+MoveEnd = Literal["top", "bottom"]
+VarScope = Literal["global", "player", "trick", "card"]
 
 
 class BinOp(ExprNode):
@@ -233,7 +237,7 @@ class Seat(ExprNode):
     """Seat arithmetic: ``left of p`` (clockwise next) or ``right of p``."""
 
     node: Literal["seat"] = "seat"
-    side: Literal["left", "right"]
+    side: SeatSide
     of: Expr
 
 
@@ -252,7 +256,7 @@ class Assign(StmtNode):
 
     node: Literal["assign"] = "assign"
     target: Expr
-    op: Literal["=", "+=", "-="] = "="
+    op: AssignOp = "="
     value: Expr
 
 
@@ -270,7 +274,7 @@ class Move(StmtNode):
     node: Literal["move"] = "move"
     cards: Expr
     to: Expr
-    end: Literal["top", "bottom"] = "top"
+    end: MoveEnd = "top"
 
 
 class Shuffle(StmtNode):
@@ -513,7 +517,7 @@ class VarDecl(DeclNode):
     """
 
     name: str
-    scope: Literal["global", "player", "trick", "card"] = "global"
+    scope: VarScope = "global"
     type: str
     default: Expr = Field(default_factory=NoneLit)
     labels: Labels = Field(default_factory=Labels)

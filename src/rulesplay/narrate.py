@@ -17,15 +17,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
-from rich.console import Console
 from rich.table import Table
 
 from .terminal import literal
 from .words import tr
 
 if TYPE_CHECKING:
+    from rich.text import Text
+
     from .engine.program import Program
     from .engine.state import State
 
@@ -47,6 +48,15 @@ def _third_person(verb: str) -> str:
     return verb + "s"
 
 
+class Printer(Protocol):
+    """Where a :class:`Narrator` prints: a rich ``Console``, or a stand-in with these two
+    methods (a seat's screen keeps what is printed)."""
+
+    def print(self, *objects: Any) -> None: ...
+
+    def rule(self, title: str | Text = "") -> None: ...
+
+
 class Narrator:
     """Prints an account of a game, event by event, to a rich console.
 
@@ -55,10 +65,10 @@ class Narrator:
 
     Args:
         program: the compiled game (labels of seats, zones and cards).
-        console: where to print.
+        console: where to print (a rich ``Console``).
     """
 
-    def __init__(self, program: Program, console: Console) -> None:
+    def __init__(self, program: Program, console: Printer) -> None:
         self.program, self.console = program, console
         self.lang = program.lang
         self.card_label = dict(zip(program.card_ids, program.card_labels, strict=True))

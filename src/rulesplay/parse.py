@@ -10,8 +10,9 @@ mistake never hides the others. Syntax errors (text the grammar does not accept)
 from __future__ import annotations
 
 import ast
+import builtins
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from lark import Token, Transformer, Tree, v_args
 from lark.exceptions import LarkError, UnexpectedInput, VisitError
@@ -58,11 +59,13 @@ def parse_text(text: str, file: str = "<input>") -> ir.Ruleset:
         raise located(f"syntax error ({exc})", file, 1, 1, text) from None
     check_depth(tree, text, file)
     try:
-        return ToIR(file, text).transform(tree)
+        ruleset = ToIR(file, text).transform(tree)
     except VisitError as exc:
         if isinstance(exc.orig_exc, RulesSyntaxError):
             raise exc.orig_exc.attach_source({file: text}) from None
         raise
+    assert isinstance(ruleset, ir.Ruleset)  # what ToIR.start builds
+    return ruleset
 
 
 def normalize_newlines(text: str) -> str:
@@ -80,13 +83,13 @@ MAX_READ_DIGITS = 4300
 MAX_DEPTH = 100
 
 
-def check_depth(tree: Tree, text: str, file: str) -> None:
+def check_depth(tree: Tree[Token], text: str, file: str) -> None:
     """Refuse a parse tree nested more than :data:`MAX_DEPTH` deep (later stages recurse).
 
     Raises:
         RulesSyntaxError: at the first node that deep, in ``file`` (``text`` for the caret).
     """
-    stack: list[tuple[Tree, int]] = [(tree, 1)]
+    stack: list[tuple[Tree[Token], int]] = [(tree, 1)]
     while stack:
         node, depth = stack.pop()
         if depth > MAX_DEPTH:
@@ -182,7 +185,7 @@ class _LangText:
 
 
 @v_args(meta=True)
-class ToIR(Transformer):
+class ToIR(Transformer[Token, Any]):
     """Lark parse tree (of the ``start`` or ``expr_only`` rule) to IR nodes; each node gets
     the span of its tree node.
 
@@ -452,7 +455,8 @@ class ToIR(Transformer):
         return _Decl("vars", ir.VarDecl(
             span=self._tok_span(name), name=str(name), labels=labels, type=str(typ),
             kept=kept is not None,
-            scope=str(scope) if scope is not None else "global",
+            # The grammar's words are exactly the scopes (pydantic checks them again).
+            scope=cast(ir.VarScope, str(scope)) if scope is not None else "global",
             default=default if default is not None else ir.NoneLit(span=self._tok_span(name))))
 
     def phase_decl(self, meta: Any, items: list[Any]) -> _Decl:
@@ -484,14 +488,17 @@ class ToIR(Transformer):
 
     def assign(self, meta: Any, items: list[Any]) -> ir.Assign:
         target, op, value = items
-        return ir.Assign(span=self._span(meta), target=target, op=str(op), value=value)
+        # ASSIGN_OP is exactly the assignment operators (pydantic checks them again).
+        return ir.Assign(span=self._span(meta), target=target, op=cast(ir.AssignOp, str(op)),
+                         value=value)
 
     def let_stmt(self, meta: Any, items: list[Any]) -> ir.Let:
         return ir.Let(span=self._span(meta), name=str(items[0]), value=items[1])
 
     def move_stmt(self, meta: Any, items: list[Any]) -> ir.Move:
         cards, end, to = items
-        where = "top" if end is None else str(end).split()[0]
+        # The grammar's words are "top" or "bottom" (pydantic checks them again).
+        where = "top" if end is None else cast(ir.MoveEnd, str(end).split()[0])
         return ir.Move(span=self._span(meta), cards=cards, to=to, end=where)
 
     def shuffle_stmt(self, meta: Any, items: list[Any]) -> ir.Shuffle:
@@ -510,7 +517,8 @@ class ToIR(Transformer):
                          secret=secret is not None)
 
     def skip(self, meta: Any, items: list[Any]) -> ir.Labels:
-        return items[0]
+        labels: ir.Labels = items[0]  # the labels rule's node
+        return labels
 
     def end_stmt(self, meta: Any, items: list[Any]) -> ir.EndGame:
         return ir.EndGame(span=self._span(meta))
@@ -638,7 +646,7 @@ class ToIR(Transformer):
     def and_expr(self, meta: Any, items: list[Any]) -> Any:
         return self._chain("and", meta, items)
 
-    def _chain(self, op: str, meta: Any, items: list[Any]) -> Any:
+    def _chain(self, op: ir.BinaryOp, meta: Any, items: list[Any]) -> Any:
         result = items[0]
         for item in items[1:]:
             result = ir.BinOp(span=self._span(meta), op=op, left=result, right=item)
@@ -648,7 +656,8 @@ class ToIR(Transformer):
         return ir.UnOp(span=self._span(meta), op="not", operand=items[0])
 
     def compare(self, meta: Any, items: list[Any]) -> ir.BinOp:
-        return ir.BinOp(span=self._span(meta), op=str(items[1]), left=items[0], right=items[2])
+        return ir.BinOp(span=self._span(meta), op=_operator(items[1]), left=items[0],
+                        right=items[2])
 
     def is_(self, meta: Any, items: list[Any]) -> ir.IsKind:
         return ir.IsKind(span=self._span(meta), obj=items[0], kind=str(items[1]))
@@ -666,13 +675,16 @@ class ToIR(Transformer):
         return ir.RangeExpr(span=self._span(meta), lo=items[0], hi=items[1])
 
     def arith(self, meta: Any, items: list[Any]) -> ir.BinOp:
-        return ir.BinOp(span=self._span(meta), op=str(items[1]), left=items[0], right=items[2])
+        return ir.BinOp(span=self._span(meta), op=_operator(items[1]), left=items[0],
+                        right=items[2])
 
     def neg(self, meta: Any, items: list[Any]) -> ir.UnOp:
         return ir.UnOp(span=self._span(meta), op="-", operand=items[0])
 
     def seat(self, meta: Any, items: list[Any]) -> ir.Seat:
-        return ir.Seat(span=self._span(meta), side=str(items[0]), of=items[1])
+        # The grammar's words are "left" or "right" (pydantic checks them again).
+        return ir.Seat(span=self._span(meta), side=cast(ir.SeatSide, str(items[0])),
+                       of=items[1])
 
     def attr(self, meta: Any, items: list[Any]) -> ir.Attr:
         return ir.Attr(span=self._span(meta), obj=items[0], name=str(items[1]))
@@ -705,11 +717,18 @@ class ToIR(Transformer):
     def list(self, meta: Any, items: list[Any]) -> ir.ListExpr:
         return ir.ListExpr(span=self._span(meta), items=[i for i in items if i is not None])
 
-    def dict(self, meta: Any, items: list[Any]) -> ir.DictExpr:
+    # ``list`` here would name the method above.
+    def dict(self, meta: Any, items: builtins.list[Any]) -> ir.DictExpr:
         items = [i for i in items if i is not None]
         return ir.DictExpr(span=self._span(meta), keys=items[0::2], values=items[1::2])
 
 
-def parse_tree(text: str) -> Tree:
+def parse_tree(text: str) -> Tree[Token]:
     """The raw Lark tree of ``text`` (for debugging the grammar)."""
     return parser().parse(text if text.endswith("\n") else text + "\n")
+
+
+def _operator(tok: Token) -> ir.BinaryOp:
+    """A COMP_OP, ADD_OP or MUL_OP token as its operator: the grammar's tokens are exactly
+    binary operators (and pydantic checks the node's ``op`` again)."""
+    return cast(ir.BinaryOp, str(tok))

@@ -144,7 +144,9 @@ def syntax_error(exc: UnexpectedInput, text: str, file: str) -> RulesSyntaxError
     what was found, what was expected, and a hint where a usual mistake explains it."""
     line, col = getattr(exc, "line", 1) or 1, getattr(exc, "column", 1) or 1
     if isinstance(exc, UnexpectedCharacters):
-        char = text[exc.pos_in_stream] if exc.pos_in_stream < len(text) else "?"
+        # Lark declares ``pos_in_stream = None`` on the base class; this subclass sets an int.
+        pos: int = exc.pos_in_stream  # type: ignore[assignment]
+        char = text[pos] if pos < len(text) else "?"
         if char == '"':
             msg = "unclosed string: it needs a closing '\"' on the same line"
         elif char == "'":
@@ -187,7 +189,7 @@ def syntax_error(exc: UnexpectedInput, text: str, file: str) -> RulesSyntaxError
             msg += ("; the next line is indented more than this one, so it reads as part "
                     "of it: indent it like this line, or end this line with ':' to open a "
                     "block")
-        elif tok.line and _starts_deeper_line(text, tok):
+        elif tok.line and tok.column and _starts_deeper_line(text, tok.line, tok.column):
             msg += ("; this line is indented more than the line above, so it reads as part "
                     "of that line: indent it like the line above, or end the line above "
                     "with ':' to open a block")
@@ -210,14 +212,15 @@ _KEYWORDS = ("move", "shuffle", "deal", "let", "say", "break", "do", "trigger", 
              "ability", "rule", "start", "score", "tiebreak", "winners", "replace", "remove")
 
 
-def _starts_deeper_line(text: str, tok: Token) -> bool:
-    """Whether ``tok`` is the first word of a line indented deeper than the code line above
-    (which does not end with ':'): such a line continues the one above."""
+def _starts_deeper_line(text: str, line: int, column: int) -> bool:
+    """Whether the token at ``line``:``column`` is the first word of a line indented deeper
+    than the code line above (which does not end with ':'): such a line continues the one
+    above."""
     lines = text.split("\n")
-    here = lines[tok.line - 1]
-    if here[:tok.column - 1].strip():
+    here = lines[line - 1]
+    if here[:column - 1].strip():
         return False
-    prev = _previous_code_line(text, tok.line)
+    prev = _previous_code_line(text, line)
     if prev is None:
         return False
     above = lines[prev[0] - 1]

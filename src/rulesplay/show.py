@@ -87,6 +87,7 @@ class ExprPrinter(Stage):
 
     def text(self, e: ir.Expr, prec: int = FILTER) -> str:
         """``e`` as text, parenthesized when its level is below ``prec``."""
+        out: str
         level, out = self.visit(e)
         return f"({out})" if level < prec else out
 

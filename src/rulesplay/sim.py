@@ -163,6 +163,9 @@ def simulate(path: str, n: int, players: int | None = None,
         jobs = [(nplayers, table, seed, list(range(i, min(n, i + size))))
                 for i in range(0, n, size)]
         global _GAME
+        ctx: multiprocessing.context.BaseContext
+        init: Callable[[str, dict[str, Any], str | None], None] | None
+        args: tuple[Any, ...]
         if "fork" in multiprocessing.get_all_start_methods():
             # Workers inherit the loaded game; no re-import of the caller's main module.
             ctx, init, args = multiprocessing.get_context("fork"), None, ()

@@ -80,11 +80,13 @@ def parse_expr(text: str, span: Span, col: int | None = None) -> ir.Expr:
         raise RulesSyntaxError(f"'{{{text}}}' is not an expression", where) from None
     check_depth(tree, text, span.file)
     try:
-        return _PlacedIR(span, col).transform(tree).children[0]
+        # expr_only has no method: the result is its tree, holding the expression's node.
+        expr: ir.Expr = _PlacedIR(span, col).transform(tree).children[0]
     except VisitError as exc:
         if isinstance(exc.orig_exc, RulesSyntaxError):
             raise exc.orig_exc from None
         raise
+    return expr
 
 
 class _PlacedIR(ToIR):

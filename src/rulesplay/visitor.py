@@ -77,10 +77,10 @@ class Stage(NodeVisitor):
             TypeError: the stage has no method for ``kind`` (a bug: every node class it
                 handles needs one; a class it does not handle is not its to visit).
         """
-        method = getattr(cls, f"visit_{kind.__name__}", None)
+        method: Callable[..., Any] | None = getattr(cls, f"visit_{kind.__name__}", None)
         if method is None:
             raise TypeError(f"{cls.__name__} has no visit_{kind.__name__}")
-        return method  # type: ignore[no-any-return]
+        return method
 
     @classmethod
     def missing(cls) -> list[str]:

@@ -412,8 +412,10 @@ class InfoSet:
         if not fill:  # no other unseen zone: put the rest on top of some other zone
             spill = next(z for z in range(len(w.zones)) if z not in own)
             layout[spill] = list(w.zones[spill])
+        last = fill[-1] if fill else spill
+        assert last is not None  # no unseen zone to fill: spill was chosen above
         for k, left in rest.items():
-            layout[last_of_kind.get(k, fill[-1] if fill else spill)].extend(left)
+            layout[last_of_kind.get(k, last)].extend(left)
         for z, acc in accounted:
             _set_zone(w, z, acc, visible_to(w, z, self.seat) == "top" and bool(w.zones[z]))
         for z, cards in layout.items():

@@ -117,9 +117,10 @@ class MctsAgent(Agent):
             done += 1
         self.last_root = root
         ids = {a.id: a for a in legal}
-        best = max((ch for aid, ch in root.children.items() if aid in ids),
-                   key=lambda ch: (ch.visits, ch.reward))
-        return ids[best.action]  # type: ignore[index]
+        kids = root.children
+        best = max((aid for aid in kids if aid in ids),
+                   key=lambda aid: (kids[aid].visits, kids[aid].reward))
+        return ids[best]
 
     def _iterate(self, root: Node, s: State, rng: random.Random) -> None:
         node, c, log, sqrt = root, self.c, math.log, math.sqrt
@@ -146,14 +147,15 @@ class MctsAgent(Agent):
                 v = ch.reward / ch.visits + c * sqrt(log(ch.avail) / ch.visits)
                 if v > best_v:
                     best, best_v, best_a = ch, v, a
-            assert best is not None
-            s.apply(best_a)  # type: ignore[arg-type]
+            assert best is not None and best_a is not None
+            s.apply(best_a)
             node = best
         while not s.terminal:
             s.apply(rng.choice(s.legal_actions()))
         r = self.rewards(s)
-        while node is not None:
-            node.visits += 1
-            if node.player >= 0:
-                node.reward += r[node.player]
-            node = node.parent  # type: ignore[assignment]
+        up: Node | None = node
+        while up is not None:
+            up.visits += 1
+            if up.player >= 0:
+                up.reward += r[up.player]
+            up = up.parent

@@ -60,7 +60,8 @@ def build_program(game: Game, n: int) -> Program:
             for t in decl.transitions]
     prog.start_phase = prog.phase_index[start_phase(ruleset) or ""]
     player_slot = lay.local("player")
-    score = comp.expr(ruleset.score)  # type: ignore[arg-type]
+    assert ruleset.score is not None  # the validator requires a 'score:' line
+    score = comp.expr(ruleset.score)
     ties = [comp.expr(t) for t in ruleset.tiebreaks]
     prog.score_fns = (player_slot, score, ties)
     winners: Fn | None = comp.expr(ruleset.winners) if ruleset.winners is not None else None

@@ -100,7 +100,8 @@ class ChooseNode(Decision):
         see every candidate in ``cards`` (the domain)."""
         if not self.actions.card:
             return False
-        seat = s.pending[0]  # type: ignore[index]
+        assert s.pending is not None  # this choice is the pending decision
+        seat = s.pending[0]
         if self.zone is not None and s.program.zone_seers[self.zone(s, None)] >> seat & 1:
             return False
         return not sees_all(s, seat, cards)

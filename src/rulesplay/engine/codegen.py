@@ -12,6 +12,7 @@ made dozens.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, get_args
 
 from .. import ir
@@ -30,7 +31,7 @@ def _nz(table: Any, c: Any) -> Any:
     return None if c is None else table[c]
 
 
-def _seat(base: int, seat: Any, n: int) -> int:
+def _seat(base: int, seat: int | None, n: int) -> int:
     if seat is None or not 0 <= seat < n:
         raise RulesRuntimeError(f"seat {seat} does not exist (seats are 0 to {n - 1})")
     return base + seat
@@ -194,11 +195,12 @@ class ExprCompiler(Stage):
         finally:
             self._hoist = None
             self._candidate = None
-        body = self._eval(f"lambda s, cands, it=None: [_x for _x in cands if {cond}]")
+        body: Callable[[Any, Any], list[Any]] = self._eval(
+            f"lambda s, cands, it=None: [_x for _x in cands if {cond}]")
 
         def filtered(s: Any, cands: Any) -> list[Any]:
             epoch[0] += 1
-            return body(s, cands)  # type: ignore[no-any-return]
+            return body(s, cands)
 
         return filtered, epoch
 
@@ -207,7 +209,8 @@ class ExprCompiler(Stage):
         return eval(src, self.ns)  # noqa: S307 - source built from IR slots and constants
 
     def _function(self, src: str) -> Fn:
-        return eval(f"lambda s, it: {src}", self.ns)  # noqa: S307 - source built from IR slots
+        fn: Fn = eval(f"lambda s, it: {src}", self.ns)  # noqa: S307 - source built from IR slots
+        return fn
 
     def const(self, value: Any) -> str:
         """A name in the namespace holding ``value``."""
@@ -240,7 +243,8 @@ class ExprCompiler(Stage):
                 finally:
                     self._hoist = hoist
                 return f"{self.const(_cached(fn, hoist[1]))}(s, it)"
-        return self.visit(e)  # type: ignore[no-any-return]
+        src: str = self.visit(e)
+        return src
 
     def _simple(self, e: ir.Expr) -> str | None:
         """Source of a cheap, side-effect-free read (``it`` or a local slot), else None."""
@@ -407,8 +411,9 @@ class _Fill(dict[str, str]):
         if key == "sort_key":
             return comp.const(lay.sort_key)
         if key == "stat":
-            stat = self.args[0].id  # type: ignore[union-attr]
-            return comp.const(lay.stat_tables.setdefault(stat, []))
+            stat = self.args[0]
+            assert isinstance(stat, ir.Name)  # the validator resolved it as a stat's name
+            return comp.const(lay.stat_tables.setdefault(stat.id, []))
         if key == "this":
             return str(lay.local("this"))
         raise KeyError(key)

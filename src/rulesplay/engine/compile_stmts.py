@@ -158,11 +158,11 @@ class StmtCompiler(Stage):
             return self.inline_if(st), None
 
         def build(index: int) -> Node:
-            bodies = [self.block(b) for b in st.bodies]
+            bodies: list[Block | None] = [self.block(b) for b in st.bodies]
             if st.orelse:
                 bodies.append(self.block(st.orelse))
             return IfNode(index, [self.comp.expr(t) for t in st.tests],
-                          bodies)  # type: ignore[arg-type]
+                          bodies)
         return self.frame_node(st, build)
 
     def inline_if(self, st: ir.If) -> Effect:

@@ -96,7 +96,7 @@ class Block(Node):
                     return
             else:
                 f[1] = pc
-                frame = node.start(s)  # type: ignore[union-attr]
+                frame = node.start(s)
                 if frame is not None:
                     s.stack.append(frame)
                     return
@@ -173,9 +173,11 @@ class RepeatNode(LoopNode):
             if f[1] >= f[2]:
                 s.stack.pop()
                 return
-        elif not self.test(s, None):  # type: ignore[misc]
-            s.stack.pop()
-            return
+        else:
+            assert self.test is not None  # ``repeat while COND``: no count, a test
+            if not self.test(s, None):
+                s.stack.pop()
+                return
         f[1] += 1
         if self.slot is not None:
             s.loc[self.slot] = f[1]
@@ -293,14 +295,15 @@ class PhaseNode(Node):
     """A phase: runs its body, then takes the first transition whose guard holds.
 
     Made before its body is compiled (a ``next`` may name any phase), so ``body``,
-    ``label`` and ``transitions`` are set by the compile step afterwards.
+    ``label`` (until then the phase's name) and ``transitions`` are set by the compile step
+    afterwards.
     """
 
     def __init__(self, index: int, name: str, span: Span) -> None:
         self.index, self.name, self.span = index, name, span
-        self.body: Block | None = None
+        self.body: Block  # set by the compile step
         self.transitions: list[tuple[Fn | None, int | None]] = []  # (guard, phase node|end)
-        self.label: Callable[[State], str] | None = None
+        self.label: Callable[[State], str] = lambda s: name
 
     def start(self, s: State) -> list[Any]:
         return [self.index, 0]
@@ -310,9 +313,9 @@ class PhaseNode(Node):
             f[1] = 1
             s.phase = self.index
             if s.events is not None:
-                label = self.label(s) if self.label else self.name
+                label = self.label(s)
                 s.events.append({"type": "phase", "phase": self.name, "label": label})
-            s.stack.append(self.body.start(s))  # type: ignore[union-attr]
+            s.stack.append(self.body.start(s))
             return
         for guard, target in self.transitions:
             if guard is None or guard(s, None):

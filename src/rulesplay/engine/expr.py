@@ -48,7 +48,8 @@ class Layout:
 
 def free_names(e: ir.Expr, checked: Checked) -> set[str]:
     """Local names and a free ``it`` that ``e`` reads (``it`` bound inside ``e`` excluded)."""
-    return _FreeNames(checked).visit(e)  # type: ignore[no-any-return]
+    names: set[str] = _FreeNames(checked).visit(e)
+    return names
 
 
 class _FreeNames(NodeVisitor):

@@ -14,6 +14,7 @@ from ..words import word
 from .expr import Fn, Layout
 
 if TYPE_CHECKING:
+    from .. import ir
     from ..validate import Checked
     from .choices import Decision
     from .effects import PhaseNode
@@ -51,29 +52,33 @@ class Program:
     """
 
     def __init__(self, game: Game, layout: Layout) -> None:
-        self.game, self.ruleset, self.lang = game, game.ruleset, game.lang
+        # Declared types: modules in the engine's import cycle read them before mypy has
+        # inferred this body (older mypy reports "Cannot determine type").
+        self.game: Game = game
+        self.ruleset: ir.Ruleset = game.ruleset
+        self.lang: str | None = game.lang
         self.checked: Checked = game.checked
-        self.layout = layout
+        self.layout: Layout = layout
         self.nodes: list[Any] = []
         self.phases: list[PhaseNode] = []
         self.phase_index: dict[str, int] = {}
-        self.start_phase = 0
+        self.start_phase: int = 0
         self.card_ids: list[str] = []
         self.card_labels: list[str] = []
         self.card_attrs: list[dict[str, Any]] = []
         self.card_short: list[str] = []
-        self.num_cards = 0
+        self.num_cards: int = 0
         self.enum_labels: dict[str, str] = {}
         self.zone_visibility: list[str] = []
         self.zone_seers: list[int] = []
         self.zone_top_seers: list[int] = []
         self.zone_label: list[str] = []
-        self.num_zones = 0
+        self.num_zones: int = 0
         self.gvars: list[tuple[int, Fn]] = []
         self.pvars: list[tuple[int, Fn]] = []
         self.card_var_defaults: list[Any] = []
         self.card_var_resets: list[tuple[int, Any]] = []
-        self.num_locals = 0
+        self.num_locals: int = 0
         self.score_fns: tuple[int, Fn, list[Fn]] = (0, _none, [])
         self.winners_fn: Fn | None = None
         self.secret_choices: set[str] = set()
@@ -90,7 +95,8 @@ class Program:
         if value is None:
             return self.word("none")
         if typ == "card":
-            return self.card_labels[value]
+            label: str = self.card_labels[value]  # value is a card id
+            return label
         if typ == "player":
             return self.seat_name(value)
         if isinstance(value, bool):
@@ -141,7 +147,8 @@ class Program:
 
     def decision(self, index: int) -> Decision:
         """The node at ``index`` (a pending decision's node)."""
-        return self.nodes[index]  # type: ignore[no-any-return]
+        node: Decision = self.nodes[index]
+        return node
 
 
 def _none(s: Any, it: Any) -> Any:

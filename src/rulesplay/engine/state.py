@@ -138,11 +138,11 @@ class State:
         """What the pending decision asks, in the ruleset's words (e.g. "declare red trump")."""
         if self.pending is None:
             return ""
-        return self.program.nodes[self.pending[1]].prompt(self)  # type: ignore[no-any-return]
+        return self.program.decision(self.pending[1]).prompt(self)
 
     def decision_name(self) -> str:
         """The name of the pending decision in the ruleset (``play``, ``declare_trump``...)."""
-        return "" if self.pending is None else self.program.nodes[self.pending[1]].name
+        return "" if self.pending is None else self.program.decision(self.pending[1]).name
 
     def apply(self, action: Action | str) -> None:
         """Take ``action`` (an :class:`Action` or its id) for the current player and run the
@@ -176,7 +176,8 @@ class State:
             raise IllegalActionError(f"'{name}' is not a legal action for seat "
                                      f"{self.pending[0] if self.pending else '?'} now; "
                                      f"legal: {ids}")
-        player, index = self.pending  # type: ignore[misc]
+        assert self.pending is not None  # a legal action was found: a decision is pending
+        player, index = self.pending
         node = self.program.nodes[index]
         if self.decisions >= DECISION_LIMIT:
             raise RulesRuntimeError(
@@ -270,7 +271,7 @@ class State:
         slot, score, _ = self.program.score_fns
         saved = self.loc[slot]
         out = []
-        with self._faults(self.program.ruleset.score.span  # type: ignore[union-attr]
+        with self._faults(self.program.ruleset.score.span
                           if self.program.ruleset.score else None, "the score"):
             for seat in range(self.num_players):
                 self.loc[slot] = seat
@@ -456,10 +457,10 @@ class State:
             rng = d["rng"]
             s.rng = random.Random()
             s.rng.setstate((rng[0], tuple(rng[1]), rng[2]))
-            s.pending = tuple(d["pending"]) if d["pending"] else None  # type: ignore[assignment]
+            s.pending = tuple(d["pending"]) if d["pending"] else None
             s.terminal, s.phase = d["terminal"], d["phase"]
             s.decisions, s.seed = d["decisions"], d["seed"]
-            s.history = [tuple(h) for h in d.get("history", [])]  # type: ignore[misc]
+            s.history = [tuple(h) for h in d.get("history", [])]
             s.unseen_choices = {int(i): int(mask) for i, mask in d.get("unseen_choices", [])}
             s.watch = None
             s.events, s._legal, s.span = None, None, None

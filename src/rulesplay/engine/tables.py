@@ -152,8 +152,8 @@ def build_zones(prog: Program) -> None:
     # Who sees a zone's cards, by the one rule of visibility (Program.view), as bitmasks:
     # bit p for seat p, bit n for an onlooker.
     viewers = [*range(n), None]
-    for z in range(prog.num_zones):
-        views = [prog.view(z, seat) for seat in viewers]
+    for zone in range(prog.num_zones):
+        views = [prog.view(zone, seat) for seat in viewers]
         prog.zone_seers.append(sum(1 << b for b, v in enumerate(views) if v == "all"))
         prog.zone_top_seers.append(sum(1 << b for b, v in enumerate(views)
                                        if v in ("all", "top")))

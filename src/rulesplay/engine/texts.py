@@ -14,6 +14,7 @@ from .. import ir
 
 if TYPE_CHECKING:
     from .codegen import ExprCompiler
+    from .expr import Fn
     from .program import Program
 
 
@@ -33,11 +34,12 @@ def template(prog: Program, comp: ExprCompiler, labels: ir.Labels | None,
     """
     if labels is None:
         return lambda s: default
-    lang = prog.lang if labels.other.get(prog.lang or "") is not None else ""
+    lang = prog.lang if prog.lang and labels.other.get(prog.lang) is not None else ""
     parts = prog.checked.templates.get((id(labels), lang))
     if parts is None:
         return lambda s: default
-    fns = [(p if isinstance(p, str) else (comp.expr(p), comp.type_of(p))) for p in parts]
+    fns: list[str | tuple[Fn, str]] = [
+        p if isinstance(p, str) else (comp.expr(p), comp.type_of(p)) for p in parts]
     return lambda s: "".join(p if isinstance(p, str) else prog.show(p[0](s, None), p[1])
                              for p in fns)
 
@@ -62,7 +64,8 @@ def card_label_fn(prog: Program, comp: ExprCompiler, k: ir.KindDecl) -> Callable
         return lambda c: " ".join([name] + [prog.show(prog.layout.attr_table[a][c])
                                             for a in attrs]) if attrs else name
     comp.card_attrs_as_names = True
-    fns = [(p if isinstance(p, str) else (comp.expr(p), comp.type_of(p))) for p in parts]
+    fns: list[str | tuple[Fn, str]] = [
+        p if isinstance(p, str) else (comp.expr(p), comp.type_of(p)) for p in parts]
     comp.card_attrs_as_names = False
     return lambda c: "".join(p if isinstance(p, str) else prog.show(p[0](None, c), p[1])
                              for p in fns)

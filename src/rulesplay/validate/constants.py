@@ -7,6 +7,7 @@ player count the ruleset allows.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from .. import ir
@@ -165,6 +166,7 @@ def _const_binop(ev: ConstEval, e: ir.BinOp) -> Any:
             return (a in b) == (e.op == "in")
         if e.op in ("/", "%") and b == 0:
             raise _EvalFault("division by zero", e)
+        ops: dict[str, Callable[[], Any]]
         ops = {"==": lambda: a == b, "!=": lambda: a != b, "<": lambda: a < b,
                "<=": lambda: a <= b, ">": lambda: a > b, ">=": lambda: a >= b,
                "+": lambda: a + b, "-": lambda: a - b, "*": lambda: a * b,

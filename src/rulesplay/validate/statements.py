@@ -143,8 +143,9 @@ class StmtChecker(Stage):
             return False
         n, sym = base.id, self.sym
         if self.ctx.lookup_local(n) is not None or n in ("it", "players", "seats", "bool") or \
-                any(n in names for names in (sym.options, sym.vars, sym.zones, sym.enums,
-                                             sym.enum_values, sym.choice_values)):
+                any(n in names for names in (sym.options.keys(), sym.vars.keys(),
+                                             sym.zones.keys(), sym.enums.keys(),
+                                             sym.enum_values.keys(), sym.choice_values.keys())):
             return False
         hint = did_you_mean(n, sym.zones) or \
             "; zones: " + ", ".join(sym.zones) if sym.zones else ""

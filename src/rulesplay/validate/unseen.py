@@ -108,8 +108,9 @@ class UnseenReads(NodeVisitor):
         return isinstance(e, ir.Index) and isinstance(e.obj, ir.Name) and e.obj.id in self.zones
 
     def _visibility(self, e: ir.Expr) -> str:
-        name = e.id if isinstance(e, ir.Name) else e.obj.id  # type: ignore[attr-defined]
-        return self.zones[name].visibility
+        base = e.obj if isinstance(e, ir.Index) else e
+        assert isinstance(base, ir.Name)  # a zone reference (see _zone_ref)
+        return self.zones[base.id].visibility
 
 
 def choice_errors(s: ir.Choose, card_choice: bool,
