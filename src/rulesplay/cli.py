@@ -31,9 +31,9 @@ from .compose import changed_since
 from .engine.game import Game, load, load_bundle
 from .engine.state import State
 from .errors import OptionError, RulesError
-from .human import SeatView
 from .narrate import Narrator, score_table, winner_line
 from .outfiles import fresh_name
+from .seatview import SeatView
 from .session import HUMAN, Session, play
 from .show import option_type_text
 from .words import tr

@@ -1,0 +1,500 @@
+"""The screens of a seat at the terminal: its turn (what it may see, the choices), help from
+the rule text, and the tricks so far. Built from the seat's observation and
+:class:`~rulesplay.seatview.SeatView` only, so hidden cards never reach the screen."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from rich.console import RenderableType
+from rich.rule import Rule
+from rich.table import Table
+from rich.text import Text
+
+from . import ir
+from .terminal import literal
+from .words import tr
+
+if TYPE_CHECKING:
+    from .engine.choices import Action
+    from .engine.program import Program
+    from .engine.state import State
+
+from .cardbook import CardBook
+from .seatview import SeatNarrator, SeatView
+
+Event = dict[str, Any]
+SINCE_LIMIT = 30  # lines of "since your last turn" shown
+COMMANDS = "help · moves · show · save [FILE] · quit"
+MANY_ZONES = 6  # more shared zones: empty ones are left out, face-down ones share a line
+DETAIL_LIMIT = 4  # table cards in a public zone of at most this many are shown in full
+MANY_VARS = 4  # more game variables: only those set are shown
+MANY_COLUMNS = 5  # more per-player zones and variables: one line per seat, not a table
+
+
+
+
+# ---------------------------------------------------------------- the screen
+def _var_text(program: Program, decl: ir.VarDecl, value: Any) -> str:
+    if value is None:
+        return program.word("none")
+    if decl.type == "player" and isinstance(value, int):
+        return program.seat_name(value)
+    if decl.type == "card" and isinstance(value, int):
+        return program.card_labels[value]
+    return str(program.value_label(value))
+
+
+def public_score(program: Program) -> bool:
+    """Whether the ruleset's score reads only public zones (so showing it reveals nothing)."""
+    zones = {z.name: z for z in program.ruleset.zones}
+    names = {n.id for n in ir.walk(program.ruleset.score) if isinstance(n, ir.Name)}
+    return all(zones[n].visibility == "public" for n in names if n in zones)
+
+
+def render_screen(state: State, seat: int, since: list[Event], book: CardBook,
+                  compact: bool = False) -> list[RenderableType]:
+    """What ``seat`` sees at its turn, built from ``state.observation(seat)`` only.
+
+    Args:
+        state: the game (only its observation for ``seat`` is read, plus the legal actions
+            and the ruleset's labels).
+        seat: the human's seat.
+        since: events since the seat's last turn, already filtered by :class:`SeatView`.
+        book: card display.
+        compact: only the new events and the question (a follow-up decision of the same
+            seat).
+
+    Returns:
+        Renderables to print in order.
+    """
+    prog = state.program
+    obs = state.observation(seat)
+    out: list[RenderableType] = [Text("")]
+    lines = SeatNarrator(prog, seat).lines(since)
+    if lines:
+        if not compact:
+            out.append(Rule(Text(tr(prog.lang, "since"), style="bold"), align="left"))
+        if len(lines) > SINCE_LIMIT:
+            out.append(Text(tr(prog.lang, "earlier", k=len(lines) - SINCE_LIMIT), style="dim"))
+        out.extend(lines[-SINCE_LIMIT:])
+    if compact:
+        out.append(_shared_zones(state, obs, book, details=False))
+        out.extend(_own_zones(obs, seat, book, lang=prog.lang))
+    else:
+        out.extend(_status(state, obs, seat, book))
+    out.extend(render_choices(state, seat, book))
+    return out
+
+
+def _status(state: State, obs: dict[str, Any], seat: int, book: CardBook) -> list[Any]:
+    prog = state.program
+    lang = prog.lang
+    out: list[RenderableType] = []
+    phase = prog.phases[state.phase].label(state) if state.phase is not None else ""
+    out.append(Rule(literal(f"{prog.game.title} · {phase}", "bold"), align="left"))
+    decls = {v.name: v for v in prog.ruleset.vars}
+    shown = [(n, v) for n, v in obs["vars"].items() if n in decls]
+    if len(shown) > MANY_VARS:  # many variables: those that are set
+        shown = [(n, v) for n, v in shown if v is not None and v is not False]
+    facts = [f"{decls[n].labels.get(lang, n)} {_var_text(prog, decls[n], v)}" for n, v in shown]
+    if facts:
+        out.append(literal(" · ".join(facts), "cyan"))
+    out.append(_shared_zones(state, obs, book))
+    per_player = {z["zone"] for z in obs["zones"] if z["owner"] is not None}
+    if len(per_player) + len(obs.get("player_vars") or {}) > MANY_COLUMNS:
+        out.extend(_seat_lines(state, obs, seat, book))
+    else:
+        out.append(_seat_table(state, obs, seat, book))
+    out.extend(_own_zones(obs, seat, book, lang))
+    return out
+
+
+def _card_var_text(prog: Program, values: dict[str, Any] | None) -> str:
+    """A card's variables after its label: `` (higher)`` when the ruleset has one card
+    variable; with several, those set (not none, no or 0) with their labels:
+    `` (coins on the card 10)``."""
+    if not values:
+        return ""
+    decls = {v.name: v for v in prog.ruleset.vars if v.scope == "card"}
+    if len(decls) <= 1:
+        return "".join(f" ({prog.value_label(v)})" for v in values.values())
+    out = ""
+    for name, value in values.items():
+        decl = decls.get(name)
+        if decl is None or value is None or value is False or value == 0:
+            continue
+        label = decl.labels.get(prog.lang, name)
+        out += f" ({label})" if value is True else \
+            f" ({label} {_var_text(prog, decl, value)})"
+    return out
+
+
+def _own_zones(obs: dict[str, Any], seat: int, book: CardBook, lang: str | None) -> list[Text]:
+    """The seat's own private zones (its hand...), sorted and grouped."""
+    out = []
+    own = [z for z in obs["zones"]
+           if z["owner"] == seat and z["cards"] is not None and z["visibility"] != "public"]
+    for z in own:
+        if len(own) > 2 and not z["count"]:
+            continue  # many private zones: only those holding cards
+        line = literal(tr(lang, "your_zone", zone=z["label"], k=z["count"]), "bold")
+        line.append(" ")
+        line.append_text(book.grouped(z["cards"]) if z["cards"] else
+                         Text(tr(lang, "empty"), style="dim"))
+        out.append(line)
+    return out
+
+
+def _shared_zones(state: State, obs: dict[str, Any], book: CardBook,
+                  details: bool = True) -> Text:
+    """One line per shared zone: its cards, its top card, or a count when face down; with
+    ``details``, a few table cards in a public zone also get a line each with their values."""
+    prog = state.program
+    lang = prog.lang
+    card_vars = obs.get("card_vars") or {}
+    shared = Text()
+    zones = [z for z in obs["zones"] if z["owner"] is None]
+    many = len(zones) > MANY_ZONES
+    face_down: list[str] = []
+    for z in zones:
+        if many and z["cards"] is None and z["top"] is None:
+            if z["count"]:
+                face_down.append(f"{z['label']} {z['count']}")
+            continue
+        if many and not z["count"]:
+            continue
+        line = Text()
+        line.append(f"{z['label']} ", style="bold")
+        if z["cards"] is not None:
+            line.append(f"({z['count']})")
+            if z["cards"]:
+                line.append(": ")
+                for i, cid in enumerate(z["cards"][-12:]):
+                    if i:
+                        line.append(", ")
+                    line.append_text(book.text(cid, _card_var_text(prog,
+                                                                   card_vars.get(cid))))
+                if z["count"] > 12:
+                    line.append(" …", style="dim")
+                if details and z["count"] <= DETAIL_LIMIT and \
+                        all(book.details(c) for c in z["cards"]):
+                    for cid in z["cards"]:
+                        line.append(f"\n    {prog.card_labels[book.index[cid]]}: ", style="dim")
+                        line.append(book.details(cid), style="dim")
+        elif z["top"] is not None:
+            line.append(f"({z['count']}), {tr(lang, 'top')} ")
+            line.append_text(book.text(z["top"]))
+        else:
+            line.append(tr(lang, "hidden_count", k=z["count"]), style="dim")
+        shared.append_text(line)
+        shared.append("\n")
+    if face_down:
+        shared.append(tr(lang, "face_down", zones=" · ".join(face_down)), style="dim")
+    shared.rstrip()
+    return shared
+
+
+def _seat_lines(state: State, obs: dict[str, Any], seat: int, book: CardBook) -> list[Text]:
+    """Each seat in a line of its own, for rulesets with many per-player zones and variables:
+    its player variables (a yes/no one only when yes), then its non-empty zones (the cards of
+    public ones, a count of the others)."""
+    prog = state.program
+    lang = prog.lang
+    decls = {v.name: v for v in prog.ruleset.vars}
+    pvars = [(n, vals) for n, vals in (obs.get("player_vars") or {}).items() if n in decls]
+    scores = state.scores() if public_score(prog) else None
+    out = []
+    for p in range(state.num_players):
+        name = prog.seat_name(p)
+        line = Text()
+        line.append(tr(lang, "you", seat=name) if p == seat else name, style="bold")
+        line.append(": ")
+        parts: list[Text] = []
+        if scores is not None:
+            parts.append(Text(f"{tr(lang, 'score_col')} {scores[p]}"))
+        for n, vals in pvars:
+            label = decls[n].labels.get(lang, n)
+            value = vals[p]
+            if isinstance(value, bool) or value is None:
+                if value:
+                    parts.append(literal(label))
+                continue
+            parts.append(literal(f"{label} {_var_text(prog, decls[n], value)}"))
+        for z in obs["zones"]:
+            if z["owner"] != p or not z["count"]:
+                continue
+            if z["cards"] is not None and z["visibility"] == "public":
+                part = literal(f"{z['label']}: ")
+                for i, cid in enumerate(z["cards"][-6:]):
+                    if i:
+                        part.append(", ")
+                    part.append_text(book.text(cid))
+                if z["count"] > 6:
+                    part.append(" …", style="dim")
+            elif z["top"] is not None:
+                part = literal(f"{z['label']} {z['count']}, {tr(lang, 'top')} ")
+                part.append_text(book.text(z["top"]))
+            else:
+                part = literal(f"{z['label']} {z['count']}")
+            parts.append(part)
+        for i, part in enumerate(parts):
+            if i:
+                line.append(" · ", style="dim")
+            line.append_text(part)
+        out.append(line)
+    return out
+
+
+def _seat_table(state: State, obs: dict[str, Any], seat: int, book: CardBook) -> Table:
+    prog = state.program
+    lang = prog.lang
+    per_seat: dict[str, list[dict[str, Any]]] = {}
+    for z in obs["zones"]:
+        if z["owner"] is not None:
+            per_seat.setdefault(z["zone"], []).append(z)
+    table = Table(box=None, pad_edge=False, padding=(0, 2, 0, 0), show_edge=False)
+    table.add_column(tr(lang, "seat_col"), no_wrap=True)
+    for zones in per_seat.values():
+        table.add_column(literal(zones[0]["label"]), justify="right", overflow="fold")
+    decls = {v.name: v for v in prog.ruleset.vars}
+    pvars = [(n, vals) for n, vals in (obs.get("player_vars") or {}).items() if n in decls]
+    for name, _ in pvars:
+        table.add_column(literal(decls[name].labels.get(lang, name)), justify="right")
+    scores = state.scores() if public_score(prog) else None
+    if scores is not None:
+        table.add_column(tr(lang, "score_col"), justify="right")
+    for p in range(state.num_players):
+        name = prog.seat_name(p)
+        row: list[Any] = [Text(tr(lang, "you", seat=name), style="bold") if p == seat else
+                          Text(name)]
+        for zones in per_seat.values():
+            z = zones[p]
+            cell = Text(str(z["count"]))
+            if z["visibility"] == "public" and z["cards"]:
+                cell.append(f", {tr(lang, 'top')} ")
+                cell.append_text(book.text(z["cards"][-1]))
+            elif z["top"] is not None:
+                cell.append(f", {tr(lang, 'top')} ")
+                cell.append_text(book.text(z["top"]))
+            row.append(cell)
+        for name_, vals in pvars:
+            row.append(literal(_var_text(prog, decls[name_], vals[p])))
+        if scores is not None:
+            row.append(str(scores[p]))
+        table.add_row(*row)
+    return table
+
+
+def choice_list(state: State, book: CardBook | None = None) -> list[Action]:
+    """The legal actions as offered to a person: copies of the same card (same label) once,
+    cards in hand order (grouped and sorted as :meth:`CardBook.grouped`) before the others."""
+    out: list[Action] = []
+    labels: set[str] = set()
+    legal = state.legal_actions()
+    if book is not None:
+        ids = state.program.card_ids
+        cards = sorted((a for a in legal if a.card and isinstance(a.value, int)),
+                       key=lambda a: book.sort_key(ids[a.value]))
+        legal = cards + [a for a in legal if not (a.card and isinstance(a.value, int))]
+    for a in legal:
+        key = a.label if a.card else a.id
+        if key in labels:
+            continue
+        labels.add(key)
+        out.append(a)
+    return out
+
+
+def by_value(actions: list[Action]) -> bool:
+    """Whether the choices are numbers, so a typed number means the value, not a position."""
+    values = [a.value for a in actions if a.value is not None]
+    return bool(values) and not any(a.card for a in actions) and all(
+        isinstance(v, int) and not isinstance(v, bool) for v in values)
+
+
+def question(state: State, actions: list[Action]) -> str:
+    """The pending decision's prompt, with a question mark for a yes/no question."""
+    prompt = state.prompt()
+    if actions and all(isinstance(a.value, bool) for a in actions) and \
+            not prompt.endswith(("?", "？")):
+        prompt += "？" if state.program.lang == "ja" else "?"
+    return prompt
+
+
+def render_choices(state: State, seat: int, book: CardBook) -> list[RenderableType]:
+    """The question and its numbered choices, fitted to 80 columns.
+
+    Cards show with their short names; when the choices are numbers they are typed as
+    themselves; a skip or pass goes on its own line.
+    """
+    prog = state.program
+    lang = prog.lang
+    actions = choice_list(state, book)
+    numbers = by_value(actions)
+    title = tr(lang, "your_turn", seat=prog.seat_name(seat), prompt=question(state, actions))
+    out: list[RenderableType] = [Rule(literal(title, "bold reverse"), align="left")]
+    cells, extra = [], []
+    ids = prog.card_ids
+    if any(a.card and isinstance(a.value, int) and book.details(ids[a.value])
+           for a in actions):
+        return out + _choice_rows(actions, book, lang)
+    for i, a in enumerate(actions, 1):
+        if a.value is None and len(actions) > 1:
+            key = a.id.split(":", 1)[-1] if numbers else str(i)
+            extra.append(Text.assemble((f"{key:>2} ", "bold"), a.label))
+            continue
+        if numbers:
+            cells.append(literal(f"{a.label:>2}", "bold"))
+            continue
+        cell = Text(f"{i:>2} ", style="bold")
+        if a.card and isinstance(a.value, int):
+            cell.append_text(book.text(prog.card_ids[a.value]))
+            cell.append(f"  {book.short(prog.card_ids[a.value])}", style="dim")
+        else:
+            cell.append(a.label)
+        cells.append(cell)
+    if cells:
+        width = max(c.cell_len for c in cells) + 3
+        cols = max(1, min(len(cells), 78 // width))
+        grid = Table.grid(padding=(0, 3, 0, 0))
+        for _ in range(cols):
+            grid.add_column(no_wrap=True)
+        for r in range(0, len(cells), cols):
+            row = cells[r:r + cols]
+            grid.add_row(*row, *([""] * (cols - len(row))))
+        out.append(grid)
+    out.extend(extra)
+    example = _example(actions, book)
+    key = "how_value" if numbers else "how_card" if example else "how"
+    if len(actions) == 1:
+        key = "how_one"
+    out.append(Text(tr(lang, key, n=len(actions), example=example or "", commands=COMMANDS),
+                    style="dim"))
+    return out
+
+
+def _example(actions: list[Action], book: CardBook) -> str | None:
+    """The short name of the first card among the choices (for the typing hint)."""
+    return next((book.short(book.program.card_ids[a.value]) for a in actions
+                 if a.card and isinstance(a.value, int)), None)
+
+
+def _choice_rows(actions: list[Action], book: CardBook, lang: str | None) -> list[Any]:
+    """Choices among table cards: one row each, with the short name and the card's printed
+    values (wrapped within 80 columns), then the other answers and the typing hint."""
+    ids = book.program.card_ids
+    grid = Table.grid(padding=(0, 1, 0, 0))
+    grid.add_column(justify="right", no_wrap=True)
+    grid.add_column(no_wrap=True, max_width=24, overflow="ellipsis")
+    grid.add_column(no_wrap=True, style="bold cyan")
+    grid.add_column(style="dim", overflow="fold")
+    extra: list[Any] = []
+    for i, a in enumerate(actions, 1):
+        if a.card and isinstance(a.value, int):
+            cid = ids[a.value]
+            grid.add_row(Text(str(i), style="bold"), book.text(cid), literal(book.short(cid)),
+                         literal(book.details(cid)))
+        else:
+            extra.append(Text.assemble((f"{i:>{len(str(len(actions)))}} ", "bold"), a.label))
+    example = _example(actions, book)
+    key = "how_one" if len(actions) == 1 else "how_card"
+    hint = Text(tr(lang, key, n=len(actions), example=example or "", commands=COMMANDS),
+                style="dim")
+    return [grid, *extra, hint]
+
+
+
+# ---------------------------------------------------------------- help and moves
+def rule_excerpt(state: State) -> tuple[str, list[str]]:
+    """Where the pending decision is written in the ruleset, and its lines with the comments
+    just above it (the rule's own words); ``after`` blocks of a trick are left out."""
+    if state.pending is None:
+        return "", []
+    span = getattr(state.program.nodes[state.pending[1]], "span", None)
+    text = state.program.game.checked.sources.get(span.file) if span is not None else None
+    if span is None or not span.line or text is None:  # the text the game was loaded from
+        return "", []
+    lines = text.splitlines()
+    first = span.line - 1
+    start = first
+    while start > 0 and lines[start - 1].strip().startswith("#"):
+        start -= 1
+    end = max(span.end_line, span.line)
+    body: list[str] = []
+    skip_indent: int | None = None
+    base = len(lines[first]) - len(lines[first].lstrip())
+    for k, line in enumerate(lines[first:end]):
+        indent = len(line) - len(line.lstrip())
+        if k and line.strip() and indent <= base:
+            break
+        if skip_indent is not None and (indent > skip_indent or not line.strip()):
+            continue
+        skip_indent = None
+        if line.strip().startswith("after ") and line.rstrip().endswith(":"):
+            skip_indent = indent
+            continue
+        body.append(line)
+    excerpt = lines[start:first] + body
+    return f"{span.file}:{span.line}", [ln for ln in excerpt[:16]]
+
+
+def render_help(state: State, seat: int, book: CardBook) -> list[RenderableType]:
+    """``help``: the phase, the question, the rule text of this decision and how to answer."""
+    prog = state.program
+    lang = prog.lang
+    out: list[RenderableType] = [Rule(Text(tr(lang, "help_title"), style="bold"), align="left")]
+    phase = prog.phases[state.phase].label(state) if state.phase is not None else ""
+    out.append(literal(tr(lang, "help_phase", phase=phase, seat=prog.seat_name(seat),
+                          prompt=state.prompt())))
+    if prog.ruleset.about:
+        out.append(literal(tr(lang, "help_about", title=prog.game.title,
+                              about=prog.ruleset.about), "dim"))
+    where, excerpt = rule_excerpt(state)
+    if excerpt:
+        out.append(literal(tr(lang, "help_rule", where=where)))
+        indent = min(len(ln) - len(ln.lstrip()) for ln in excerpt if ln.strip())
+        out.append(literal("\n".join("  " + ln[indent:] for ln in excerpt), "green"))
+    actions = choice_list(state, book)
+    out.append(literal(tr(lang, "help_legal", labels=", ".join(a.label for a in actions))))
+    example = _example(actions, book)
+    cards = [book.program.card_ids[a.value] for a in actions
+             if a.card and isinstance(a.value, int)]
+    for cid in cards:
+        for text in book.long_texts(cid):
+            out.append(literal(f"  {prog.card_labels[book.index[cid]]}: {text}"))
+    out.append(Text(tr(lang, "help_typing" if example else "help_typing_plain",
+                       example=example, commands=COMMANDS), style="dim"))
+    return out
+
+
+def render_moves(events: list[Event], view: SeatView, book: CardBook,
+                 tricks: int = 3) -> list[RenderableType]:
+    """``moves``: the last ``tricks`` finished tricks: who played what, and who won."""
+    prog = view.program
+    lang = prog.lang
+    filtered = view.filter(events)
+    played: dict[str, int] = {}
+    found: list[tuple[Event, list[tuple[int | None, str]]]] = []
+    for ev in filtered:
+        if ev.get("type") == "decision" and ":" in str(ev.get("action")):
+            played[str(ev["action"]).split(":", 1)[1]] = ev["player"]
+        elif ev.get("type") == "trick":
+            found.append((ev, [(played.get(c), c) for c in ev.get("cards", [])]))
+    if not found:
+        return [Text(tr(lang, "no_tricks"), style="dim")]
+    out: list[RenderableType] = [Rule(Text(tr(lang, "last_tricks"), style="bold"),
+                                      align="left")]
+    narrator = SeatNarrator(prog, view.seat)
+    for ev, plays in found[-tricks:]:
+        line = Text(tr(lang, "won_by", seat=narrator.seat(ev["winner"])) + " ", style="bold")
+        line.append_text(book.text(str(ev.get("card"))))
+        line.append(": ")
+        for i, (p, cid) in enumerate(plays):
+            if i:
+                line.append(", ")
+            if p is not None:
+                line.append(narrator.seat(p) + " ")
+            line.append_text(book.text(cid))
+        out.append(line)
+    return out

@@ -1,0 +1,188 @@
+"""What one seat may know of the events of a game (:class:`SeatView`), and the account of
+them for that seat (:class:`SeatNarrator`): hidden cards as ``?``, others' secret choices
+as made, cards put out of its sight in card order."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+from rich.console import RenderableType
+from rich.rule import Rule
+from rich.text import Text
+
+from .narrate import HIDDEN, Narrator
+from .words import tr
+
+if TYPE_CHECKING:
+    from .engine.program import Program
+
+Event = dict[str, Any]
+
+
+
+
+# ---------------------------------------------------------------- what a seat may know
+class SeatView:
+    """The public part of an event stream, as seen by one seat (None: an onlooker).
+
+    A card movement keeps its card only when the seat sees the zone it leaves or the zone it
+    enters; otherwise the card becomes ``?`` (so a deal into other hands is a count). A card
+    decision keeps its card when the decider is the seat or the card is then moved where the
+    seat sees it; a secret decision (``"private": true``, the one secrecy flag) of another
+    seat keeps only that it was made (its action becomes ``NAME:?``, told as "Seat 2 decides
+    in secret: draft a card"); a
+    trick's cards are named when the seat saw them arrive.
+
+    Args:
+        program: the compiled game.
+        seat: the observing seat.
+    """
+
+    def __init__(self, program: Program, seat: int | None) -> None:
+        self.program, self.seat = program, seat
+        self.cards = set(program.card_ids)
+
+    def _zone(self, ref: dict[str, Any]) -> int | None:
+        base = self.program.layout.zone_id.get(str(ref.get("zone")))
+        owner = ref.get("owner")
+        return None if base is None else base + (owner if isinstance(owner, int) else 0)
+
+    def sees(self, ref: dict[str, Any]) -> bool:
+        """Whether the seat sees every card of the zone ``ref`` (``{"zone", "owner"}``), by
+        the engine's one rule of visibility (:meth:`Program.view`)."""
+        z = self._zone(ref)
+        return z is not None and self.program.view(z, self.seat) == "all"
+
+    def sees_arriving(self, ref: dict[str, Any]) -> bool:
+        """Whether the seat sees a card that arrives in zone ``ref``: a zone it sees, or one
+        that shows its top card (where the card arriving lands)."""
+        z = self._zone(ref)
+        return z is not None and self.program.view(z, self.seat) in ("all", "top")
+
+    def filter(self, events: list[Event]) -> list[Event]:
+        """The events the seat may know about, hidden cards replaced by ``?``; cards that go
+        from a zone the seat sees into one it does not are named, but in card order, not the
+        order they went in (a pile put face down under a deck: which cards, not where)."""
+        out: list[Event] = []
+        seen: set[str] = set()
+        events = self._unordered(events)
+        for i, ev in enumerate(events):
+            kind = ev.get("type")
+            if kind == "move":
+                shown = self.sees(ev["from"]) or self.sees_arriving(ev["to"])
+                if self.sees_arriving(ev["to"]):
+                    seen.add(ev["card"])
+                else:
+                    seen.discard(ev["card"])
+                out.append(ev if shown else {**ev, "card": HIDDEN, "attrs": {}})
+            elif kind == "decision":
+                out.append(self._decision(ev, itertools.islice(events, i + 1, None), seen))
+            elif kind == "trick":
+                cards = [c if c in seen else HIDDEN for c in ev.get("cards", [])]
+                card = ev.get("card") if ev.get("card") in seen else HIDDEN
+                out.append({**ev, "cards": cards, "card": card})
+            else:
+                out.append(ev)
+        return out
+
+    def _unordered(self, events: list[Event]) -> list[Event]:
+        """``events`` with each run of moves from one seen zone into one unseen zone sorted
+        by card id (one event out per event in)."""
+        out: list[Event] = []
+        run: list[Event] = []
+
+        def flush() -> None:
+            out.extend(sorted(run, key=lambda ev: str(ev.get("card"))))
+            run.clear()
+
+        for ev in events:
+            hides = ev.get("type") == "move" and self.sees(ev["from"]) and \
+                not self.sees_arriving(ev["to"])
+            if not hides or (run and (run[0]["from"], run[0]["to"]) != (ev["from"], ev["to"])):
+                flush()
+            if hides:
+                run.append(ev)
+            else:
+                out.append(ev)
+        flush()
+        return out
+
+    def _decision(self, ev: Event, after: Iterable[Event], seen: set[str]) -> Event:
+        """An open decision as the seat knows it: its card is named when the seat decided,
+        saw the card where it was (``seen``), or sees where it goes before the next
+        decision; else it is hidden like a secret one (the rule of
+        :func:`rulesplay.engine.observe.knows_choice`)."""
+        if ev.get("private") and ev.get("player") != self.seat:
+            # a secret choice of another seat: only that it was made
+            return {**ev, "action": f"{ev.get('decision')}:{HIDDEN}",
+                    "label": tr(self.program.lang, "a_card")}
+        action = str(ev.get("action"))
+        value = action.split(":", 1)[1] if ":" in action else ""
+        if value not in self.cards or ev.get("player") == self.seat or value in seen:
+            return ev
+        for later in after:
+            if later.get("type") == "decision":
+                break
+            if later.get("type") == "move" and later.get("card") == value:
+                if self.sees_arriving(later["to"]) or self.sees(later["from"]):
+                    return ev
+                break
+        return {**ev, "action": f"{ev.get('decision')}:{HIDDEN}",
+                "label": tr(self.program.lang, "a_card")}
+
+
+class _Collect:
+    """A stand-in console that keeps what a :class:`Narrator` prints as renderables."""
+
+    def __init__(self) -> None:
+        self.items: list[RenderableType] = []
+
+    def print(self, *objects: Any, **_: Any) -> None:
+        self.items.append(objects[0] if objects else Text(""))
+
+    def rule(self, title: Any = "", **_: Any) -> None:
+        self.items.append(Rule(title, style="dim"))
+
+
+class SeatNarrator(Narrator):
+    """A :class:`Narrator` for one seat's screen: hidden cards are counted, the seat is "you".
+
+    Args:
+        program: the compiled game.
+        seat: whose screen it is (None: an onlooker).
+    """
+
+    def __init__(self, program: Program, seat: int | None) -> None:
+        self.sink = _Collect()
+        super().__init__(program, self.sink)
+        self.me = seat
+        self.card_label[HIDDEN] = self.t("a_card")
+
+    def seat(self, seat: int) -> str:
+        name = super().seat(seat)
+        return self.t("you", seat=name) if seat == self.me else name
+
+    def owned(self, owner: int, label: str) -> str:
+        return self.t("owned_you", zone=label) if owner == self.me else \
+            super().owned(owner, label)
+
+    def cards(self, ids: list[str]) -> str:
+        known = [c for c in ids if c != HIDDEN]
+        hidden = len(ids) - len(known)
+        if not known or len(ids) > 10:
+            return self.t("a_card") if len(ids) == 1 else self.t("ncards", k=len(ids))
+        text = super().cards(known)
+        return text + (" " + self.t("and_hidden", k=hidden) if hidden else "")
+
+    def lines(self, events: list[Event]) -> list[RenderableType]:
+        """Narrate ``events`` (already filtered) and return what would have been printed."""
+        self.feed(events)
+        self.close()
+        items = self.sink.items
+        while items and isinstance(items[0], Text) and not items[0].plain:
+            items.pop(0)
+        while items and isinstance(items[-1], Text) and not items[-1].plain:
+            items.pop()
+        return items
