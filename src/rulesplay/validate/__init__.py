@@ -22,6 +22,7 @@ from .constants import MAX_CARDS, const_eval, constant_checks
 from .declarations import Declarations
 from .expressions import ExprChecker
 from .functions import BUILTINS, PER_ELEMENT, Builtin
+from .leaks import public_leaks
 from .phases import graph_checks, rule_cycles
 from .statements import StmtChecker
 from .symbols import RESERVED, Checked, Context, Symbols
@@ -135,7 +136,8 @@ def check(ruleset: ir.Ruleset, sources: dict[str, str] | None = None) -> Checked
         first = diags[0]
         raise RulesValidationError(first.message, first.span, diags).attach_source(
             sources or {})
-    checked.warnings = _in_order(checked.warnings + lookalike_warnings(checked.sources))
+    checked.warnings = _in_order(checked.warnings + lookalike_warnings(checked.sources)
+                                 + public_leaks(ruleset, checked))
     for diag in checked.warnings:
         diag.source = checked.sources.get(diag.span.file)
     return checked
