@@ -20,10 +20,10 @@ from pydantic import BaseModel, ConfigDict, StrictInt, StrictStr, ValidationErro
 
 from .compose import Bundle
 from .errors import RulesError
+from .events import Event
 
 LOG_FORMAT = 2  # 2: the header holds the ruleset's text ("files") and this number
 
-Event = dict[str, Any]
 
 
 def header(ruleset: str, options: dict[str, Any], players: int, seed: int, lang: str | None,

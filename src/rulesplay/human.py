@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from rich.console import Console, RenderableType
 
@@ -47,6 +47,7 @@ if TYPE_CHECKING:
     from .engine.state import State
 
 from .cardbook import CardBook, colour_style
+from .events import Event
 from .screens import (
     by_value,
     choice_list,
@@ -65,7 +66,6 @@ __all__ = ["CardBook", "HumanSeat", "QuitRequest", "SaveRequest", "SeatNarrator"
            "question", "render_choices", "render_help", "render_moves", "render_screen",
            "rule_excerpt"]
 
-Event = dict[str, Any]
 
 
 

@@ -21,9 +21,9 @@ if TYPE_CHECKING:
     from .engine.state import State
 
 from .cardbook import CardBook
+from .events import Event
 from .seatview import SeatNarrator, SeatView
 
-Event = dict[str, Any]
 SINCE_LIMIT = 30  # lines of "since your last turn" shown
 COMMANDS = "help · moves · show · save [FILE] · quit"
 MANY_ZONES = 6  # more shared zones: empty ones are left out, face-down ones share a line

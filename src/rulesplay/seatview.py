@@ -12,13 +12,13 @@ from rich.console import RenderableType
 from rich.rule import Rule
 from rich.text import Text
 
+from .events import Event
 from .narrate import HIDDEN, Narrator
 from .words import tr
 
 if TYPE_CHECKING:
     from .engine.program import Program
 
-Event = dict[str, Any]
 
 
 

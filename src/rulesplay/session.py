@@ -28,6 +28,7 @@ from .compose import Bundle
 from .engine.game import load_bundle
 from .engine.state import State
 from .errors import IllegalActionError, RulesError
+from .events import Event
 from .human import CardBook, HumanSeat, QuitRequest, SaveRequest, SeatNarrator, SeatView
 from .narrate import score_table, winner_line
 from .outfiles import OutputRefused, claim, write_atomic
@@ -38,7 +39,6 @@ SESSION_VERSION = 2  # 2: no log path or log size, events rebuilt by replay
 RECENT_LIMIT = 600  # raw events kept for "since your last turn" and "moves"
 HUMAN = "human"
 
-Event = dict[str, Any]
 OptionValue = StrictBool | StrictInt | StrictStr
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .. import ir
+from .. import events, ir
 from ..errors import RulesRuntimeError
 from .effects import Effect, move_cards
 from .expr import Fn
@@ -99,7 +99,7 @@ def compile_shuffle(prog: Program, comp: ExprCompiler, sh: ir.Shuffle) -> Effect
         z = zone(s, None)
         s.rng.shuffle(s.zones[z])
         if s.events is not None:
-            s.events.append({"type": "shuffle", "zone": s.program.zone_ref(z)})
+            s.events.append(events.shuffle(s.program.zone_ref(z)))
     return shuffle
 
 
@@ -140,7 +140,7 @@ def compile_say(prog: Program, comp: ExprCompiler, say: ir.Say) -> Effect:
 
     def emit(s: State) -> None:
         if s.events is not None:
-            s.events.append({"type": "say", "text": text(s)})
+            s.events.append(events.say(text(s)))
     return emit
 
 

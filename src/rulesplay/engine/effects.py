@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from .. import events
 from ..errors import RulesRuntimeError, Span
 from .expr import Fn
 from .observe import card_seers
@@ -314,7 +315,7 @@ class PhaseNode(Node):
             s.phase = self.index
             if s.events is not None:
                 label = self.label(s)
-                s.events.append({"type": "phase", "phase": self.name, "label": label})
+                s.events.append(events.phase(self.name, label))
             s.stack.append(self.body.start(s))
             return
         for guard, target in self.transitions:

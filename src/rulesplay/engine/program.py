@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from .. import events
 from ..words import word
 from .expr import Fn, Layout
 
@@ -132,14 +133,14 @@ class Program:
         return self.show(value)
 
     # ------------------------------------------------------------ events and positions
-    def zone_ref(self, z: int) -> dict[str, Any]:
+    def zone_ref(self, z: int) -> events.ZoneRef:
         """Zone id ``z`` as events name it: ``{"zone": name, "owner": seat or None}``."""
         return {"zone": self.layout.zone_name[z], "owner": self.layout.zone_owner[z]}
 
-    def move_event(self, card: int, src: int, dst: int) -> dict[str, Any]:
+    def move_event(self, card: int, src: int, dst: int) -> events.Move:
         """The event of ``card`` moving from zone ``src`` to zone ``dst`` (ids, attributes)."""
-        return {"type": "move", "card": self.card_ids[card], "attrs": self.card_attrs[card],
-                "from": self.zone_ref(src), "to": self.zone_ref(dst)}
+        return events.move(self.card_ids[card], self.card_attrs[card], self.zone_ref(src),
+                           self.zone_ref(dst))
 
     def phase_name(self, s: State) -> str:
         """The name of the phase state ``s`` is in ("" before the first)."""

@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
+from .. import events
 from ..errors import IllegalActionError, RulesError, RulesRuntimeError, Span
 from .actions import Action
 from .observe import card_seers, knows_choice, observation
@@ -64,7 +65,7 @@ class State:
     pending: tuple[int, int] | None
     terminal: bool
     phase: int | None
-    events: list[dict[str, Any]] | None
+    events: list[Any] | None  # rulesplay.events kinds; read back as plain dicts
     span: Span | None
     _legal: list[Action] | None
     decisions: int
@@ -185,10 +186,9 @@ class State:
                 f"'{self.program.phase_name(self)}'): do its phases ever reach 'next end'?",
                 self.span or Span())
         if self.events is not None:
-            self.events.append({
-                "type": "decision", "player": player, "phase": self.program.phase_name(self),
-                "decision": node.name, "prompt": node.prompt(self), "action": chosen.id,
-                "label": chosen.label, "private": node.secret})
+            self.events.append(events.decision(
+                player, self.program.phase_name(self), node.name, node.prompt(self), chosen.id,
+                chosen.label, node.secret))
         self.history.append((player, chosen.id))
         self.pending = None
         self._legal = None
@@ -262,8 +262,7 @@ class State:
         self.terminal = True
         self.pending = None
         if self.events is not None:
-            self.events.append({"type": "end", "scores": self.scores(),
-                                "winners": self.winners()})
+            self.events.append(events.end(self.scores(), self.winners()))
 
     # ------------------------------------------------------------ results
     def scores(self) -> list[int]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from .. import events
 from ..errors import RulesRuntimeError, Span
 from .actions import Action, ActionCache
 from .choices import Decision
@@ -122,8 +123,7 @@ class TrickNode(Node, Decision):
     def _pass(self, s: State, f: list[Any], seat: int, forced: bool) -> None:
         f[5] |= 1 << seat
         if s.events is not None:
-            s.events.append({"type": "pass", "player": seat, "forced": forced,
-                             "phase": s.program.phase_name(s)})
+            s.events.append(events.passed(seat, forced, s.program.phase_name(s)))
         f[4] = self._next_active(f, seat)
         f[1] = 1
 
@@ -137,8 +137,8 @@ class TrickNode(Node, Decision):
         winner = s.by[best]
         s.loc[self.winner_slot] = winner
         if s.events is not None:
-            s.events.append({"type": "trick", "winner": winner, "card": s.program.card_ids[best],
-                             "cards": [s.program.card_ids[c] for c in zone]})
+            s.events.append(events.trick(winner, s.program.card_ids[best],
+                                         [s.program.card_ids[c] for c in zone]))
         if self.after_trick is not None:
             s.stack.append(self.after_trick.start(s))
 
