@@ -272,3 +272,43 @@ def test_the_screen_and_the_history_agree_in_every_shipped_game(name: str) -> No
                 if e["type"] == "decision"]
         screen = [e["action"] if not e["action"].endswith(":?") else None for e in view]
         assert screen == [aid for _, aid in s.public_history(seat)], seat
+
+
+PEEK = """
+game "Peek"
+players 2..2
+card card "card":
+    rank: 1..9
+    label: "r{rank}"
+zone deck "deck": shared, hidden
+zone hand "hand": per player, hidden
+zone junk "junk": shared, public
+phase p "P":
+    shuffle deck
+    for each player p:
+        let c = top(deck)
+        p chooses keep from bool "keep the top card unseen?"
+        if keep:
+            move c to hand[p]
+        else:
+            move c to junk
+    next end
+score: sum(hand[player], it.rank - 5)
+"""
+
+
+def test_a_sample_never_keeps_an_unseen_card_through_a_let_name() -> None:
+    """From a hostile review: ``let c = top(deck)`` kept the true unseen card in every sample,
+    so a greedy bot kept exactly the good cards it could not see."""
+    game = rulesplay.loads(PEEK)
+    kept_good = 0
+    for seed in range(40):
+        s = game.new_state(2, seed=seed)
+        true_card = s.loc[s.program.layout.lslot["c"]]
+        cards = {Tracker(0).infoset(s).sample(random.Random(k)).loc[
+            s.program.layout.lslot["c"]] for k in range(20)}
+        assert len(cards) > 1 and true_card in s.zones[s.program.layout.zone_id["deck"]]
+        action = make_agent("greedy:samples=4", 0, seed).step(s)
+        good = s.program.card_attrs[true_card]["rank"] > 5
+        kept_good += (action.id == "keep:yes") == good
+    assert kept_good < 36  # it guesses (it knew the card in 99 of 100 before)

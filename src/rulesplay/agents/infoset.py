@@ -542,12 +542,35 @@ class InfoSet:
                 where[c] = z
         if groups:
             scramble(s, groups, rng)  # within zones: ``where`` stays right
+        _repoint_locals(self._state, s)
         if self._conceal is False:
             self._conceal = concealment(self._state, self.seat)
         conceal(s, self.seat, self._conceal)
         s.rng = random.Random(rng.getrandbits(64))
         s._legal = None
         return s
+
+
+def _repoint_locals(true: State, w: State) -> None:
+    """Local names holding a card (``let c = top(deck)``) name the card at its place: in
+    the sample ``w``, the card now at the place where the true card is, so a sample never
+    keeps an unseen card through a name. Cards in the same place are left alone."""
+    prog = true.program
+    if not prog.card_locals and not prog.card_list_locals:
+        return
+    moved: dict[int, int] = {}
+    for old, new in zip(true.zones, w.zones, strict=True):
+        if old != new:
+            moved.update((a, b) for a, b in zip(old, new, strict=True) if a != b)
+    if not moved:
+        return
+    loc = w.loc
+    for slot in prog.card_locals:
+        if isinstance(loc[slot], int):
+            loc[slot] = moved.get(loc[slot], loc[slot])
+    for slot in prog.card_list_locals:
+        if isinstance(loc[slot], list):
+            loc[slot] = [moved.get(c, c) for c in loc[slot]]
 
 
 def _set_zone(w: State, z: int, cards: list[int], keep_top: bool) -> None:

@@ -67,6 +67,10 @@ def build_program(game: Game, n: int) -> Program:
     winners: Fn | None = comp.expr(ruleset.winners) if ruleset.winners is not None else None
     prog.winners_fn = winners
     prog.num_locals = len(lay.lslot)
+    types = prog.checked.local_types
+    prog.card_locals = [slot for name, slot in lay.lslot.items() if types.get(name) == "card"]
+    prog.card_list_locals = [slot for name, slot in lay.lslot.items()
+                             if types.get(name) == "list:card"]
     # Names of choices made in secret: others learn that they were made, not what.
     prog.secret_choices = {node.name for node in prog.nodes
                            if isinstance(node, ChooseNode) and node.secret}

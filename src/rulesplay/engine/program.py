@@ -46,7 +46,8 @@ class Program:
         gvars, pvars: ``(slot, default function)`` of global/trick and player variables.
         card_var_defaults, card_var_resets: per card variable, its default; the
             ``(slot, default)`` of those reset when a card moves.
-        num_locals: local name slots (``State.loc``).
+        num_locals: local name slots (``State.loc``); card_locals, card_list_locals: the
+            slots of locals that hold a card, a list of cards.
         score_fns: ``(player slot, score function, tiebreak functions)``.
         winners_fn: the ``winners:`` function, or None (best rank keys win).
         secret_choices: names of choices made in secret (others learn that, not what).
@@ -80,6 +81,9 @@ class Program:
         self.card_var_defaults: list[Any] = []
         self.card_var_resets: list[tuple[int, Any]] = []
         self.num_locals: int = 0
+        # local slots that hold a card, or a list of cards (a sample re-points them)
+        self.card_locals: list[int] = []
+        self.card_list_locals: list[int] = []
         self.score_fns: tuple[int, Fn, list[Fn]] = (0, _none, [])
         self.winners_fn: Fn | None = None
         self.secret_choices: set[str] = set()

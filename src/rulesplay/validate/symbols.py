@@ -57,6 +57,8 @@ class Checked:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     warnings: list[Diagnostic] = field(default_factory=list)
     sources: dict[str, str] = field(default_factory=dict)  # file -> text, for carets later
+    # local name -> its type wherever it is bound (``any`` when the places disagree)
+    local_types: dict[str, str] = field(default_factory=dict)
 
 
 class Context:
@@ -129,6 +131,9 @@ class Context:
         if name in self.sym.vars or name in self.sym.options or name in self.sym.zones:
             self.error(f"'{name}' would hide the declared '{name}'; choose another name", span)
         self.scopes[-1][name] = typ
+        known = self.out.local_types.setdefault(name, typ)  # one slot per name in the engine
+        if known != typ:
+            self.out.local_types[name] = ANY
 
     def lookup_local(self, name: str) -> str | None:
         """The type of local ``name`` (innermost scope first), or None."""
