@@ -103,6 +103,15 @@ def test_a_blind_pick_whose_filter_tests_the_card_fails_at_run_time() -> None:
      "'pick' is picked blind from deck, which p cannot see: it may take cards by position"),
     ("p chooses pick from hand[p] where any(hand[right of p], it.rank == pick.rank)",
      "the 'where' of 'pick' reads hand[right of p], which p cannot see"),
+    # from the hidden-information review: through a 'let' name, and a filtered seat choice
+    ("let n = sum(hand[left of p], it.rank)\n                p chooses pick from 1..20 "
+     "where pick <= n",
+     "the 'where' of 'pick' reads hand[left of p] (through 'n'), which p cannot see"),
+    ("let top_card = top(deck)\n                p chooses pick from hand[p] where "
+     "pick.rank > top_card.rank",
+     "the 'where' of 'pick' reads deck (through 'top_card'), which p cannot see"),
+    ("p chooses pick from seats where any(hand[pick], it.rank == 6) or pick == p",
+     "the 'where' of 'pick' reads hand[pick], which p cannot see"),
 ])
 def test_options_worked_out_from_unseen_cards_are_refused(choice: str, message: str) -> None:
     text = OLD_MAID.replace("p chooses pick from hand[left of p]", choice)

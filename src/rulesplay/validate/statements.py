@@ -13,7 +13,7 @@ from ..visitor import Stage
 from .expressions import ExprChecker
 from .symbols import Context
 from .types import ANY, compatible, describe
-from .unseen import choice_errors
+from .unseen import choice_errors, let_reads
 
 
 class StmtChecker(Stage):
@@ -25,6 +25,7 @@ class StmtChecker(Stage):
     def __init__(self, ctx: Context, exprs: ExprChecker) -> None:
         self.ctx, self.sym, self.exprs = ctx, ctx.sym, exprs
         self.expr, self.want, self.coll = exprs.expr, exprs.want, exprs.coll
+        self._lets: dict[str, list[ir.Expr]] | None = None  # what each 'let' name reads
 
     def error(self, message: str, span: Span) -> None:
         """Report an error at ``span``."""
@@ -218,7 +219,9 @@ class StmtChecker(Stage):
                 self.want(s.where, "bool")
             self.ctx.scopes.pop()
         # Its options may not be worked out from cards the chooser cannot see.
-        for message, e in choice_errors(s, el == "card", self.sym.zones):
+        if self._lets is None:
+            self._lets = let_reads(self.ctx.r)
+        for message, e in choice_errors(s, el == "card", self.sym.zones, self._lets):
             self.error(message, e.span)
         # The prompt is shown before the choice is made: it cannot name the choice.
         with self.ctx.only_reading("a prompt"):

@@ -24,9 +24,12 @@ from ..visitor import NodeVisitor, nodes_of
 POSITIONAL = ("top", "bottom", "first", "last")
 
 
-def unseen_zone(e: ir.Expr, chooser: ir.Expr, zones: dict[str, ir.ZoneDecl]) -> str | None:
+def unseen_zone(e: ir.Expr, chooser: ir.Expr, zones: dict[str, ir.ZoneDecl],
+                candidate: str | None = None) -> str | None:
     """The text of zone reference ``e`` when the text shows that ``chooser`` cannot see
-    all of it, else None (also when ``e`` is not a zone reference)."""
+    all of it, else None (also when ``e`` is not a zone reference). ``candidate`` is the
+    name of a choice of seats being filtered: ``hand[q]`` for that name is every seat's
+    zone in turn, so others' too."""
     if isinstance(e, ir.Name) and e.id in zones and not zones[e.id].per_player:
         return e.id if zones[e.id].visibility in ("hidden", "top") else None
     if not (isinstance(e, ir.Index) and isinstance(e.obj, ir.Name) and e.obj.id in zones):
@@ -39,6 +42,8 @@ def unseen_zone(e: ir.Expr, chooser: ir.Expr, zones: dict[str, ir.ZoneDecl]) -> 
     who = expr_text(chooser)
     if isinstance(e.key, ir.Seat) and expr_text(e.key.of) == who:
         return expr_text(e)  # another seat's own zone
+    if candidate is not None and isinstance(e.key, ir.Name) and e.key.id == candidate:
+        return expr_text(e)  # each candidate seat's own zone, others' included
     return None
 
 
@@ -65,8 +70,11 @@ class UnseenReads(NodeVisitor):
         zones: the ruleset's zones by name.
     """
 
-    def __init__(self, chooser: ir.Expr, zones: dict[str, ir.ZoneDecl]) -> None:
+    def __init__(self, chooser: ir.Expr, zones: dict[str, ir.ZoneDecl],
+                 lets: dict[str, list[ir.Expr]] | None = None,
+                 candidate: str | None = None) -> None:
         self.chooser, self.zones = chooser, zones
+        self.lets, self.candidate = lets or {}, candidate
         self.found: list[tuple[ir.Expr, str]] = []
 
     def run(self, e: ir.Expr, blind_ok: bool = False) -> list[tuple[ir.Expr, str]]:
@@ -92,13 +100,17 @@ class UnseenReads(NodeVisitor):
 
     def visit_Name(self, e: ir.Name) -> None:
         self._check(e)
+        for z in self.lets.get(e.id, []):  # a 'let' name worked out from a zone's cards
+            zone = unseen_zone(z, self.chooser, self.zones)
+            if zone is not None:
+                self.found.append((e, f"{zone} (through '{e.id}')"))
 
     def visit_Index(self, e: ir.Index) -> None:
         self._check(e)
         self.generic_visit(e)
 
     def _check(self, e: ir.Expr) -> None:
-        zone = unseen_zone(e, self.chooser, self.zones)
+        zone = unseen_zone(e, self.chooser, self.zones, self.candidate)
         if zone is not None:
             self.found.append((e, zone))
 
@@ -113,18 +125,50 @@ class UnseenReads(NodeVisitor):
         return self.zones[base.id].visibility
 
 
-def choice_errors(s: ir.Choose, card_choice: bool,
-                  zones: dict[str, ir.ZoneDecl]) -> list[tuple[str, ir.Expr]]:
+def let_reads(ruleset: ir.Ruleset) -> dict[str, list[ir.Expr]]:
+    """For each ``let`` name, the zone references whose cards its value reads (a count of
+    a zone reads none), wherever the name is bound."""
+    out: dict[str, list[ir.Expr]] = {}
+    for let in nodes_of(ruleset, ir.Let):
+        refs = _ZoneRefs()
+        refs.visit(let.value)
+        out.setdefault(let.name, []).extend(refs.found)
+    return out
+
+
+class _ZoneRefs(NodeVisitor):
+    """The zone references an expression reads cards of (not inside ``count``)."""
+
+    def __init__(self) -> None:
+        self.found: list[ir.Expr] = []
+
+    def visit_Call(self, e: ir.Call) -> None:
+        if e.func != "count":
+            self.generic_visit(e)
+
+    def visit_Name(self, e: ir.Name) -> None:
+        self.found.append(e)
+
+    def visit_Index(self, e: ir.Index) -> None:
+        self.found.append(e)
+        self.generic_visit(e)
+
+
+def choice_errors(s: ir.Choose, card_choice: bool, zones: dict[str, ir.ZoneDecl],
+                  lets: dict[str, list[ir.Expr]] | None = None
+                  ) -> list[tuple[str, ir.Expr]]:
     """The errors of choice ``s`` by the module's rule: ``(message, where)`` pairs.
 
     Args:
         s: the choice.
         card_choice: its domain holds cards (else values).
         zones: the ruleset's zones by name.
+        lets: what each ``let`` name reads (:func:`let_reads`), so that options worked out
+            through a name are checked like options worked out directly.
     """
     who = expr_text(s.player)
     out: list[tuple[str, ir.Expr]] = []
-    reads = UnseenReads(s.player, zones).run(s.domain, blind_ok=card_choice)
+    reads = UnseenReads(s.player, zones, lets).run(s.domain, blind_ok=card_choice)
     for e, zone in reads:
         if card_choice:
             out.append((f"'{s.name}' is picked blind from {zone}, which {who} cannot see: "
@@ -139,7 +183,7 @@ def choice_errors(s: ir.Choose, card_choice: bool,
     if blind and any(n.id == s.name for n in nodes_of(s.where, ir.Name)):
         out.append((f"'{s.name}' is picked blind (by position) from cards {who} cannot "
                     f"see: its 'where' cannot test the card", s.where))
-    for e, zone in UnseenReads(s.player, zones).run(s.where):
+    for e, zone in UnseenReads(s.player, zones, lets, s.name).run(s.where):
         out.append((f"the 'where' of '{s.name}' reads {zone}, which {who} cannot see: "
                     "the options listed would show those cards", e))
     return out
