@@ -37,3 +37,22 @@ def test_a_card_turned_onto_a_top_zone_is_seen_as_the_observation_shows_it() -> 
         dealt = [e["card"] for e in events if e["type"] == "move" and e["to"]["zone"] == "hand"
                  and e["to"]["owner"] == 1]
         assert (dealt == ["?", "?"]) == (seat != 1)
+
+
+def test_a_lone_numeric_choice_is_not_offered_as_number_one() -> None:
+    """From a hostile review: "Only one choice: type 1" while a typed 1 meant the value 1."""
+    from rich.console import Console
+
+    from rulesplay.human import CardBook, choice_list, parse_choice, render_choices
+
+    text = TOP.replace('0 chooses x from hand[0] "discard"\n    move x to pile',
+                       '0 chooses n from 5..5 "bid"')
+    state = rulesplay.loads(text).new_state(2, seed=1)
+    book = CardBook(state.program)
+    out = Console(width=80, record=True, color_system=None)
+    for part in render_choices(state, 0, book):
+        out.print(part)
+    shown = out.export_text()
+    assert "type 1" not in shown and "Type one of the numbers shown" in shown
+    actions = choice_list(state, book)
+    assert parse_choice("5", actions, book)[0] is actions[0]

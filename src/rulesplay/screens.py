@@ -367,7 +367,7 @@ def render_choices(state: State, seat: int, book: CardBook) -> list[RenderableTy
     out.extend(extra)
     example = _example(actions, book)
     key = "how_value" if numbers else "how_card" if example else "how"
-    if len(actions) == 1:
+    if len(actions) == 1 and not numbers:  # (a lone number is typed as itself, not as 1)
         key = "how_one"
     out.append(Text(tr(lang, key, n=len(actions), example=example or "", commands=COMMANDS),
                     style="dim"))
