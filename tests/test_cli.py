@@ -109,6 +109,8 @@ def test_ruleset_errors_print_diagnostics(tmp_path: Path) -> None:
     assert f"{bad}:" in result.output and "error:" in result.output
     missing = cli("run", str(tmp_path / "nope.rules"))
     assert missing.exit_code == 1 and "no such file" in missing.output
+    misspelt = cli("run", str(ROOT / "rulesets" / "bargain_huntr.rules"))
+    assert "no such file (did you mean 'bargain_hunter.rules'?)" in misspelt.output
 
 
 # ---------------------------------------------------------------- log and replay

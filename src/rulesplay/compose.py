@@ -60,7 +60,10 @@ def read_source(path: str) -> str:
     """
     p = Path(path)
     if not p.exists():
-        raise RulesError("no such file", Span(file=path, line=1, col=1))
+        folder = p.parent
+        near = [q.name for q in folder.glob("*.rules")] if folder.is_dir() else []
+        raise RulesError("no such file" + did_you_mean(p.name, near),
+                         Span(file=path, line=1, col=1))
     if p.is_dir():
         raise RulesError("is a folder, not a ruleset file", Span(file=path, line=1, col=1))
     try:
