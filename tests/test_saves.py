@@ -478,6 +478,11 @@ def test_a_seat_log_holds_only_what_that_seat_may_know(tmp_path: Path) -> None:
     whole = [json.loads(x) for x in full.read_text(encoding="utf-8").splitlines()]
     seat = [json.loads(x) for x in mine.read_text(encoding="utf-8").splitlines()]
     assert "seed" not in seat[0] and seat[0]["seat"] == 0 and len(seat) == len(whole)
+    # written move by move, the seat's log is its view of the whole game
+    from rulesplay.seatview import SeatView
+
+    program = rulesplay.load(CH).program(3)
+    assert seat[1:] == json.loads(json.dumps(SeatView(program, 0).filter(whole[1:])))
     dealt = [(a, b) for a, b in zip(whole, seat, strict=True)
              if a["type"] == "move" and a["to"]["zone"] == "hand"]
     assert dealt and all(b["card"] == ("?" if a["to"]["owner"] != 0 else a["card"])

@@ -226,7 +226,7 @@ def run(file: str, players: int | None, seed: int | None, options: tuple[str, ..
         if log is not None:
             writer = gamelog.LogWriter(log, log_header) if log_seat is None else \
                 gamelog.LogWriter(log, gamelog.for_seat(log_header, log_seat),
-                                  SeatView(state.program, log_seat).filter)
+                                  SeatView(state.program, log_seat).follower())
             log = None  # closed with the writer
         _play(state, agents, None if quiet else Narrator(state.program, console), writer)
         if writer is not None and writer.failed:

@@ -115,7 +115,8 @@ class LogWriter:
     Args:
         log: a file the person named, open for writing.
         head: the header (:func:`header`, or :func:`for_seat`).
-        view: the events as the seat may know them (``SeatView.filter``), one out per event.
+        view: new events as the seat may know them (``SeatView.follower()``: it is given
+            each piece of the game once, in order), one out per event.
     """
 
     def __init__(self, log: IO[str], head: Event,
@@ -133,18 +134,13 @@ class LogWriter:
         except OSError as exc:  # a full disk must not end the game: the log stops here
             self.failed = f"{self.file.name}: {exc.strerror or exc}"
 
-    def text(self, events: list[Event]) -> str:
-        """The whole log for the game's ``events`` so far (what this writer would hold)."""
-        return lines([self.head, *(self.view(events) if self.view else events)])
-
     def follow(self, events: list[Event]) -> None:
-        """Write the events not written yet (``events``: every event of the game so far;
-        a seat's view is worked out over all of them, since what a card decision shows
-        depends on where the card went)."""
+        """Write the events not written yet (``events``: every event of the game so far,
+        handed on after whole moves; a seat's view sees only the new ones)."""
         if self.failed is not None:
             return
-        shown = self.view(events) if self.view else events
-        self._write(shown[self.written:len(events)])
+        fresh = events[self.written:]
+        self._write(self.view(fresh) if self.view else fresh)
         self.written = len(events)
 
     def error(self, message: str) -> None:

@@ -5,7 +5,7 @@ as made, cards put out of its sight in card order."""
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from rich.console import RenderableType
@@ -65,8 +65,19 @@ class SeatView:
         """The events the seat may know about, hidden cards replaced by ``?``; cards that go
         from a zone the seat sees into one it does not are named, but in card order, not the
         order they went in (a pile put face down under a deck: which cards, not where)."""
-        out: list[Event] = []
+        return self._filter(events, set())
+
+    def follower(self) -> Callable[[list[Event]], list[Event]]:
+        """:meth:`filter` for a stream given in pieces, each the events of whole moves (a
+        decision and what follows from it): it remembers which cards the seat has seen from
+        one piece to the next, so a long game is filtered once, not again at every move."""
         seen: set[str] = set()
+        return lambda piece: self._filter(piece, seen)
+
+    def _filter(self, events: list[Event], seen: set[str]) -> list[Event]:
+        """:meth:`filter`, with ``seen`` the cards the seat saw arrive where it sees them
+        (updated)."""
+        out: list[Event] = []
         events = self._unordered(events)
         for i, ev in enumerate(events):
             kind = ev.get("type")

@@ -156,8 +156,8 @@ class Session:
     def _writer_parts(self, seat: int | None) -> tuple[Event, Any]:
         if seat is None:
             return self.header, None
-        view = SeatView(self.state.program, seat)
-        return gamelog.for_seat(self.header, seat), view.filter
+        # a fresh follower: given the whole game at once, or then each move's events
+        return gamelog.for_seat(self.header, seat), SeatView(self.state.program, seat).follower()
 
     def start_log(self, log: IO[str], seat: int | None = None) -> None:
         """Write the log's header and the events so far to ``log`` (a file the person named,
