@@ -107,7 +107,7 @@ class Declarations:
     def attr_type(self, k: ir.KindDecl, i: int) -> str:
         """The type of attribute ``k.attrs[i]``: derived, text, set of an enum, ability,
         yes/no, an enum or a number range; a domain that does not exist is an error."""
-        a, ctx, sym = k.attrs[i], self.ctx, self.sym
+        a, ctx = k.attrs[i], self.ctx
         if a.value is not None:
             return self.derived_attr(k, i)
         if a.text:
@@ -115,9 +115,7 @@ class Declarations:
                 ctx.error(f"'{a.name}: text' needs a table: each card has its own text", a.span)
             return "str"
         if a.set_of is not None:
-            if a.set_of not in sym.enums:
-                ctx.error(f"unknown enum '{a.set_of}' for attribute '{a.name}'"
-                          + did_you_mean(a.set_of, sym.enums), a.span)
+            self._known_enum(a.set_of, a)
             return f"set:{a.set_of}"
         if a.enum == "ability":
             if k.rows is None:
@@ -127,9 +125,7 @@ class Declarations:
         if a.enum == "bool":
             return "bool"
         if a.enum is not None:
-            if a.enum not in sym.enums:
-                ctx.error(f"unknown enum '{a.enum}' for attribute '{a.name}'"
-                          + did_you_mean(a.enum, sym.enums), a.span)
+            self._known_enum(a.enum, a)
             return f"enum:{a.enum}"
         if a.lo is None or a.hi is None or a.lo > a.hi:
             ctx.error(f"attribute range {a.lo}..{a.hi} is empty", a.span)
@@ -137,6 +133,12 @@ class Declarations:
         ctx.number(a.hi, a.span)
         return "int"
 
+
+    def _known_enum(self, name: str, a: ir.AttrDecl) -> None:
+        """Report attribute ``a``'s enum ``name`` when no enum has that name."""
+        if name not in self.sym.enums:
+            self.ctx.error(f"unknown enum '{name}' for attribute '{a.name}'"
+                           + did_you_mean(name, self.sym.enums), a.span)
     def zone_flags(self, z: ir.ZoneDecl) -> None:
         """A zone says where it is (shared or per player) and only flags the language has."""
         for flag in z.unknown_flags:
