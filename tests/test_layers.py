@@ -30,11 +30,12 @@ LAYERS: dict[str, int] = {
     # 2. the state (plain data and the engine API) and the views of it
     "observe": 2, "state": 2,
     # 3. the run-time nodes
-    "effects": 3, "choices": 3, "tricks": 3,
+    "effects": 3, "choices": 3, "tricks": 3, "routines": 3,
     # 4. compilers of expressions and of display texts
     "codegen": 4, "texts": 4,
     # 5. the compile step: tables and nodes from the checked IR, a whole program
-    "options": 5, "tables": 5, "compile_effects": 5, "compile_stmts": 5, "build": 5,
+    "options": 5, "tables": 5, "compile_effects": 5, "compile_stmts": 5, "lower": 5,
+    "build": 5,
     # 6. Game and the loaders
     "game": 6,
 }

@@ -13,13 +13,15 @@ a function, or an import from a higher layer):
    data plus the engine API). It imports no loader: ``State.from_json(data, game)`` takes
    a ``Game``; without one it asks the loader the ``rulesplay`` package installs.
 3. Run-time nodes: ``effects`` (blocks, loops, phases, moving cards), ``choices``
-   (decisions, ``chooses``), ``tricks``. They hold compiled functions and step on a state.
+   (decisions, ``chooses``), ``tricks``, ``routines`` (a phase lowered to one generated
+   function). They hold compiled functions and step on a state.
 4. Compilers of expressions and texts: ``codegen`` (expressions to generated functions
    over slots), ``texts`` (label templates and card labels to display functions).
 5. The compile step, beside the nodes it builds: ``options`` (option values), ``tables``
    (cards, zones, variables, ability tables), ``compile_effects`` (simple statements to
    inline effects), ``compile_stmts`` (the statement visitor: statements to effects and
-   nodes; where a phase compiler plugs in), ``build`` (a whole ``Program`` for one player
+   nodes, for the frame interpreter), ``lower`` (the phase compiler: each phase to one
+   generated function, the compiled engine), ``build`` (a whole ``Program`` for one player
    count, in a fixed order).
 6. ``game``: ``Game`` (a checked ruleset with options; makes states) and the loaders
    ``load``, ``loads``, ``load_bundle``.

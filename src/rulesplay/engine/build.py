@@ -15,6 +15,7 @@ from .codegen import ExprCompiler
 from .compile_stmts import StmtCompiler
 from .effects import PhaseNode
 from .expr import Fn, Layout
+from .lower import lower_program
 from .program import Program
 from .tables import build_ability_tables, build_cards, build_options, build_vars, build_zones
 
@@ -59,6 +60,8 @@ def build_program(game: Game, n: int) -> Program:
              None if t.target == "end" else prog.phase_index[t.target])
             for t in decl.transitions]
     prog.start_phase = prog.phase_index[start_phase(ruleset) or ""]
+    if prog.engine == "compiled":
+        lower_program(prog, comp, sc)
     player_slot = lay.local("player")
     assert ruleset.score is not None  # the validator requires a 'score:' line
     score = comp.expr(ruleset.score)

@@ -41,6 +41,7 @@ from .effects import (
     TriggerNode,
     end_game,
 )
+from .routines import Routine
 from .tables import var_default
 from .texts import template
 from .tricks import TrickNode
@@ -243,8 +244,9 @@ def compile_choose(sc: StmtCompiler, index: int, c: ir.Choose) -> ChooseNode:
                       c.secret, actions, skip_text, prompt_text, zone, tests_candidate)
 
 
-def compile_trick(sc: StmtCompiler, index: int, t: ir.Trick, after_play: Block | None,
-                  after_trick: Block | None) -> TrickNode:
+def compile_trick(sc: StmtCompiler, index: int, t: ir.Trick,
+                  after_play: Block | Routine | None,
+                  after_trick: Block | Routine | None) -> TrickNode:
     """The node of a ``trick`` (standard or climbing), at ``index`` in the program, with
     its ``after play`` and ``after trick`` blocks already compiled."""
     comp, lay, prog = sc.comp, sc.layout, sc.prog

@@ -240,15 +240,20 @@ class OrderedForEachNode(ForEachInNode):
 
     def start(self, s: State) -> list[Any]:
         first = self.first(s, None) if self.first is not None else 0
-        saved = s.loc[self.slot]
-        keyed = []
-        for k in range(self.n):
-            seat = (first + k) % self.n
-            s.loc[self.slot] = seat
-            keyed.append((self.key(s, None), -k, seat))
-        s.loc[self.slot] = saved
-        order = [seat for *_, seat in sorted(keyed, reverse=True)]
-        return [self.index, order, 0]
+        return [self.index, ordered_seats(s, self.key, first, self.slot, self.n), 0]
+
+
+def ordered_seats(s: State, key: Fn, first: int, slot: int, n: int) -> list[int]:
+    """The seats of ``for each player p ordered by KEY from FIRST``: highest KEY first,
+    ties in turn order from FIRST (KEY is read with local ``slot`` bound to each seat)."""
+    saved = s.loc[slot]
+    keyed = []
+    for k in range(n):
+        seat = (first + k) % n
+        s.loc[slot] = seat
+        keyed.append((key(s, None), -k, seat))
+    s.loc[slot] = saved
+    return [seat for *_, seat in sorted(keyed, reverse=True)]
 
 
 class DoNode(Node):

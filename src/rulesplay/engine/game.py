@@ -20,6 +20,7 @@ from ..errors import OptionError, RulesError, did_you_mean
 from ..parse import parse_text
 from ..validate import Checked, check
 from .build import build_program
+from .lower import ENGINES
 from .options import check_option_value, coerce_option
 from .program import Program
 from .state import State
@@ -44,14 +45,21 @@ class Game:
         path: the ruleset as the person named it (shown in accounts and logs).
         bundle: the text of every file it was composed from (kept in saves and logs, so
             they rebuild this very game without reading any file).
+        engine: ``compiled`` (the default: phases lowered to generated code) or
+            ``interpret`` (the frame interpreter, the reference); both play the same games.
 
     Raises:
-        OptionError: an unknown option name or a value outside what the option allows.
+        OptionError: an unknown option name or a value outside what the option allows,
+            or an unknown engine.
     """
 
     def __init__(self, ruleset: ir.Ruleset, checked: Checked,
                  options: Mapping[str, Any] | None = None, lang: str | None = None,
-                 path: str | None = None, bundle: Bundle | None = None) -> None:
+                 path: str | None = None, bundle: Bundle | None = None,
+                 engine: str = ENGINES[0]) -> None:
+        if engine not in ENGINES:
+            raise OptionError(f"unknown engine '{engine}'; engines: {', '.join(ENGINES)}")
+        self.engine = engine
         if lang in ("", "en"):
             lang = None
         if lang is not None and lang not in languages(ruleset):
@@ -114,13 +122,14 @@ class Game:
 
 
 def load(path: str | Path, options: Mapping[str, Any] | None = None,
-         lang: str | None = None) -> Game:
+         lang: str | None = None, engine: str = ENGINES[0]) -> Game:
     """Load, check and compile a ruleset file.
 
     Args:
         path: the ``.rules`` file.
         options: option values by name (strings allowed, as from the command line).
         lang: display language ("ja") or None for English.
+        engine: ``compiled`` or ``interpret`` (see :class:`Game`).
 
     Raises:
         RulesError: the file cannot be read, does not parse, or does not validate; the
@@ -128,11 +137,12 @@ def load(path: str | Path, options: Mapping[str, Any] | None = None,
         OptionError: an unknown option or a value it does not allow.
     """
     ruleset, checked = load_ruleset(str(path))
-    return Game(ruleset, checked, options, lang, str(path), bundle_of(str(path), checked.sources))
+    return Game(ruleset, checked, options, lang, str(path),
+                bundle_of(str(path), checked.sources), engine)
 
 
 def load_bundle(bundle: Bundle, options: Mapping[str, Any] | None = None,
-                lang: str | None = None) -> Game:
+                lang: str | None = None, engine: str = ENGINES[0]) -> Game:
     """Like :func:`load` for a ruleset's files held in memory (a save's or a log's
     :class:`~rulesplay.compose.Bundle`): no file is opened.
 
@@ -140,11 +150,11 @@ def load_bundle(bundle: Bundle, options: Mapping[str, Any] | None = None,
         RulesError: the files do not parse or validate. OptionError: as :func:`load`.
     """
     ruleset, checked = load_files(bundle)
-    return Game(ruleset, checked, options, lang, bundle.name, bundle)
+    return Game(ruleset, checked, options, lang, bundle.name, bundle, engine)
 
 
 def loads(text: str, options: Mapping[str, Any] | None = None, lang: str | None = None,
-          file: str = "<input>") -> Game:
+          file: str = "<input>", engine: str = ENGINES[0]) -> Game:
     """Like :func:`load` for ruleset text held in memory (no ``extends``)."""
     ruleset = parse_text(text, file)
     try:
@@ -152,7 +162,7 @@ def loads(text: str, options: Mapping[str, Any] | None = None, lang: str | None 
     except RulesError as exc:
         raise exc.attach_source({file: text}) from None
     return Game(ruleset, checked, options, lang, None,
-                Bundle(name=file, top=file, files={file: text}))
+                Bundle(name=file, top=file, files={file: text}), engine)
 
 
 def game_of_save(data: dict[str, Any]) -> Game:

@@ -35,7 +35,12 @@ class Program:
         layout: slots, zone ids and per-card attribute tables (:class:`Layout`).
         nodes: every run-time node by index (frames and pending decisions name nodes by
             index); phase nodes first, so ``nodes[i]`` is ``phases[i]``.
-        phases, phase_index, start_phase: phase nodes, their index by name, the first.
+        engine: ``compiled`` (phases lowered to generated functions by
+            :mod:`rulesplay.engine.lower`) or ``interpret`` (the frame interpreter, the
+            reference the compiled engine is tested against).
+        phases, phase_index, start_phase: phase nodes, their index by name, the node the
+            game starts with (the start phase's routine in the compiled engine).
+        routine_of_phase: compiled engine: phase node index -> its routine's node index.
         card_ids, card_labels, card_attrs, card_short: per card (int id): stable id
             (``red-7#2``), display label, attributes as plain data (in events), short name.
         num_cards, enum_labels: card count; enum, choice and ability value -> display label.
@@ -65,6 +70,8 @@ class Program:
         self.phases: list[PhaseNode] = []
         self.phase_index: dict[str, int] = {}
         self.start_phase: int = 0
+        self.engine: str = game.engine
+        self.routine_of_phase: dict[int, int] = {}
         self.card_ids: list[str] = []
         self.card_labels: list[str] = []
         self.card_attrs: list[dict[str, Any]] = []

@@ -17,6 +17,7 @@ from .actions import Action, ActionCache
 from .choices import Decision
 from .effects import Block, Node, move_cards
 from .expr import Fn
+from .routines import Routine
 
 if TYPE_CHECKING:
     from .state import State
@@ -45,7 +46,7 @@ class TrickNode(Node, Decision):
     def __init__(self, index: int, span: Span, *, n: int, zone: Fn, leader: Fn, source: Fn,
                  filter: Callable[[State, Any], list[Any]], key: Fn, climbing: bool,
                  player_slot: int, card_slot: int, winner_slot: int,
-                 after_play: Block | None, after_trick: Block | None,
+                 after_play: Block | Routine | None, after_trick: Block | Routine | None,
                  trick_vars: list[tuple[int, Fn]], actions: ActionCache,
                  pass_action: Action, prompt_text: Callable[[State], str]) -> None:
         self.index, self.span, self.name = index, span, "play"

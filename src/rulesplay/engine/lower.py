@@ -1,0 +1,531 @@
+"""The phase compiler: each phase, and each block that runs as a frame of its own (a card's
+ability at a step, a trick's ``after play``/``after trick``), lowered into one generated
+Python function (a :class:`~rulesplay.engine.routines.Routine`).
+
+Straight-line statements become plain code; ``if`` and loops that hold no decision become
+Python ``if``/``for``/``while``; ``do RULE`` is inlined (the validator refuses a rule that
+runs itself). A statement that can stop the routine (a decision, a trick, ``trigger``, or
+an ``if``/loop around one) is lowered into numbered resume points: the function is a state
+machine ``while True: if pc == K: ...`` whose loop counters live in its frame, so the
+position stays plain data.
+
+Only slot numbers, resume points and generated names are written into the source; every
+value of the ruleset (texts, tables, spans, compiled effects) is a constant ``kN`` of the
+expression compiler's namespace (see :mod:`rulesplay.engine.codegen`), so no ruleset text
+ever becomes code. A fault is located by the source line that was running (each line
+keeps the span of the statement it belongs to).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from .. import events, ir
+from ..errors import RulesRuntimeError, Span
+from ..visitor import NodeVisitor
+from .compile_stmts import StmtCompiler, compile_trick
+from .effects import PhaseNode, end_game, move_cards, ordered_seats
+from .routines import Routine, fail
+from .state import STEP_LIMIT
+
+if TYPE_CHECKING:
+    from .codegen import ExprCompiler
+    from .program import Program
+    from .tricks import TrickNode
+
+ENGINES = ("compiled", "interpret")  # the default first
+
+
+class _Line(NamedTuple):
+    indent: int
+    text: str
+    span: Span
+
+
+class _Code:
+    """The source of one routine being generated: blocks of lines, one per resume point.
+
+    Block ``K`` runs when the frame's resume point is ``K``; block 0 is the entry. Every
+    block ends by jumping (``pc = K``) or returning. Blocks are tested in order by plain
+    ``if pc == K:`` lines, so a jump forward falls through to its block and only a jump
+    back needs ``continue``.
+    """
+
+    def __init__(self) -> None:
+        self.blocks: list[list[_Line]] = [[]]
+        self.cur = 0
+        self.indent = 0
+        self.span = Span()
+        self.slots = 0
+        self.serial = 0
+
+    def emit(self, text: str) -> None:
+        self.blocks[self.cur].append(_Line(self.indent, text, self.span))
+
+    def label(self) -> int:
+        """A new, empty resume point."""
+        self.blocks.append([])
+        return len(self.blocks) - 1
+
+    def place(self, label: int) -> None:
+        """Lines emitted from now on go to block ``label`` (at its top level)."""
+        self.cur, self.indent = label, 0
+
+    def jump(self, label: int) -> None:
+        """Go to ``label``. At a block's top level this ends the block (the next line
+        emitted starts another), so a jump forward falls through the ``if pc`` tests."""
+        self.emit(f"pc = {label}")
+        if label <= self.cur or self.indent > 0:
+            self.emit("continue")
+
+    def slot(self) -> int:
+        """A new loop slot in the frame: its index in the frame list."""
+        self.slots += 1
+        return 1 + self.slots
+
+    def temp(self, stem: str) -> str:
+        """A fresh Python local name (``_c3``)."""
+        self.serial += 1
+        return f"_{stem}{self.serial}"
+
+    def source(self, fname: str) -> tuple[str, list[Span]]:
+        """The function's source and the span of each of its lines."""
+        lines: list[tuple[str, Span]] = [
+            (f"def {fname}(s, f):", Span()), ("    it = None", Span()),
+            ("    _steps = 0", Span()), ("    pc = f[1]", Span()), ("    while True:", Span())]
+        for k, block in enumerate(self.blocks):
+            lines.append((f"        if pc == {k}:", Span()))
+            for ln in block or [_Line(0, "pass", Span())]:
+                lines.append(("    " * (3 + ln.indent) + ln.text, ln.span))
+        return "\n".join(text for text, _ in lines) + "\n", [span for _, span in lines]
+
+
+class _Stops(NodeVisitor):
+    """Whether a statement can stop its routine: a decision, a trick or ``trigger``
+    (which run as frames of their own), or a statement around one, or ``do`` of a rule
+    that holds one."""
+
+    def __init__(self, rules: dict[str, list[ir.Stmt]]) -> None:
+        self.rules = rules
+        self.memo: dict[str, bool] = {}
+
+    def block(self, stmts: list[ir.Stmt]) -> bool:
+        return any(self.visit(st) for st in stmts)
+
+    def visit_If(self, st: ir.If) -> bool:
+        return any(self.block(b) for b in [*st.bodies, st.orelse])
+
+    def _loop(self, st: ir.Repeat | ir.ForEachPlayer | ir.ForEachIn) -> bool:
+        return self.block(st.body)
+
+    visit_Repeat = visit_ForEachPlayer = visit_ForEachIn = _loop
+
+    def visit_Do(self, st: ir.Do) -> bool:
+        if st.name not in self.memo:
+            self.memo[st.name] = False  # rules never run themselves (validator)
+            self.memo[st.name] = self.block(self.rules[st.name])
+        return self.memo[st.name]
+
+    def _stops(self, st: ir.Stmt) -> bool:
+        return True
+
+    visit_Choose = visit_Trick = visit_Trigger = _stops
+
+    def generic_visit(self, node: ir.Node, *args: Any, **kwargs: Any) -> bool:
+        return False  # an effect or 'break'
+
+
+class _Loop(NamedTuple):
+    native: bool
+    exit: int  # the resume point after a lowered loop (unused for a native one)
+
+
+class Lowerer:
+    """Lowers the phases of one program (see the module docstring).
+
+    Args:
+        prog: the program, its frame nodes already compiled (tricks and choices are
+            reused as decisions; the frame interpreter stays the reference).
+        comp: its expression compiler (the generated code shares its namespace).
+        sc: its statement compiler (the compiled effects and the trick nodes).
+    """
+
+    def __init__(self, prog: Program, comp: ExprCompiler, sc: StmtCompiler) -> None:
+        self.prog, self.comp, self.sc, self.lay = prog, comp, sc, prog.layout
+        self.rules = {r.name: r.body for r in prog.ruleset.rules}
+        self.stops = _Stops(self.rules)
+        self.routines: list[Routine] = []
+        # Effects compiled once per statement object (a rule inlined twice shares them).
+        self._effects: dict[int, Any] = {}
+        # Block routines made but not generated yet (a trigger may name any ability).
+        self._pending: list[tuple[Routine, list[ir.Stmt]]] = []
+        self._step_routines: dict[str, dict[str | None, Routine]] | None = None
+
+    # ------------------------------------------------------------ whole program
+    def lower(self) -> None:
+        """Lower every phase; the program then starts at the lowered start phase.
+
+        Phase routines are appended to ``prog.nodes`` after the frame nodes, so a frame
+        interpreter's node index keeps its meaning; ``prog.routine_of_phase`` maps a phase
+        node index to its routine's."""
+        prog = self.prog
+        phase_routines = [self._new(f"phase {p.name}", p.span) for p in prog.phases]
+        prog.routine_of_phase = {p.index: r.index for p, r in zip(prog.phases, phase_routines,
+                                                                   strict=True)}
+        for p, decl, r in zip(prog.phases, prog.ruleset.phases, phase_routines, strict=True):
+            self._phase(r, p, decl)
+        while self._pending:
+            r, body = self._pending.pop(0)
+            code = _Code()
+            code.span = r.span
+            self.block(code, body, [])
+            code.emit("s.stack.pop()")
+            code.emit("return")
+            self._finish(r, code)
+        prog.start_phase = prog.routine_of_phase[prog.start_phase]
+
+    def _new(self, name: str, span: Span) -> Routine:
+        r = Routine(len(self.prog.nodes), name, span)
+        self.prog.nodes.append(r)
+        self.routines.append(r)
+        return r
+
+    def _block_routine(self, name: str, span: Span, body: list[ir.Stmt]) -> Routine:
+        """A routine for a block run as a frame of its own (generated later)."""
+        r = self._new(name, span)
+        self._pending.append((r, body))
+        return r
+
+    def _phase(self, r: Routine, node: PhaseNode, decl: ir.PhaseDecl) -> None:
+        code = _Code()
+        code.span = decl.span
+        k = self.comp.const
+        code.emit(f"s.phase = {node.index}")
+        code.emit("if s.events is not None:")
+        code.emit(f"    s.events.append({k(events.phase)}({k(node.name)}, {k(node.label)}(s)))")
+        self.block(code, decl.body, [])
+        prog = self.prog
+        for t in decl.transitions:
+            code.indent = 0
+            code.span = t.guard.span if t.guard is not None else decl.span
+            if t.guard is not None:
+                code.emit(f"if {self.comp.gen(t.guard)}:")
+                code.indent = 1
+            if t.target == "end":
+                code.emit("s.stack.pop()")
+                code.emit("s.finish()")
+            else:
+                target = prog.nodes[prog.routine_of_phase[prog.phase_index[t.target]]]
+                code.emit(f"s.stack[-1] = {k(target.start)}(s)")
+            code.emit("return")
+            if t.guard is None:
+                break
+        else:
+            code.indent = 0
+            code.span = decl.span
+            message = f"no 'next' of phase '{node.name}' applies"
+            code.emit(f"raise {k(fail)}({k(message)}, {k(node.span)})")
+        self._finish(r, code)
+
+    def _finish(self, r: Routine, code: _Code) -> None:
+        fname = f"_routine{r.index}"
+        src, spans = code.source(fname)
+        ns = self.comp.ns
+        exec(compile(src, f"<rulesplay routine {r.index}>", "exec"), ns)  # noqa: S102 - slots and constant names only
+        r.fn, r.source, r.spans, r.slots = ns.pop(fname), src, spans, code.slots
+
+    # ------------------------------------------------------------ statements
+    def block(self, code: _Code, stmts: list[ir.Stmt], loops: list[_Loop]) -> None:
+        """Emit ``stmts`` at the current point: plain code, or resume points for those
+        that can stop the routine (only ever at a block's top level)."""
+        if not stmts:
+            code.emit("pass")
+            return
+        for st in stmts:
+            saved = code.span
+            code.span = st.span
+            if self.stops.visit(st):
+                assert code.indent == 0, "a statement that stops is never nested in plain code"
+                getattr(self, f"stop_{type(st).__name__}")(code, st, loops)
+            else:
+                getattr(self, f"plain_{type(st).__name__}")(code, st, loops)
+            code.span = saved
+
+    def _nested(self, code: _Code, stmts: list[ir.Stmt], loops: list[_Loop]) -> None:
+        code.indent += 1
+        self.block(code, stmts, loops)
+        code.indent -= 1
+
+    def _effect(self, st: ir.Stmt) -> str:
+        """The constant naming the frame interpreter's compiled effect for ``st``."""
+        if id(st) not in self._effects:
+            effect, node = self.sc.visit(st)
+            assert effect is not None and node is None, "only simple statements are effects"
+            self._effects[id(st)] = effect
+        return self.comp.const(self._effects[id(st)])
+
+    def _count_step(self, code: _Code) -> None:
+        """A loop's turn counts as a step: a loop that never ends fails as it does in the
+        frame interpreter."""
+        k = self.comp.const
+        code.emit("_steps += 1")
+        code.emit(f"if _steps > {STEP_LIMIT}:")
+        code.emit(f"    raise {k(fail)}({k(_STEP_MESSAGE)}, s.span or {k(Span())})")
+
+    # ------------------------------------------------------------ plain statements
+    def plain_Let(self, code: _Code, st: ir.Let, loops: list[_Loop]) -> None:
+        code.emit(f"s.loc[{self.lay.local(st.name)}] = {self.comp.gen(st.value)}")
+
+    def plain_Assign(self, code: _Code, st: ir.Assign, loops: list[_Loop]) -> None:
+        t = st.target
+        if st.op == "=" and isinstance(t, ir.Name) and self.comp.type_of(t) != "player":
+            code.emit(f"s.g[{self.lay.gslot[t.id]}] = {self.comp.gen(st.value)}")
+        else:
+            code.emit(f"{self._effect(st)}(s)")
+
+    def plain_Move(self, code: _Code, st: ir.Move, loops: list[_Loop]) -> None:
+        comp = self.comp
+        cards = comp.gen_coll(st.cards) if comp.type_of(st.cards) == "zone" else \
+            comp.gen(st.cards)
+        code.emit(f"{comp.const(move_cards)}(s, {cards}, {comp.gen(st.to)}, "
+                  f"{st.end == 'top'})")
+
+    def _plain_effect(self, code: _Code, st: ir.Stmt, loops: list[_Loop]) -> None:
+        code.emit(f"{self._effect(st)}(s)")
+
+    plain_Shuffle = plain_Deal = plain_Say = _plain_effect
+
+    def plain_EndGame(self, code: _Code, st: ir.EndGame, loops: list[_Loop]) -> None:
+        code.emit(f"{self.comp.const(end_game)}(s)")
+        code.emit("return")
+
+    def plain_Break(self, code: _Code, st: ir.Break, loops: list[_Loop]) -> None:
+        if loops[-1].native:
+            code.emit("break")
+        else:
+            code.jump(loops[-1].exit)
+
+    def plain_Do(self, code: _Code, st: ir.Do, loops: list[_Loop]) -> None:
+        self.block(code, self.rules[st.name], loops)
+
+    def plain_If(self, code: _Code, st: ir.If, loops: list[_Loop]) -> None:
+        for i, (test, body) in enumerate(zip(st.tests, st.bodies, strict=True)):
+            code.emit(f"{'if' if i == 0 else 'elif'} {self.comp.gen(test)}:")
+            self._nested(code, body, loops)
+        if st.orelse:
+            code.emit("else:")
+            self._nested(code, st.orelse, loops)
+
+    def plain_Repeat(self, code: _Code, st: ir.Repeat, loops: list[_Loop]) -> None:
+        lay, comp = self.lay, self.comp
+        if st.count is not None:
+            i = code.temp("i")
+            code.emit(f"for {i} in range(1, ({comp.gen(st.count)}) + 1):")
+            code.indent += 1
+            if st.var:
+                code.emit(f"s.loc[{lay.local(st.var)}] = {i}")
+        else:
+            assert st.test is not None  # 'repeat while COND'
+            code.emit(f"while {comp.gen(st.test)}:")
+            code.indent += 1
+        self._count_step(code)
+        self.block(code, st.body, [*loops, _Loop(True, 0)])
+        code.indent -= 1
+
+    def plain_ForEachPlayer(self, code: _Code, st: ir.ForEachPlayer,
+                            loops: list[_Loop]) -> None:
+        v = code.temp("v")
+        code.emit(f"for {v} in {self._seats(code, st)}:")
+        code.indent += 1
+        code.emit(f"s.loc[{self.lay.local(st.var)}] = {v}")
+        self._count_step(code)
+        self.block(code, st.body, [*loops, _Loop(True, 0)])
+        code.indent -= 1
+
+    def plain_ForEachIn(self, code: _Code, st: ir.ForEachIn, loops: list[_Loop]) -> None:
+        v = code.temp("v")
+        code.emit(f"for {v} in list({self.comp.gen_coll(st.coll)}):")
+        code.indent += 1
+        code.emit(f"s.loc[{self.lay.local(st.var)}] = {v}")
+        self._count_step(code)
+        self.block(code, st.body, [*loops, _Loop(True, 0)])
+        code.indent -= 1
+
+    def _seats(self, code: _Code, st: ir.ForEachPlayer) -> str:
+        """Source of the list of seats a ``for each player`` visits, in order (fixed when
+        the loop starts, as in the frame interpreter)."""
+        k, comp, n = self.comp.const, self.comp, self.lay.n
+        first = comp.gen(st.start) if st.start is not None else "0"
+        if st.order is not None:
+            return (f"{k(ordered_seats)}(s, {k(comp.expr(st.order))}, {first}, "
+                    f"{self.lay.local(st.var)}, {n})")
+        return f"{k(_turn_order)}({first}, {1 if st.clockwise else -1}, {n}, {k(st.span)})"
+
+    # ------------------------------------------------------------ statements that stop
+    def stop_If(self, code: _Code, st: ir.If, loops: list[_Loop]) -> None:
+        branches = [code.label() for _ in st.bodies]
+        other = code.label() if st.orelse else None
+        end = code.label()
+        for i, (test, label) in enumerate(zip(st.tests, branches, strict=True)):
+            code.emit(f"{'if' if i == 0 else 'elif'} {self.comp.gen(test)}:")
+            code.indent = 1
+            code.jump(label)
+            code.indent = 0
+        code.emit("else:")
+        code.indent = 1
+        code.jump(other if other is not None else end)
+        code.indent = 0
+        for label, body in [*zip(branches, st.bodies, strict=True),
+                            *([(other, st.orelse)] if other is not None else [])]:
+            code.place(label)
+            self.block(code, body, loops)
+            code.jump(end)
+        code.place(end)
+
+    def _lowered_loop(self, code: _Code, body: list[ir.Stmt],
+                      loops: list[_Loop], init: list[str], test: str,
+                      bind: list[str]) -> None:
+        """A loop around a statement that stops: ``init`` lines, then at its head ``test``
+        (true: leave the loop) and ``bind`` lines, the body, and back to the head."""
+        for line in init:
+            code.emit(line)
+        head = code.label()
+        exit_ = code.label()
+        code.jump(head)
+        code.place(head)
+        self._count_step(code)
+        code.emit(f"if {test}:")
+        code.indent = 1
+        code.jump(exit_)
+        code.indent = 0
+        for line in bind:
+            code.emit(line)
+        self.block(code, body, [*loops, _Loop(False, exit_)])
+        code.jump(head)
+        code.place(exit_)
+
+    def stop_Repeat(self, code: _Code, st: ir.Repeat, loops: list[_Loop]) -> None:
+        comp, lay = self.comp, self.lay
+        if st.count is not None:
+            a, b = code.slot(), code.slot()
+            bind = [f"f[{a}] += 1"]
+            if st.var:
+                bind.append(f"s.loc[{lay.local(st.var)}] = f[{a}]")
+            self._lowered_loop(code, st.body, loops,
+                               [f"f[{a}] = 0", f"f[{b}] = {comp.gen(st.count)}"],
+                               f"f[{a}] >= f[{b}]", bind)
+        else:
+            assert st.test is not None
+            self._lowered_loop(code, st.body, loops, [], f"not ({comp.gen(st.test)})", [])
+
+    def stop_ForEachPlayer(self, code: _Code, st: ir.ForEachPlayer,
+                           loops: list[_Loop]) -> None:
+        self._lowered_each(code, st.body, loops, self._seats(code, st), st.var)
+
+    def stop_ForEachIn(self, code: _Code, st: ir.ForEachIn, loops: list[_Loop]) -> None:
+        self._lowered_each(code, st.body, loops, f"list({self.comp.gen_coll(st.coll)})",
+                           st.var)
+
+    def _lowered_each(self, code: _Code, body: list[ir.Stmt], loops: list[_Loop],
+                      values: str, var: str) -> None:
+        a, b = code.slot(), code.slot()
+        self._lowered_loop(code, body, loops, [f"f[{a}] = {values}", f"f[{b}] = 0"],
+                           f"f[{b}] >= len(f[{a}])",
+                           [f"s.loc[{self.lay.local(var)}] = f[{a}][f[{b}]]", f"f[{b}] += 1"])
+
+    def stop_Do(self, code: _Code, st: ir.Do, loops: list[_Loop]) -> None:
+        self.block(code, self.rules[st.name], loops)
+
+    def stop_Choose(self, code: _Code, st: ir.Choose, loops: list[_Loop]) -> None:
+        k = self.comp.const
+        resume = code.label()
+        code.emit(f"s.span = {k(st.span)}")
+        code.emit(f"{self._effect(st)}(s)")
+        code.emit(f"f[1] = {resume}")
+        code.emit("return")
+        code.place(resume)
+
+    def stop_Trick(self, code: _Code, st: ir.Trick, loops: list[_Loop]) -> None:
+        self._child(code, st, self._trick(st))
+
+    def stop_Trigger(self, code: _Code, st: ir.Trigger, loops: list[_Loop]) -> None:
+        k, lay = self.comp.const, self.lay
+        this = self.sc.this_slot
+        blocks = self._step_blocks(st.step)
+        a, b, c = code.slot(), code.slot(), code.slot()
+        card = code.temp("c")
+        code.emit(f"f[{a}] = list({self.comp.gen_coll(st.cards)})")
+        code.emit(f"f[{b}] = 0")
+        code.emit(f"f[{c}] = s.loc[{this}]")
+        head, exit_ = code.label(), code.label()
+        code.jump(head)
+        code.place(head)
+        self._count_step(code)
+        code.emit(f"if f[{b}] >= len(f[{a}]):")
+        code.indent = 1
+        code.emit(f"s.loc[{this}] = f[{c}]")
+        code.jump(exit_)
+        code.indent = 0
+        code.emit(f"{card} = f[{a}][f[{b}]]")
+        code.emit(f"f[{b}] += 1")
+        routine = code.temp("r")
+        code.emit(f"{routine} = {k(blocks)}.get({k(lay.ability_of)}[{card}]) "
+                  f"if {card} is not None else None")
+        code.emit(f"if {routine} is not None:")
+        code.indent = 1
+        code.emit(f"s.loc[{this}] = {card}")
+        code.emit(f"f[1] = {head}")
+        code.emit(f"s.stack.append({routine}.start(s))")
+        code.emit("return")
+        code.indent = 0
+        code.jump(head)
+        code.place(exit_)
+
+    def _step_blocks(self, step: str) -> dict[str | None, Routine]:
+        """The routines of every ability's block ``at step`` (all made on first use and
+        generated later, so abilities may trigger each other)."""
+        if self._step_routines is None:
+            self._step_routines = {}
+            for ab in self.prog.ruleset.abilities:
+                for name, body in ab.steps.items():
+                    self._step_routines.setdefault(name, {})[ab.name] = self._block_routine(
+                        f"ability {ab.name} at {name}", ab.span, body)
+        return self._step_routines.get(step, {})
+
+    def _child(self, code: _Code, st: ir.Stmt, node: Any) -> None:
+        """Run ``node`` as a child frame and resume after it."""
+        resume = code.label()
+        code.emit(f"f[1] = {resume}")
+        code.emit(f"s.stack.append({self.comp.const(node.start)}(s))")
+        code.emit("return")
+        code.place(resume)
+
+    def _trick(self, st: ir.Trick) -> TrickNode:
+        """A trick node like the frame interpreter's, its ``after`` blocks lowered."""
+        index = len(self.prog.nodes)
+        self.prog.nodes.append(None)
+        after_play = self._block_routine("after play", st.span, st.after_play) \
+            if st.after_play else None
+        after_trick = self._block_routine("after trick", st.span, st.after_trick) \
+            if st.after_trick else None
+        node = compile_trick(self.sc, index, st, after_play, after_trick)
+        node.span = st.span
+        self.prog.nodes[index] = node
+        return node
+
+
+_STEP_MESSAGE = (f"step limit reached: {STEP_LIMIT} steps without a decision "
+                 "(a loop that never ends?)")
+
+
+def _turn_order(first: int | None, direction: int, n: int, span: Span) -> list[int]:
+    """The seats of ``for each player p from FIRST``, in turn order."""
+    if first is None:
+        raise RulesRuntimeError("'for each player' starts from none (no seat)", span)
+    return [(first + direction * k) % n for k in range(n)]
+
+
+def lower_program(prog: Program, comp: ExprCompiler, sc: StmtCompiler) -> None:
+    """Lower every phase of ``prog`` (see :class:`Lowerer`); its start phase becomes the
+    lowered one."""
+    Lowerer(prog, comp, sc).lower()

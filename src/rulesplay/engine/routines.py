@@ -1,0 +1,73 @@
+"""Lowered routines at run time: a phase (or a block run as a frame of its own) compiled
+by :mod:`rulesplay.engine.lower` into one generated Python function.
+
+The function runs as a resumable state machine. Its frame is plain data, ``[node,
+resume point, loop slots...]``: it runs from the resume point until a decision is pending,
+a child frame is pushed (a trick or a card's ability), the game is over or the routine is
+done, saving the resume point in the frame whenever it stops early. So ``clone()``,
+``to_json`` and the bots see the same kind of position as with the frame interpreter.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from types import TracebackType
+from typing import TYPE_CHECKING, Any
+
+from ..errors import RulesRuntimeError, Span
+from .effects import Node
+
+if TYPE_CHECKING:
+    from .state import State
+
+
+class Routine(Node):
+    """A lowered phase or block: ``step`` runs its generated function.
+
+    Args:
+        index: the node's index in the program (frames name it).
+        name: what it is, for the generated source (``phase hunt``, ``after play``).
+        span: where the phase or block is written.
+
+    Attributes (set by the compiler once the source is generated):
+        fn: ``fn(state, frame)``, the generated function.
+        source: its Python source (only slots, resume points and constant names).
+        spans: the statement each source line belongs to (index = line number - 1): a
+            fault is located at the statement whose line was running.
+        slots: how many loop slots its frame holds after the resume point.
+    """
+
+    def __init__(self, index: int, name: str, span: Span) -> None:
+        self.index, self.name, self.span = index, name, span
+        self.fn: Callable[[State, list[Any]], None] = _unset
+        self.source = ""
+        self.spans: list[Span] = []
+        self.slots = 0
+
+    def start(self, s: State) -> list[Any]:
+        return [self.index, 0, *[None] * self.slots]
+
+    def step(self, s: State, f: list[Any]) -> None:
+        try:
+            self.fn(s, f)
+        except Exception as exc:
+            s.span = self.locate(exc.__traceback__) or s.span
+            raise
+
+    def locate(self, tb: TracebackType | None) -> Span | None:
+        """The statement at the innermost line of this routine's code in ``tb``."""
+        code, line = self.fn.__code__, 0
+        while tb is not None:
+            if tb.tb_frame.f_code is code:
+                line = tb.tb_lineno
+            tb = tb.tb_next
+        return self.spans[line - 1] if 0 < line <= len(self.spans) else None
+
+
+def _unset(s: State, f: list[Any]) -> None:  # pragma: no cover - replaced when compiled
+    raise RulesRuntimeError("a routine ran before it was compiled")
+
+
+def fail(message: str, span: Span) -> RulesRuntimeError:
+    """The error a routine raises where the frame interpreter raises the same message."""
+    return RulesRuntimeError(message, span)
