@@ -76,7 +76,7 @@ def test_a_save_naming_any_file_never_truncates_or_grows_it(tmp_path: Path, size
     # an old-format save (version 1 named its log and size) is refused by its version
     _edit(save, lambda d: d.update(version=1))
     result = _resume(save)
-    assert "format '1'" in result.output and "reads format 2" in result.output
+    assert "format '1'" in result.output and "reads format 3" in result.output
     assert victim.read_text(encoding="utf-8") == "keep me\n"
 
 

@@ -35,7 +35,7 @@ from .outfiles import OutputRefused, claim, write_atomic
 from .words import tr
 
 SESSION_MARK = "rulesplay-session"
-SESSION_VERSION = 2  # 2: no log path or log size, events rebuilt by replay
+SESSION_VERSION = 3  # 2: no log path or log size, events rebuilt by replay; 3: engine
 RECENT_LIMIT = 600  # raw events kept for "since your last turn" and "moves"
 HUMAN = "human"
 
@@ -51,15 +51,16 @@ class SavedState(BaseModel):
     seed: StrictInt
     options: dict[str, OptionValue]
     lang: StrictStr | None = None
+    engine: Literal["compiled", "interpret"]
     history: list[tuple[StrictInt, StrictStr]]
 
 
 class SavedSession(BaseModel):
-    """The save file of a game with human seats (format version 2)."""
+    """The save file of a game with human seats (format version 3)."""
 
     model_config = ConfigDict(extra="forbid")
     type: Literal["rulesplay-session"]
-    version: Literal[2]
+    version: Literal[3]
     state: SavedState
     seats: dict[int, StrictStr]
     bots: dict[int, tuple[StrictInt, list[StrictInt], float | None]]
@@ -82,7 +83,8 @@ _PARTS = {"ruleset": "the ruleset", "zones": "where the cards are", "g": "variab
           "stack": "the position in the rules", "by": "who played each card",
           "rng": "the random generator", "pending": "whose decision it is",
           "terminal": "whether the game is over", "phase": "the phase",
-          "decisions": "the number of decisions", "version": "version"}
+          "decisions": "the number of decisions", "version": "version",
+          "engine": "the engine"}
 
 
 def replay(saved: SavedState) -> State:
@@ -98,7 +100,7 @@ def replay(saved: SavedState) -> State:
             the decisions lead to differs from the saved one (edited save, or a ruleset
             changed since); the message says which parts differ.
     """
-    game = load_bundle(saved.ruleset, dict(saved.options), saved.lang)
+    game = load_bundle(saved.ruleset, dict(saved.options), saved.lang, saved.engine)
     state = game.new_state(saved.players, saved.seed, record_events=True)
     for k, (player, action) in enumerate(saved.history, 1):
         if state.current_player() != player:

@@ -183,4 +183,7 @@ def game_of_save(data: dict[str, Any]) -> Game:
         bundle = Bundle.model_validate(data["ruleset"])
     except ValidationError:
         raise RulesError("the save's ruleset text is damaged") from None
-    return load_bundle(bundle, data.get("options") or {}, data.get("lang"))
+    engine = data.get("engine")
+    if engine not in ENGINES:
+        raise RulesError(f"the save names no engine this rulesplay has ({', '.join(ENGINES)})")
+    return load_bundle(bundle, data.get("options") or {}, data.get("lang"), engine)

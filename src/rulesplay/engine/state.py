@@ -27,7 +27,7 @@ DECISION_LIMIT = 100_000  # decisions allowed in one game (real games take a few
 # What a failing rule raises while it runs; each becomes a located RulesError.
 FAULTS = (RulesError, TypeError, ValueError, IndexError, KeyError, ZeroDivisionError,
           AttributeError)
-SAVE_VERSION = 2  # 2: the ruleset's text instead of its path
+SAVE_VERSION = 3  # 2: the ruleset's text instead of its path; 3: the engine that wrote it
 
 # How ``State.from_json(data)`` without a game rebuilds one from the save's ruleset text.
 # The engine imports no loader: the ``rulesplay`` package installs one (set_game_loader).
@@ -403,8 +403,9 @@ class State:
         rng = self.rng.getstate()
         bundle = game.bundle.model_dump() if game.bundle is not None else None
         data = {
-            "version": SAVE_VERSION, "ruleset": bundle, "options": game.option_values,
-            "lang": game.lang, "players": self.num_players, "seed": self.seed,
+            "version": SAVE_VERSION, "engine": self.program.engine, "ruleset": bundle,
+            "options": game.option_values, "lang": game.lang, "players": self.num_players,
+            "seed": self.seed,
             "zones": self.zones, "g": self.g, "pv": self.pv, "cv": self.cv, "loc": self.loc,
             "stack": self.stack,
             "by": self.by, "rng": [rng[0], list(rng[1]), rng[2]],
@@ -433,13 +434,21 @@ class State:
         """
         try:
             d = json.loads(data) if isinstance(data, str) else data
-            if not isinstance(d, dict) or d.get("version") != SAVE_VERSION:
-                raise RulesError("this is not a rulesplay save (or from another version)")
+            if not isinstance(d, dict) or "version" not in d:
+                raise RulesError("this is not a rulesplay save")
+            if d["version"] != SAVE_VERSION:
+                raise RulesError(f"this save was written in save format "
+                                 f"{str(d['version'])[:20]!r} by another version of "
+                                 f"rulesplay; this one reads format {SAVE_VERSION}")
             if game is None:
                 if _game_loader is None:
                     raise RulesError("no game given and no ruleset loader installed "
                                      "(import rulesplay)")
                 game = _game_loader(d)
+            if d.get("engine") != game.engine:
+                raise RulesError(f"this save was written by the "
+                                 f"{str(d.get('engine'))[:20]!r} engine; load its game with "
+                                 f"that engine to resume it (this one is {game.engine!r})")
             prog = game.program(int(d["players"]))
             s = State.__new__(State)
             s.program = prog
