@@ -11,14 +11,14 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ..errors import RulesRuntimeError, Span
-from .actions import Action, ActionCache
+from .actions import Action, ActionCache, Position
 from .expr import Fn
 from .observe import sees_all
 
 if TYPE_CHECKING:
     from .state import State
 
-__all__ = ["Action", "ActionCache", "BlindPick", "ChooseNode", "Decision"]
+__all__ = ["Action", "ActionCache", "BlindPick", "ChooseNode", "Decision", "Position"]
 
 
 class Decision:
@@ -47,9 +47,10 @@ class BlindPick:
     """The blind pick by position, shared by every decision among cards (a choice of cards,
     a trick's play): when the deciding seat does not see every candidate, by the one rule
     of visibility (:meth:`Program.view <rulesplay.engine.program.Program.view>`), the
-    actions name positions in the candidates' order (``NAME:K``, "card K of N"), never
-    cards, and the K-th candidate is the card taken. The order is the one the cards lie in,
-    which the seat cannot see either.
+    actions (:class:`~rulesplay.engine.actions.Position`) name positions in the candidates'
+    order (``NAME:K``, "card K of N"), never cards, and the K-th candidate is the card taken.
+    That order is the one the cards lie in, of which the seat knows only what it saw of the
+    moves into the zone.
 
     A filter of a blind pick may not test the candidate (that would tell which cards are
     where): the validator refuses such a filter when the text shows the pick is blind, and
@@ -168,7 +169,7 @@ class ChooseNode(Decision):
 
     def resolve(self, s: State, action: Action) -> None:
         value = action.value
-        if value is not None and self.actions.card and not action.card:
+        if isinstance(action, Position):
             value = BlindPick.card(self.domain(s, None), action)
         s.loc[self.slot] = value
 

@@ -3,6 +3,8 @@
 
 Frame layout: ``[node, stage, leader, plays, current seat, passed-seat bitmask]``.
 Stages: 0 start, 1 next play, 2 after a play, 3 decide the winner, 4 done.
+A seat that cannot see the cards it plays from plays blind, by position
+(:class:`~rulesplay.engine.choices.BlindPick`).
 The node is built from the IR by :func:`rulesplay.engine.compile_stmts.compile_trick`.
 """
 
@@ -13,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from .. import events
 from ..errors import RulesRuntimeError, Span
-from .actions import Action, ActionCache
+from .actions import Action, ActionCache, Position
 from .choices import BlindPick, Decision
 from .effects import Block, Node, move_cards
 from .expr import Fn
@@ -169,7 +171,8 @@ class TrickNode(Node, Decision):
         if action.value is None:
             self._pass(s, f, seat, forced=False)
             return
-        card = action.value if action.card else BlindPick.card(self.source(s, None), action)
+        card = BlindPick.card(self.source(s, None), action) if isinstance(action, Position) \
+            else action.value
         move_cards(s, card, self.zone(s, None))
         s.by[card] = seat
         s.loc[self.card_slot] = card
