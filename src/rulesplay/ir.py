@@ -348,7 +348,9 @@ class Trick(StmtNode, Written):
     one active seat is left; a seat with no playable card passes; the leader may not pass on
     the first play. ``after_play`` runs after each play with ``player`` and ``card_var`` bound;
     the winner is the player of the card with the highest ``key`` (``it`` bound per card), and
-    ``after_trick`` runs with ``winner`` bound.
+    ``after_trick`` runs with ``winner`` bound. A player who cannot see the cards of
+    ``source`` (a face-down pile, the hand on its left) plays blind: it picks a position, and
+    ``where`` may not test the card (as for a blind ``chooses``).
 
     As parsed, ``key`` is None when the trick has no ``won by`` line, ``pass_label`` is None
     when it has no ``pass`` line, and ``duplicates`` holds every clause given again; the

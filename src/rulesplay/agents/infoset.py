@@ -22,7 +22,8 @@ before every earlier decision. From that replay it keeps, for its seat:
   secret pick from a hand); a card the seat never saw stays unknown. Only *unknown* cards
   are dealt; then known cards are shuffled among the places they may be in (their block,
   or their zone), within their kind.
-* **Revealed constraints.** For each earlier decision by another seat ``p``: a private clone of
+* **Revealed constraints.** For each earlier decision by another seat ``p`` (but a blind
+  pick, which names a position and is legal whatever the cards are): a private clone of
   the state before it and the action taken. A sampled world is valid only if that action would
   have been legal in the past state rebuilt from the sample. The rebuild: each zone of ``p``
   the seat cannot see held, then, the cards of it whose whereabouts the seat knows now (e.g.
@@ -72,7 +73,7 @@ import random
 from collections import Counter
 from typing import Any
 
-from ..engine.choices import Action
+from ..engine.choices import Action, Position
 from ..engine.observe import conceal, concealment, knows_choice, visible_to
 from ..engine.state import State
 from ..errors import RulesError
@@ -125,6 +126,12 @@ class _Record:
         self.excl: dict[int, set[int]] = {}
         self.tested: dict[int, set[int]] = {}
         self.traffic: dict[int, int] = {}  # the tracker's unseen-move counts at this point
+
+
+def _picks_blind(s: State, aid: str) -> bool:
+    """Whether action ``aid``, legal in ``s``, is a blind pick (a
+    :class:`~rulesplay.engine.actions.Position`)."""
+    return any(a.id == aid and isinstance(a, Position) for a in s.legal_actions())
 
 
 def _unseen_part(s: State, z: int, seat: int) -> list[int]:
@@ -183,9 +190,11 @@ class Tracker:
                 if cur.current_player() != p:
                     raise RulesError("history does not replay")
                 # Another seat's public decision constrains samples; a secret one cannot
-                # (this seat does not know what was chosen).
+                # (this seat does not know what was chosen), nor can a blind pick (legal
+                # whichever cards lie where: it names a position).
                 record = None
-                if p != self.seat and aid.split(":", 1)[0] not in cur.program.secret_choices:
+                if p != self.seat and aid.split(":", 1)[0] not in cur.program.secret_choices \
+                        and not _picks_blind(cur, aid):
                     record = _Record(cur.clone(), self.seat, aid)
                     record.traffic = dict(self.traffic)
                 before = [z[:] for z in cur.zones]

@@ -43,6 +43,14 @@ class Action:
         return f"Action({self.id!r}, {self.label!r})"
 
 
+class Position(Action):
+    """A blind pick's action (made by :meth:`ActionCache.position`): ``value`` is a
+    position, from 1, and ``card`` False. Whether it is legal depends on how many cards there
+    are, never on which, so it tells nothing of them."""
+
+    __slots__ = ()
+
+
 class ActionCache:
     """Creates each (value -> Action) once per decision, so listing legal actions is cheap.
 
@@ -56,7 +64,7 @@ class ActionCache:
     def __init__(self, prog: Program, choice: str, card: bool, seats: bool = False) -> None:
         self.prog, self.choice, self.card, self.seats = prog, choice, card, seats
         self.cache: dict[Any, Action] = {}
-        self.blind: dict[tuple[int, int], Action] = {}
+        self.blind: dict[tuple[int, int], Position] = {}
         self.skip_label = prog.word("skip")
         # Card choices: one Action per card, made once (the hot path indexes this list).
         self.by_card: list[Action] = [self._make(c) for c in range(prog.num_cards)] \
@@ -69,13 +77,13 @@ class ActionCache:
             a = self.cache[value] = self._make(value)
         return a
 
-    def position(self, k: int, n: int) -> Action:
+    def position(self, k: int, n: int) -> Position:
         """The blind pick of the ``k``-th of ``n`` candidates (from 1): id ``NAME:k``,
         label "card k of n", value ``k``; it names no card."""
         a = self.blind.get((k, n))
         if a is None:
             label = self.prog.word("card_of").format(k=k, n=n)
-            a = self.blind[k, n] = Action(f"{self.choice}:{k}", label, k, self.choice, False)
+            a = self.blind[k, n] = Position(f"{self.choice}:{k}", label, k, self.choice, False)
         return a
 
     def _make(self, value: Any) -> Action:

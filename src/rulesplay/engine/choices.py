@@ -11,14 +11,14 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ..errors import RulesRuntimeError, Span
-from .actions import Action, ActionCache
+from .actions import Action, ActionCache, Position
 from .expr import Fn
 from .observe import sees_all
 
 if TYPE_CHECKING:
     from .state import State
 
-__all__ = ["Action", "ActionCache", "ChooseNode", "Decision"]
+__all__ = ["Action", "ActionCache", "BlindPick", "ChooseNode", "Decision", "Position"]
 
 
 class Decision:
@@ -43,14 +43,68 @@ class Decision:
         return ""
 
 
+class BlindPick:
+    """The blind pick by position, shared by every decision among cards (a choice of cards,
+    a trick's play): when the deciding seat does not see every candidate, by the one rule
+    of visibility (:meth:`Program.view <rulesplay.engine.program.Program.view>`), the
+    actions (:class:`~rulesplay.engine.actions.Position`) name positions in the candidates'
+    order (``NAME:K``, "card K of N"), never cards, and the K-th candidate is the card taken.
+    That order is the one the cards lie in, of which the seat knows only what it saw of the
+    moves into the zone.
+
+    A filter of a blind pick may not test the candidate (that would tell which cards are
+    where): the validator refuses such a filter when the text shows the pick is blind, and
+    :meth:`positions` when the run time finds it is.
+
+    Args:
+        name, span: the decision's name and where it is written (for the error).
+        zone: when the candidates are a zone, ``f(state, None)`` -> its zone id (a quicker
+            test than asking card by card), else None.
+        tests_candidate: the decision's filter reads the candidate.
+    """
+
+    __slots__ = ("name", "span", "zone", "tests_candidate")
+
+    def __init__(self, name: str, span: Span, zone: Fn | None, tests_candidate: bool) -> None:
+        self.name, self.span = name, span
+        self.zone, self.tests_candidate = zone, tests_candidate
+
+    def applies(self, s: State, seat: int, cards: list[int]) -> bool:
+        """Whether ``seat`` picks blind from ``cards`` (card ids): it does not see every
+        one of them where it is now."""
+        if self.zone is not None and s.program.zone_seers[self.zone(s, None)] >> seat & 1:
+            return False
+        return not sees_all(s, seat, cards)
+
+    def positions(self, s: State, cards: list[int],
+                  filter: Callable[[State, Any], list[Any]],
+                  actions: ActionCache) -> list[Action]:
+        """The blind actions ``NAME:1`` .. ``NAME:K`` for the ``K`` cards of ``cards`` that
+        pass ``filter`` (all or none: it does not read the card).
+
+        Raises:
+            RulesRuntimeError: the filter tests the candidate.
+        """
+        if self.tests_candidate:
+            raise RulesRuntimeError(
+                f"'{self.name}' is chosen from cards its chooser cannot see (a blind pick by "
+                "position), so its 'where' cannot test the card", self.span)
+        n = len(filter(s, cards))
+        return [actions.position(k, n) for k in range(1, n + 1)]
+
+    @staticmethod
+    def card(cards: list[int], action: Action) -> int:
+        """The card blind pick ``action`` takes: the one at its position in ``cards``."""
+        card: int = list(cards)[action.value - 1]
+        return card
+
+
 class ChooseNode(Decision):
     """``PLAYER chooses NAME from DOMAIN [where COND]`` (``may choose``: skipping allowed).
 
     A card choice whose candidates the chooser does not all see (``p chooses c from
-    hand[left of p]``) is a *blind pick*: its actions name positions in the domain's order
-    (``NAME:K``, "card K of N"), never cards, and the K-th candidate is the card chosen.
-    Its ``where`` may not test the candidate (that would tell which cards are where): the
-    validator refuses such a choice when it can tell, and the run time when it cannot.
+    hand[left of p]``) is a *blind pick* (:class:`BlindPick`): its actions name positions
+    in the domain's order, never cards.
 
     Args:
         index: the node's index in the program.
@@ -63,17 +117,15 @@ class ChooseNode(Decision):
         actions: the cache of this choice's actions.
         skip_text: the skip label made per listing (it may name the state), or None.
         prompt_text: the prompt in the ruleset's words.
-        zone: for a domain that is a zone, ``f(state, None)`` -> its zone id (a quicker
-            test of what the chooser sees), else None.
-        tests_candidate: the ``where`` test reads the candidate.
+        blind: how a card choice is picked blind, or None when it never is (a choice of
+            values, or of cards the chooser always sees, such as its own hand).
     """
 
     def __init__(self, index: int, name: str, span: Span, player: Fn, domain: Fn,
                  filter: Callable[[State, Any], list[Any]], slot: int, optional: bool,
                  secret: bool, actions: ActionCache,
                  skip_text: Callable[[State], str] | None,
-                 prompt_text: Callable[[State], str], zone: Fn | None = None,
-                 tests_candidate: bool = False) -> None:
+                 prompt_text: Callable[[State], str], blind: BlindPick | None = None) -> None:
         self.index, self.name, self.span = index, name, span
         self.player, self.domain, self.filter, self.slot = player, domain, filter, slot
         self.value_slot = slot
@@ -81,7 +133,7 @@ class ChooseNode(Decision):
         self.actions = actions
         self.skip_text = skip_text
         self.prompt_text = prompt_text
-        self.zone, self.tests_candidate = zone, tests_candidate
+        self.blind = blind
 
     def effect(self, s: State) -> None:
         """Reaching the statement makes the decision pending for its player."""
@@ -95,27 +147,12 @@ class ChooseNode(Decision):
                 f"no legal choice for '{self.name}': the domain is empty and the choice "
                 "cannot be skipped (write 'may choose' or guard it with 'if')", self.span)
 
-    def blind(self, s: State, cards: list[Any]) -> bool:
-        """Whether the pending choice is a blind pick: a card choice whose chooser does not
-        see every candidate in ``cards`` (the domain)."""
-        if not self.actions.card:
-            return False
-        assert s.pending is not None  # this choice is the pending decision
-        seat = s.pending[0]
-        if self.zone is not None and s.program.zone_seers[self.zone(s, None)] >> seat & 1:
-            return False
-        return not sees_all(s, seat, cards)
-
     def legal(self, s: State) -> list[Action]:
         get = self.actions.get
         cards = self.domain(s, None)
-        if self.blind(s, cards):
-            if self.tests_candidate:
-                raise RulesRuntimeError(
-                    f"'{self.name}' is chosen from cards its chooser cannot see (a blind "
-                    "pick by position), so its 'where' cannot test the card", self.span)
-            n = len(self.filter(s, cards))  # all or none: the test does not read the card
-            out = [self.actions.position(k, n) for k in range(1, n + 1)]
+        blind = self.blind
+        if blind is not None and blind.applies(s, self._seat(s), cards):
+            out = blind.positions(s, cards, self.filter, self.actions)
         else:
             out = [get(v) for v in self.filter(s, cards)]
         if self.optional:
@@ -125,10 +162,15 @@ class ChooseNode(Decision):
             out.append(skip)
         return out
 
+    @staticmethod
+    def _seat(s: State) -> int:
+        assert s.pending is not None  # this choice is the pending decision
+        return s.pending[0]
+
     def resolve(self, s: State, action: Action) -> None:
         value = action.value
-        if value is not None and self.actions.card and not action.card:
-            value = list(self.domain(s, None))[value - 1]  # a blind pick: the K-th card
+        if isinstance(action, Position):
+            value = BlindPick.card(self.domain(s, None), action)
         s.loc[self.slot] = value
 
     def prompt(self, s: State) -> str:

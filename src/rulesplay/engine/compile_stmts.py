@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from .. import ir
 from ..visitor import NodeVisitor, Stage, nodes_of
 from .actions import Action, ActionCache
-from .choices import ChooseNode
+from .choices import BlindPick, ChooseNode
 from .compile_effects import (
     compile_assign,
     compile_deal,
@@ -47,6 +47,7 @@ from .texts import template
 from .tricks import TrickNode
 
 if TYPE_CHECKING:
+    from ..errors import Span
     from .codegen import ExprCompiler
     from .program import Program
     from .state import State
@@ -237,11 +238,10 @@ def compile_choose(sc: StmtCompiler, index: int, c: ir.Choose) -> ChooseNode:
     # A skip label may name the state ("keep {count(hand[p])} cards"): made per listing.
     skip_text = sc.template(c.skip_label) if c.skip_label is not None else None
     prompt_text = sc.template(c.prompt, default=c.name)
-    zone = comp.expr(c.domain) if comp.type_of(c.domain) == "zone" else None
-    tests_candidate = c.where is not None and any(
-        n.id == c.name for n in nodes_of(c.where, ir.Name))
+    blind = blind_pick(sc, c.name, c.span, c.domain, c.player, c.where, c.name) if card \
+        else None
     return ChooseNode(index, c.name, c.span, player, domain, filter, slot, c.optional,
-                      c.secret, actions, skip_text, prompt_text, zone, tests_candidate)
+                      c.secret, actions, skip_text, prompt_text, blind)
 
 
 def compile_trick(sc: StmtCompiler, index: int, t: ir.Trick,
@@ -263,11 +263,58 @@ def compile_trick(sc: StmtCompiler, index: int, t: ir.Trick,
     actions = ActionCache(prog, "play", True)
     pass_action = Action("pass", sc.template(t.pass_label, default="pass")(None), None,
                          "pass", False)
+    blind = blind_pick(sc, t.card_var, t.span, t.source, ir.Name(id="player"), t.where,
+                       t.card_var)
     return TrickNode(index, t.span, n=lay.n, zone=zone, leader=leader, source=source,
                      filter=filter, key=key, climbing=t.climbing, player_slot=player_slot,
                      card_slot=card_slot, winner_slot=winner_slot, after_play=after_play,
                      after_trick=after_trick, trick_vars=trick_vars, actions=actions,
-                     pass_action=pass_action, prompt_text=sc.template(t.prompt, default="play"))
+                     pass_action=pass_action, prompt_text=sc.template(t.prompt, default="play"),
+                     blind=blind)
+
+
+def blind_pick(sc: StmtCompiler, name: str, span: Span, cards: ir.Expr, chooser: ir.Expr,
+               where: ir.Expr | None, var: str) -> BlindPick | None:
+    """How seat ``chooser`` picks blind among ``cards`` (:class:`BlindPick`), or None when
+    it sees every card it may pick wherever the game is. Decided here once for a zone by
+    its seers (the one rule of visibility), so the common case costs nothing per decision:
+    a zone every seat sees, or a per-player zone each seat sees of its own taken as the
+    chooser's own (``hand[p]`` for chooser ``p``; ``hand[player]`` in a trick).
+
+    Args:
+        sc: the statement compiler (program, expression compiler).
+        name, span: the decision's name (``play`` in a trick) and where it is written.
+        cards: the candidates' expression (a zone or a list of cards).
+        chooser: the deciding seat's expression.
+        where, var: the filter and the name it binds to the candidate.
+    """
+    comp = sc.comp
+    zone = comp.type_of(cards) == "zone"
+    if zone and _always_seen(sc.prog, cards, chooser):
+        return None
+    tests = where is not None and any(n.id == var for n in nodes_of(where, ir.Name))
+    return BlindPick(name, span, comp.expr(cards) if zone else None, tests)
+
+
+def _always_seen(prog: Program, zone: ir.Expr, chooser: ir.Expr) -> bool:
+    """Whether the seat ``chooser`` sees all of zone reference ``zone`` in every game (see
+    :func:`blind_pick`)."""
+    lay = prog.layout
+    if isinstance(zone, ir.Name):
+        base, key = zone.id, None
+    elif isinstance(zone, ir.Index) and isinstance(zone.obj, ir.Name):
+        base, key = zone.obj.id, zone.key
+    else:
+        return False
+    first = lay.zone_id.get(base)
+    if first is None:
+        return False
+    ids = range(first, first + (1 if lay.zone_owner[first] is None else lay.n))
+    everyone = (1 << lay.n) - 1
+    if all(prog.zone_seers[z] & everyone == everyone for z in ids):
+        return True
+    own = isinstance(key, ir.Name) and isinstance(chooser, ir.Name) and key.id == chooser.id
+    return own and all(prog.zone_seers[z] >> (z - first) & 1 for z in ids)
 
 
 class _Straight(NodeVisitor):

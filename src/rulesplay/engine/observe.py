@@ -51,7 +51,8 @@ def knows_choice(state: State, index: int, seat: int | None) -> bool:
     (``secretly chooses``: others learn that it was made, not what) and another seat's
     choice of a card ``seat`` never saw: not where it was when chosen, nor arriving where
     ``seat`` sees it before the next decision (a card chosen from a hand and discarded face
-    down). See :attr:`State.unseen_choices`.
+    down). A blind pick (by position: ``play:2``) names no card, so all know it.
+    See :attr:`State.unseen_choices`.
     """
     player, aid = state.history[index]
     if player == seat:

@@ -3,6 +3,8 @@
 
 Frame layout: ``[node, stage, leader, plays, current seat, passed-seat bitmask]``.
 Stages: 0 start, 1 next play, 2 after a play, 3 decide the winner, 4 done.
+A seat that cannot see the cards it plays from plays blind, by position
+(:class:`~rulesplay.engine.choices.BlindPick`).
 The node is built from the IR by :func:`rulesplay.engine.compile_stmts.compile_trick`.
 """
 
@@ -13,8 +15,8 @@ from typing import TYPE_CHECKING, Any
 
 from .. import events
 from ..errors import RulesRuntimeError, Span
-from .actions import Action, ActionCache
-from .choices import Decision
+from .actions import Action, ActionCache, Position
+from .choices import BlindPick, Decision
 from .effects import Block, Node, move_cards
 from .expr import Fn
 from .routines import Routine
@@ -41,6 +43,9 @@ class TrickNode(Node, Decision):
         trick_vars: ``(slot, default function)`` of the trick variables, reset at the start.
         actions: the cache of the ``play`` actions; pass_action: the ``pass`` action.
         prompt_text: the prompt in the ruleset's words.
+        blind: how a seat that does not see the cards it plays from picks one blind, by
+            position (:class:`~rulesplay.engine.choices.BlindPick`: a face-down pile, the
+            hand of another seat), or None when every seat sees the cards it plays from.
     """
 
     def __init__(self, index: int, span: Span, *, n: int, zone: Fn, leader: Fn, source: Fn,
@@ -48,7 +53,8 @@ class TrickNode(Node, Decision):
                  player_slot: int, card_slot: int, winner_slot: int,
                  after_play: Block | Routine | None, after_trick: Block | Routine | None,
                  trick_vars: list[tuple[int, Fn]], actions: ActionCache,
-                 pass_action: Action, prompt_text: Callable[[State], str]) -> None:
+                 pass_action: Action, prompt_text: Callable[[State], str],
+                 blind: BlindPick | None = None) -> None:
         self.index, self.span, self.name = index, span, "play"
         self.n = n
         self.zone, self.leader = zone, leader
@@ -64,6 +70,7 @@ class TrickNode(Node, Decision):
         self.actions = actions
         self.pass_action = pass_action
         self.prompt_text = prompt_text
+        self.blind = blind
 
     def start(self, s: State) -> list[Any]:
         for slot, default in self.trick_vars:
@@ -108,7 +115,7 @@ class TrickNode(Node, Decision):
                 return
         seat = f[4]
         s.loc[self.player_slot] = seat
-        if self.climbing and not self._playable(s):
+        if self.climbing and not self._plays(s, seat):
             # A seat with no playable card passes (it has no choice to make).
             self._pass(s, f, seat, forced=True)
             return
@@ -117,9 +124,6 @@ class TrickNode(Node, Decision):
         if not self.climbing and not s._legal:
             raise RulesRuntimeError(f"seat {seat} has no legal card to play in this trick",
                                     self.span)
-
-    def _playable(self, s: State) -> bool:
-        return any(a.card for a in self._cards(s))
 
     def _pass(self, s: State, f: list[Any], seat: int, forced: bool) -> None:
         f[5] |= 1 << seat
@@ -144,13 +148,19 @@ class TrickNode(Node, Decision):
             s.stack.append(self.after_trick.start(s))
 
     # ------------------------------------------------------------ decision
-    def _cards(self, s: State) -> list[Action]:
+    def _plays(self, s: State, seat: int) -> list[Action]:
+        """The ``play`` actions of ``seat``: its playable cards, or positions when it
+        plays blind."""
+        cards = self.source(s, None)
+        blind = self.blind
+        if blind is not None and blind.applies(s, seat, cards):
+            return blind.positions(s, cards, self.filter, self.actions)
         by_card = self.actions.by_card
-        return [by_card[c] for c in self.filter(s, self.source(s, None))]
+        return [by_card[c] for c in self.filter(s, cards)]
 
     def legal(self, s: State) -> list[Action]:
-        out = self._cards(s)
         f = s.stack[-1]
+        out = self._plays(s, f[4])
         if self.climbing and f[3] > 0:
             out.append(self.pass_action)
         return out
@@ -161,7 +171,8 @@ class TrickNode(Node, Decision):
         if action.value is None:
             self._pass(s, f, seat, forced=False)
             return
-        card = action.value
+        card = BlindPick.card(self.source(s, None), action) if isinstance(action, Position) \
+            else action.value
         move_cards(s, card, self.zone(s, None))
         s.by[card] = seat
         s.loc[self.card_slot] = card

@@ -13,7 +13,7 @@ from ..visitor import Stage
 from .expressions import ExprChecker
 from .symbols import Context
 from .types import ANY, compatible, describe
-from .unseen import choice_errors, let_reads
+from .unseen import choice_errors, let_reads, trick_errors
 
 
 class StmtChecker(Stage):
@@ -219,9 +219,7 @@ class StmtChecker(Stage):
                 self.want(s.where, "bool")
             self.ctx.scopes.pop()
         # Its options may not be worked out from cards the chooser cannot see.
-        if self._lets is None:
-            self._lets = let_reads(self.ctx.r)
-        for message, e in choice_errors(s, el == "card", self.sym.zones, self._lets):
+        for message, e in choice_errors(s, el == "card", self.sym.zones, self._let_reads()):
             self.error(message, e.span)
         # The prompt is shown before the choice is made: it cannot name the choice.
         with self.ctx.only_reading("a prompt"):
@@ -229,6 +227,12 @@ class StmtChecker(Stage):
             if s.skip_label is not None:
                 self.exprs.template(s.skip_label)
         self.ctx.bind(s.name, el, s.span)
+
+    def _let_reads(self) -> dict[str, list[ir.Expr]]:
+        """What each ``let`` name reads (:func:`let_reads`), worked out once."""
+        if self._lets is None:
+            self._lets = let_reads(self.ctx.r)
+        return self._lets
 
     def visit_Trick(self, s: ir.Trick) -> None:
         """Zone, leader, the play (``player`` and the card bound), ``pass`` only when
@@ -253,6 +257,10 @@ class StmtChecker(Stage):
         if s.where is not None:
             with self.ctx.only_reading("what may be played"):
                 self.want(s.where, "bool")
+        # Nor may the plays be worked out from cards the player cannot see (a play from
+        # them is blind, by position).
+        for message, e in trick_errors(s, self.sym.zones, self._let_reads()):
+            self.error(message, e.span)
         with self.ctx.only_reading("a prompt"):
             self.exprs.template(s.prompt)
         self.block(s.after_play)

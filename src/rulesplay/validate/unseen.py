@@ -5,7 +5,9 @@ from. A choice of *values* (``values(hand[left of p], it.colour)``, ``colour whe
 any(hand[left of p], ...)``) worked out from cards its chooser cannot see would show those
 cards: an error. A choice of *cards* from cards its chooser cannot see is a blind pick by
 position (the engine lists positions, never cards): legal, but its ``where`` may not test
-the card, and its cards may not be filtered by what is printed on them.
+the card, and its cards may not be filtered by what is printed on them. A trick's play is
+such a choice of a card by the player whose turn it is (a trick played from face-down
+piles, or from the hand of the seat on the left, is played blind): the same rule holds.
 
 A zone is unseen by the chooser when it is ``hidden`` or ``top`` (all but the top card), or
 when it is an ``owner`` zone of another seat: written ``hand[left of p]`` or ``hand[right of
@@ -166,24 +168,52 @@ def choice_errors(s: ir.Choose, card_choice: bool, zones: dict[str, ir.ZoneDecl]
         lets: what each ``let`` name reads (:func:`let_reads`), so that options worked out
             through a name are checked like options worked out directly.
     """
-    who = expr_text(s.player)
+    return pick_errors(f"'{s.name}'", s.name, s.player, expr_text(s.player), s.domain,
+                       s.where, card_choice, zones, lets)
+
+
+def trick_errors(t: ir.Trick, zones: dict[str, ir.ZoneDecl],
+                 lets: dict[str, list[ir.Expr]] | None = None) -> list[tuple[str, ir.Expr]]:
+    """The errors of trick ``t``'s play by the module's rule, the play being a choice of a
+    card by ``player`` (the seat whose turn it is) from the trick's source: from a face-down
+    pile or another seat's hand it is a blind pick, so its ``where`` may not test the card
+    (``follow suit`` cannot be checked on cards nobody sees), and no ``where`` may read cards
+    the player cannot see. Arguments as :func:`choice_errors`."""
+    player = ir.Name(id="player", span=t.span)
+    return pick_errors(f"the card played ('{t.card_var}')", t.card_var, player, "the player",
+                       t.source, t.where, True, zones, lets)
+
+
+def pick_errors(what: str, name: str, chooser: ir.Expr, who: str, domain: ir.Expr,
+                where: ir.Expr | None, card_choice: bool, zones: dict[str, ir.ZoneDecl],
+                lets: dict[str, list[ir.Expr]] | None = None) -> list[tuple[str, ir.Expr]]:
+    """The errors of a decision by the module's rule: ``(message, where)`` pairs.
+
+    Args:
+        what: the decision as messages name it (``'pick'``).
+        name: the name its ``where`` binds to the candidate.
+        chooser, who: the deciding seat's expression, and how messages name it.
+        domain, where: the candidates and their filter (or None).
+        card_choice: the candidates are cards (else values).
+        zones, lets: as :func:`choice_errors`.
+    """
     out: list[tuple[str, ir.Expr]] = []
-    reads = UnseenReads(s.player, zones, lets).run(s.domain, blind_ok=card_choice)
+    reads = UnseenReads(chooser, zones, lets).run(domain, blind_ok=card_choice)
     for e, zone in reads:
         if card_choice:
-            out.append((f"'{s.name}' is picked blind from {zone}, which {who} cannot see: "
+            out.append((f"{what} is picked blind from {zone}, which {who} cannot see: "
                         "it may take cards by position (top, first...) but not test "
                         "them", e))
         else:
-            out.append((f"the options of '{s.name}' are worked out from {zone}, which "
+            out.append((f"the options of {what} are worked out from {zone}, which "
                         f"{who} cannot see: listing them would show those cards", e))
-    if s.where is None:
+    if where is None:
         return out
-    blind = card_choice and blind_source(s.domain, s.player, zones) is not None
-    if blind and any(n.id == s.name for n in nodes_of(s.where, ir.Name)):
-        out.append((f"'{s.name}' is picked blind (by position) from cards {who} cannot "
-                    f"see: its 'where' cannot test the card", s.where))
-    for e, zone in UnseenReads(s.player, zones, lets, s.name).run(s.where):
-        out.append((f"the 'where' of '{s.name}' reads {zone}, which {who} cannot see: "
+    blind = card_choice and blind_source(domain, chooser, zones) is not None
+    if blind and any(n.id == name for n in nodes_of(where, ir.Name)):
+        out.append((f"{what} is picked blind (by position) from cards {who} cannot "
+                    f"see: its 'where' cannot test the card", where))
+    for e, zone in UnseenReads(chooser, zones, lets, name).run(where):
+        out.append((f"the 'where' of {what} reads {zone}, which {who} cannot see: "
                     "the options listed would show those cards", e))
     return out
