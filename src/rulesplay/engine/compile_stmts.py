@@ -41,7 +41,6 @@ from .effects import (
     TriggerNode,
     end_game,
 )
-from .routines import Routine
 from .tables import var_default
 from .texts import template
 from .tricks import TrickNode
@@ -245,10 +244,11 @@ def compile_choose(sc: StmtCompiler, index: int, c: ir.Choose) -> ChooseNode:
 
 
 def compile_trick(sc: StmtCompiler, index: int, t: ir.Trick,
-                  after_play: Block | Routine | None,
-                  after_trick: Block | Routine | None) -> TrickNode:
+                  after_play: Block | None, after_trick: Block | None,
+                  cls: type[TrickNode] = TrickNode) -> TrickNode:
     """The node of a ``trick`` (standard or climbing), at ``index`` in the program, with
-    its ``after play`` and ``after trick`` blocks already compiled."""
+    its ``after play`` and ``after trick`` blocks already compiled (None: none, or lowered
+    into the routine around a ``cls`` :class:`~rulesplay.engine.tricks.LoweredTrick`)."""
     comp, lay, prog = sc.comp, sc.layout, sc.prog
     zone, leader = comp.expr(t.zone), comp.expr(t.leader)
     source = comp.coll(t.source)
@@ -265,7 +265,7 @@ def compile_trick(sc: StmtCompiler, index: int, t: ir.Trick,
                          "pass", False)
     blind = blind_pick(sc, t.card_var, t.span, t.source, ir.Name(id="player"), t.where,
                        t.card_var)
-    return TrickNode(index, t.span, n=lay.n, zone=zone, leader=leader, source=source,
+    return cls(index, t.span, n=lay.n, zone=zone, leader=leader, source=source,
                      filter=filter, key=key, climbing=t.climbing, player_slot=player_slot,
                      card_slot=card_slot, winner_slot=winner_slot, after_play=after_play,
                      after_trick=after_trick, trick_vars=trick_vars, actions=actions,

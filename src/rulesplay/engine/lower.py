@@ -27,11 +27,11 @@ from .compile_stmts import StmtCompiler, compile_trick
 from .effects import PhaseNode, end_game, move_cards, ordered_seats
 from .routines import Routine, fail
 from .state import STEP_LIMIT
+from .tricks import PASSED, WAITS, LoweredTrick
 
 if TYPE_CHECKING:
     from .codegen import ExprCompiler
     from .program import Program
-    from .tricks import TrickNode
 
 ENGINES = ("compiled", "interpret")  # the default first
 
@@ -446,7 +446,45 @@ class Lowerer:
         code.place(resume)
 
     def stop_Trick(self, code: _Code, st: ir.Trick, loops: list[_Loop]) -> None:
-        self._child(code, st, self._trick(st))
+        """A trick in the routine itself: its counters in four frame slots, each turn a
+        resume point, its ``after play`` and ``after trick`` blocks inline. The decision
+        (legal plays, resolving one) is the frame interpreter's own code
+        (:class:`~rulesplay.engine.tricks.LoweredTrick`)."""
+        k = self.comp.const
+        at = code.slot()
+        for _ in range(3):
+            code.slot()
+        node = self._trick(st, at)
+        head, after_play, end = code.label(), code.label(), code.label()
+        node.turn_at, node.after_play_at = head, after_play
+        code.emit(f"{k(node.begin)}(s, f)")
+        code.jump(head)
+        code.place(head)
+        self._count_step(code)
+        turn = code.temp("t")
+        code.emit(f"{turn} = {k(node.turn)}(s, f)")
+        code.emit(f"if {turn} == {WAITS}:")
+        code.emit("    return  # the play resolved resumes at the next turn or after play")
+        code.emit(f"if {turn} == {PASSED}:")
+        code.indent = 1
+        code.jump(head)
+        code.indent = 0
+        if st.after_trick:
+            code.emit(f"if not {k(node.finish)}(s, f):")
+            code.indent = 1
+            code.jump(end)
+            code.indent = 0
+            self.block(code, st.after_trick, loops)
+        else:
+            code.emit(f"{k(node.finish)}(s, f)")
+        code.jump(end)
+        code.place(after_play)
+        if st.after_play:
+            self.block(code, st.after_play, loops)
+        if st.climbing:
+            code.emit(f"{k(node.advance)}(f)")
+        code.jump(head)
+        code.place(end)
 
     def stop_Trigger(self, code: _Code, st: ir.Trigger, loops: list[_Loop]) -> None:
         k, lay = self.comp.const, self.lay
@@ -492,25 +530,12 @@ class Lowerer:
                         f"ability {ab.name} at {name}", ab.span, body)
         return self._step_routines.get(step, {})
 
-    def _child(self, code: _Code, st: ir.Stmt, node: Any) -> None:
-        """Run ``node`` as a child frame and resume after it."""
-        resume = code.label()
-        code.emit(f"f[1] = {resume}")
-        code.emit(f"s.stack.append({self.comp.const(node.start)}(s))")
-        code.emit("return")
-        code.place(resume)
-
-    def _trick(self, st: ir.Trick) -> TrickNode:
-        """A trick node like the frame interpreter's, its ``after`` blocks lowered."""
-        index = len(self.prog.nodes)
-        self.prog.nodes.append(None)
-        after_play = self._block_routine("after play", st.span, st.after_play) \
-            if st.after_play else None
-        after_trick = self._block_routine("after trick", st.span, st.after_trick) \
-            if st.after_trick else None
-        node = compile_trick(self.sc, index, st, after_play, after_trick)
-        node.span = st.span
-        self.prog.nodes[index] = node
+    def _trick(self, st: ir.Trick, at: int) -> LoweredTrick:
+        """The decision of a lowered trick whose counters sit in the frame from ``at``."""
+        node = compile_trick(self.sc, len(self.prog.nodes), st, None, None, LoweredTrick)
+        assert isinstance(node, LoweredTrick)
+        node.span, node.at = st.span, at
+        self.prog.nodes.append(node)
         return node
 
 

@@ -2,7 +2,8 @@
 (seats keep playing higher or pass and drop out, until one is left).
 
 Frame layout: ``[node, stage, leader, plays, current seat, passed-seat bitmask]``.
-Stages: 0 start, 1 next play, 2 after a play, 3 decide the winner, 4 done.
+Stages: 1 next play, 2 after a play, 3 decide the winner, 4 done. The compiled engine
+keeps the same counters in its routine's frame (:class:`LoweredTrick`).
 A seat that cannot see the cards it plays from plays blind, by position
 (:class:`~rulesplay.engine.choices.BlindPick`).
 The node is built from the IR by :func:`rulesplay.engine.compile_stmts.compile_trick`.
@@ -19,7 +20,6 @@ from .actions import Action, ActionCache, Position
 from .choices import BlindPick, Decision
 from .effects import Block, Node, move_cards
 from .expr import Fn
-from .routines import Routine
 
 if TYPE_CHECKING:
     from .state import State
@@ -51,7 +51,7 @@ class TrickNode(Node, Decision):
     def __init__(self, index: int, span: Span, *, n: int, zone: Fn, leader: Fn, source: Fn,
                  filter: Callable[[State, Any], list[Any]], key: Fn, climbing: bool,
                  player_slot: int, card_slot: int, winner_slot: int,
-                 after_play: Block | Routine | None, after_trick: Block | Routine | None,
+                 after_play: Block | None, after_trick: Block | None,
                  trick_vars: list[tuple[int, Fn]], actions: ActionCache,
                  pass_action: Action, prompt_text: Callable[[State], str],
                  blind: BlindPick | None = None) -> None:
@@ -72,71 +72,93 @@ class TrickNode(Node, Decision):
         self.prompt_text = prompt_text
         self.blind = blind
 
+    # Where the trick's counters sit in the frame: leader, plays, current seat, passed
+    # seats from ``at`` on (a lowered trick keeps them in its routine's frame).
+    at = 2
+
     def start(self, s: State) -> list[Any]:
+        f = [self.index, 1, None, 0, None, 0]
+        self.begin(s, f)
+        return f
+
+    def begin(self, s: State, f: list[Any]) -> None:
+        """A new trick: trick variables at their defaults, the leader to play first."""
         for slot, default in self.trick_vars:
             s.g[slot] = default(s, None)
         leader = self.leader(s, None)
         if leader is None:
             raise RulesRuntimeError("the trick has no leader (none)", self.span)
-        return [self.index, 1, leader, 0, leader, 0]
+        at = self.at
+        f[at], f[at + 1], f[at + 2], f[at + 3] = leader, 0, leader, 0
 
     # ------------------------------------------------------------ stepping
     def step(self, s: State, f: list[Any]) -> None:
         stage = f[1]
         if stage == 1:
-            self._next_play(s, f)
+            if self.turn(s, f) == OVER:
+                f[1] = 3
         elif stage == 2:
             f[1] = 1
-            if self.climbing:
-                f[4] = self._next_active(f, f[4])
+            self.advance(f)
         elif stage == 3:
-            self._finish(s, f)
+            f[1] = 4
+            if self.finish(s, f) and self.after_trick is not None:
+                s.stack.append(self.after_trick.start(s))
         else:
             s.stack.pop()
 
     def _next_active(self, f: list[Any], seat: int) -> int:
+        passed = f[self.at + 3]
         for k in range(1, self.n + 1):
             nxt = (seat + k) % self.n
-            if not f[5] >> nxt & 1:
+            if not passed >> nxt & 1:
                 return nxt
         return seat
 
-    def _next_play(self, s: State, f: list[Any]) -> None:
-        n = self.n
+    def advance(self, f: list[Any]) -> None:
+        """After a play and its ``after play`` block: in a climbing trick the turn passes to
+        the next seat still in."""
+        if self.climbing:
+            f[self.at + 2] = self._next_active(f, f[self.at + 2])
+
+    def turn(self, s: State, f: list[Any]) -> int:
+        """The next turn of the trick: :data:`OVER` (every play made: decide the winner),
+        :data:`WAITS` (the current seat's play is pending) or :data:`PASSED` (it had no
+        playable card in a climbing trick and passed)."""
+        n, at = self.n, self.at
         if not self.climbing:
-            if f[3] >= n:
-                f[1] = 3
-                return
-            f[4] = (f[2] + f[3]) % n
+            if f[at + 1] >= n:
+                return OVER
+            f[at + 2] = (f[at] + f[at + 1]) % n
         else:
-            active = n - bin(f[5]).count("1")
-            if active == 0 or (active == 1 and f[3] > 0):
-                f[1] = 3
-                return
-        seat = f[4]
+            active = n - bin(f[at + 3]).count("1")
+            if active == 0 or (active == 1 and f[at + 1] > 0):
+                return OVER
+        seat = f[at + 2]
         s.loc[self.player_slot] = seat
         if self.climbing and not self._plays(s, seat):
             # A seat with no playable card passes (it has no choice to make).
             self._pass(s, f, seat, forced=True)
-            return
+            return PASSED
         s.pending = (seat, self.index)
         s._legal = self.legal(s)  # listed once: the state waits for this decision now
         if not self.climbing and not s._legal:
             raise RulesRuntimeError(f"seat {seat} has no legal card to play in this trick",
                                     self.span)
+        return WAITS
 
     def _pass(self, s: State, f: list[Any], seat: int, forced: bool) -> None:
-        f[5] |= 1 << seat
+        f[self.at + 3] |= 1 << seat
         if s.events is not None:
             s.events.append(events.passed(seat, forced, s.program.phase_name(s)))
-        f[4] = self._next_active(f, seat)
-        f[1] = 1
+        f[self.at + 2] = self._next_active(f, seat)
 
-    def _finish(self, s: State, f: list[Any]) -> None:
+    def finish(self, s: State, f: list[Any]) -> bool:
+        """Decide the winner (``winner``, a ``trick`` event); False when no card was
+        played (then there is no winner and ``after trick`` does not run)."""
         zone = s.zones[self.zone(s, None)]
-        f[1] = 4
         if not zone:
-            return
+            return False
         key = self.key
         best = max(zone, key=lambda c: key(s, c))
         winner = s.by[best]
@@ -144,8 +166,7 @@ class TrickNode(Node, Decision):
         if s.events is not None:
             s.events.append(events.trick(winner, s.program.card_ids[best],
                                          [s.program.card_ids[c] for c in zone]))
-        if self.after_trick is not None:
-            s.stack.append(self.after_trick.start(s))
+        return True
 
     # ------------------------------------------------------------ decision
     def _plays(self, s: State, seat: int) -> list[Action]:
@@ -160,26 +181,52 @@ class TrickNode(Node, Decision):
 
     def legal(self, s: State) -> list[Action]:
         f = s.stack[-1]
-        out = self._plays(s, f[4])
-        if self.climbing and f[3] > 0:
+        out = self._plays(s, f[self.at + 2])
+        if self.climbing and f[self.at + 1] > 0:
             out.append(self.pass_action)
         return out
 
     def resolve(self, s: State, action: Action) -> None:
         f = s.stack[-1]
-        seat = f[4]
+        at = self.at
+        seat = f[at + 2]
         if action.value is None:
             self._pass(s, f, seat, forced=False)
+            self.then(s, f, False)
             return
         card = BlindPick.card(self.source(s, None), action) if isinstance(action, Position) \
             else action.value
         move_cards(s, card, self.zone(s, None))
         s.by[card] = seat
         s.loc[self.card_slot] = card
-        f[3] += 1
-        f[1] = 2
-        if self.after_play is not None:
-            s.stack.append(self.after_play.start(s))
+        f[at + 1] += 1
+        self.then(s, f, True)
+
+    def then(self, s: State, f: list[Any], played: bool) -> None:
+        """Where the trick goes on after a play (``played``) or a pass: the ``after play``
+        block, else the next turn."""
+        if played:
+            f[1] = 2
+            if self.after_play is not None:
+                s.stack.append(self.after_play.start(s))
+        else:
+            f[1] = 1
 
     def prompt(self, s: State) -> str:
         return self.prompt_text(s)
+
+
+class LoweredTrick(TrickNode):
+    """A trick inside a lowered routine (:mod:`rulesplay.engine.lower`): its counters sit
+    in the routine's frame from ``at`` on, and after a play or a pass the routine resumes
+    at ``after_play_at`` (its ``after play`` code) or ``turn_at`` (the next turn)."""
+
+    after_play_at = 0
+    turn_at = 0
+
+    def then(self, s: State, f: list[Any], played: bool) -> None:
+        f[1] = self.after_play_at if played else self.turn_at
+
+
+# What TrickNode.turn found.
+OVER, WAITS, PASSED = 0, 1, 2
