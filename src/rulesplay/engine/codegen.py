@@ -129,8 +129,11 @@ def _side(p: Any, step: int, n: int) -> Any:
 BINARY = {op: op for op in get_args(ir.BinaryOp)}
 UNARY = {"-": "-", "not": "not "}
 
+UNSET = object()  # a once-per-listing value not computed yet (see candidate_source)
+
 HELPERS = {name: obj for name, obj in globals().items()
            if name.startswith("_") and callable(obj) and name != "_NOT_CONST"}
+HELPERS["UNSET"] = UNSET
 
 
 class ExprCompiler(Stage):
@@ -149,6 +152,7 @@ class ExprCompiler(Stage):
         self.ns: dict[str, Any] = dict(HELPERS)
         self._consts: dict[int, str] = {}
         self._hoist: tuple[str, list[int]] | None = None
+        self._inline: tuple[Callable[[], str], list[str]] | None = None
         self._candidate: str | None = None
 
     # ------------------------------------------------------------ public API
@@ -204,6 +208,22 @@ class ExprCompiler(Stage):
 
         return filtered, epoch
 
+    def candidate_source(self, e: ir.Expr, name: str,
+                         fresh: Callable[[], str]) -> tuple[str, list[str]]:
+        """The source of a legality test to inline in a comprehension over ``_x`` (local
+        ``name`` reads as ``_x``), and the names it keeps its once-per-listing values in.
+
+        As :meth:`candidate_filter`, a part that does not read the candidate is computed
+        at most once per listing, when first needed: it is kept in a new name made by
+        ``fresh()``, which the generated code must set to ``UNSET`` before the listing.
+        """
+        names: list[str] = []
+        self._hoist, self._inline, self._candidate = (name, [0]), (fresh, names), name
+        try:
+            return self.gen(e), names
+        finally:
+            self._hoist = self._inline = self._candidate = None
+
     # ------------------------------------------------------------ generation
     def _eval(self, src: str) -> Any:
         return eval(src, self.ns)  # noqa: S307 - source built from IR slots and constants
@@ -239,10 +259,14 @@ class ExprCompiler(Stage):
             if hoist[0] not in free and "it" not in free and _loops(e):
                 self._hoist = None
                 try:
-                    fn = self._function(self.visit(e))
+                    once: str = self.visit(e)
                 finally:
                     self._hoist = hoist
-                return f"{self.const(_cached(fn, hoist[1]))}(s, it)"
+                if self._inline is not None:  # a name the caller sets to UNSET first
+                    name = self._inline[0]()
+                    self._inline[1].append(name)
+                    return f"({name} if {name} is not UNSET else ({name} := {once}))"
+                return f"{self.const(_cached(self._function(once), hoist[1]))}(s, it)"
         src: str = self.visit(e)
         return src
 

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from .. import events, ir
 from ..errors import RulesRuntimeError
-from .effects import Effect, move_cards
+from .effects import Effect, move_card, move_cards
 from .expr import Fn
 from .texts import template
 
@@ -130,7 +130,7 @@ def compile_deal(prog: Program, comp: ExprCompiler, d: ir.Deal) -> Effect:
                                     f"exist with {n} players", d.span)
         for _ in range(each):
             for k in range(n):
-                move_cards(s, s.zones[src][-1], base + (first + k) % n)
+                move_card(s, s.zones[src][-1], base + (first + k) % n)
     return deal
 
 

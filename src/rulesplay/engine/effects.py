@@ -59,6 +59,27 @@ def move_cards(s: State, cards: Any, to: int, top: bool = True) -> None:
         watch[1] |= card_seers(s, watch[0])
 
 
+def move_card(s: State, c: int | None, to: int, top: bool = True) -> None:
+    """:func:`move_cards` of one card (or none): the same effect without the batch."""
+    if c is None:
+        return
+    where = s.where
+    src = where[c]
+    s.zones[src].remove(c)
+    where[c] = to
+    for slot, default in s.program.card_var_resets:
+        s.cv[slot][c] = default
+    if s.events is not None:
+        s.events.append(s.program.move_event(c, src, to))
+    if top:
+        s.zones[to].append(c)
+    else:
+        s.zones[to].insert(0, c)
+    watch = s.watch
+    if watch is not None and watch[0] == c:
+        watch[1] |= card_seers(s, c)
+
+
 class Node:
     """A compound statement: runs as a frame on the stack."""
 

@@ -24,10 +24,10 @@ from .. import events, ir
 from ..errors import RulesRuntimeError, Span
 from ..visitor import NodeVisitor
 from .compile_stmts import StmtCompiler, compile_trick
-from .effects import PhaseNode, end_game, move_cards, ordered_seats
+from .effects import PhaseNode, end_game, move_card, move_cards, ordered_seats
 from .routines import Routine, fail
 from .state import STEP_LIMIT
-from .tricks import PASSED, WAITS, LoweredTrick
+from .tricks import PASSED, WAITS, LoweredTrick, no_card_to_play
 
 if TYPE_CHECKING:
     from .codegen import ExprCompiler
@@ -285,10 +285,10 @@ class Lowerer:
 
     def plain_Move(self, code: _Code, st: ir.Move, loops: list[_Loop]) -> None:
         comp = self.comp
-        cards = comp.gen_coll(st.cards) if comp.type_of(st.cards) == "zone" else \
-            comp.gen(st.cards)
-        code.emit(f"{comp.const(move_cards)}(s, {cards}, {comp.gen(st.to)}, "
-                  f"{st.end == 'top'})")
+        typ = comp.type_of(st.cards)
+        cards = comp.gen_coll(st.cards) if typ == "zone" else comp.gen(st.cards)
+        move = move_card if typ == "card" else move_cards
+        code.emit(f"{comp.const(move)}(s, {cards}, {comp.gen(st.to)}, {st.end == 'top'})")
 
     def _plain_effect(self, code: _Code, st: ir.Stmt, loops: list[_Loop]) -> None:
         code.emit(f"{self._effect(st)}(s)")
@@ -461,14 +461,17 @@ class Lowerer:
         code.jump(head)
         code.place(head)
         self._count_step(code)
-        turn = code.temp("t")
-        code.emit(f"{turn} = {k(node.turn)}(s, f)")
-        code.emit(f"if {turn} == {WAITS}:")
-        code.emit("    return  # the play resolved resumes at the next turn or after play")
-        code.emit(f"if {turn} == {PASSED}:")
-        code.indent = 1
-        code.jump(head)
-        code.indent = 0
+        if not st.climbing and node.blind is None:
+            self._standard_turn(code, st, node, at)
+        else:
+            turn = code.temp("t")
+            code.emit(f"{turn} = {k(node.turn)}(s, f)")
+            code.emit(f"if {turn} == {WAITS}:")
+            code.emit("    return  # the play resolved resumes at the next turn or after play")
+            code.emit(f"if {turn} == {PASSED}:")
+            code.indent = 1
+            code.jump(head)
+            code.indent = 0
         if st.after_trick:
             code.emit(f"if not {k(node.finish)}(s, f):")
             code.indent = 1
@@ -529,6 +532,34 @@ class Lowerer:
                     self._step_routines.setdefault(name, {})[ab.name] = self._block_routine(
                         f"ability {ab.name} at {name}", ab.span, body)
         return self._step_routines.get(step, {})
+
+    def _standard_turn(self, code: _Code, st: ir.Trick, node: LoweredTrick, at: int) -> None:
+        """The next turn of a standard trick nobody plays blind, inline: what
+        :meth:`~rulesplay.engine.tricks.TrickNode.turn` does, with the legal plays listed
+        by one comprehension. Ends with a jump to the winner's part once all have played."""
+        k, comp = self.comp.const, self.comp
+        over = code.label()
+        code.emit(f"if f[{at + 1}] >= {self.lay.n}:")
+        code.indent = 1
+        code.jump(over)
+        code.indent = 0
+        seat, legal = code.temp("p"), code.temp("l")
+        code.emit(f"{seat} = f[{at + 2}] = (f[{at}] + f[{at + 1}]) % {self.lay.n}")
+        code.emit(f"s.loc[{node.player_slot}] = {seat}")
+        plays = f"[{k(node.actions.by_card)}[_x] for _x in {comp.gen_coll(st.source)}"
+        if st.where is not None:
+            cond, once = comp.candidate_source(st.where, st.card_var,
+                                               lambda: code.temp("h"))
+            for name in once:
+                code.emit(f"{name} = UNSET")
+            plays += f" if {cond}"
+        code.emit(f"{legal} = {plays}]")
+        code.emit(f"if not {legal}:")
+        code.emit(f"    raise {k(no_card_to_play)}({seat}, {k(st.span)})")
+        code.emit(f"s.pending = ({seat}, {node.index})")
+        code.emit(f"s._legal = {legal}")
+        code.emit("return  # the play resolved resumes after play")
+        code.place(over)
 
     def _trick(self, st: ir.Trick, at: int) -> LoweredTrick:
         """The decision of a lowered trick whose counters sit in the frame from ``at``."""

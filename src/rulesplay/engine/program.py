@@ -41,6 +41,7 @@ class Program:
         phases, phase_index, start_phase: phase nodes, their index by name, the node the
             game starts with (the start phase's routine in the compiled engine).
         routine_of_phase: compiled engine: phase node index -> its routine's node index.
+        everyone: the bitmask of every seat and an onlooker (see ``observe.seat_bit``).
         card_ids, card_labels, card_attrs, card_short: per card (int id): stable id
             (``red-7#2``), display label, attributes as plain data (in events), short name.
         num_cards, enum_labels: card count; enum, choice and ability value -> display label.
@@ -71,6 +72,7 @@ class Program:
         self.phase_index: dict[str, int] = {}
         self.start_phase: int = 0
         self.engine: str = game.engine
+        self.everyone: int = (1 << layout.n + 1) - 1  # every seat and an onlooker (bitmask)
         self.routine_of_phase: dict[int, int] = {}
         self.card_ids: list[str] = []
         self.card_labels: list[str] = []

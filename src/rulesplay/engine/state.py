@@ -11,7 +11,7 @@ import json
 import random
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from .. import events
 from ..errors import IllegalActionError, RulesError, RulesRuntimeError, Span
@@ -154,40 +154,40 @@ class State:
                 lists the legal action ids.
             RulesRuntimeError: the ruleset failed while running (names the phase).
         """
-        if not isinstance(action, str | Action):
-            raise IllegalActionError(f"an action is an Action or its id (a string), not "
-                                     f"{type(action).__name__} {action!r}")
-        legal = self.legal_actions()
+        legal = self._legal if self._legal is not None else self.legal_actions()
         chosen = None
-        if isinstance(action, str):
+        if action.__class__ is str:
             for a in legal:
                 if a.id == action:
                     chosen = a
                     break
-        else:
-            for a in legal:
-                if a is action or a.id == action.id:
+        elif isinstance(action, Action):
+            for a in legal:  # an action from the current list is found by identity
+                if a is action:
                     chosen = a
                     break
+            else:
+                for a in legal:
+                    if a.id == action.id:
+                        chosen = a
+                        break
+        else:
+            raise IllegalActionError(f"an action is an Action or its id (a string), not "
+                                     f"{type(action).__name__} {action!r}")
         if chosen is None:
-            name = action if isinstance(action, str) else action.id
-            if self.terminal:
-                raise IllegalActionError(f"the game is over; '{name}' cannot be played")
-            ids = ", ".join(a.id for a in legal[:30]) + (" ..." if len(legal) > 30 else "")
-            raise IllegalActionError(f"'{name}' is not a legal action for seat "
-                                     f"{self.pending[0] if self.pending else '?'} now; "
-                                     f"legal: {ids}")
+            self._refuse(action, legal)
         assert self.pending is not None  # a legal action was found: a decision is pending
         player, index = self.pending
-        node = self.program.nodes[index]
+        prog = self.program
+        node = prog.nodes[index]
         if self.decisions >= DECISION_LIMIT:
             raise RulesRuntimeError(
                 f"the game has gone on for {DECISION_LIMIT} decisions without ending (in phase "
-                f"'{self.program.phase_name(self)}'): do its phases ever reach 'next end'?",
+                f"'{prog.phase_name(self)}'): do its phases ever reach 'next end'?",
                 self.span or Span())
         if self.events is not None:
             self.events.append(events.decision(
-                player, self.program.phase_name(self), node.name, node.prompt(self), chosen.id,
+                player, prog.phase_name(self), node.name, node.prompt(self), chosen.id,
                 chosen.label, node.secret))
         self.history.append((player, chosen.id))
         self.pending = None
@@ -201,9 +201,11 @@ class State:
             node.resolve(self, chosen)
         except FAULTS as exc:
             raise self._located(exc) from None
-        everyone = (1 << self.num_players + 1) - 1
-        if card is not None and (seen | card_seers(self, card)) != everyone:
-            self.watch = [card, seen | card_seers(self, card)]
+        everyone = prog.everyone
+        if card is not None:
+            seen |= card_seers(self, card)
+            if seen != everyone:
+                self.watch = [card, seen]
         try:
             self._run()
         finally:
@@ -212,6 +214,16 @@ class State:
                 if unseen:
                     self.unseen_choices[len(self.history) - 1] = unseen
                 self.watch = None
+
+    def _refuse(self, action: Action | str, legal: list[Action]) -> NoReturn:
+        """Raise the error for an action that is not legal now."""
+        name = action if isinstance(action, str) else action.id
+        if self.terminal:
+            raise IllegalActionError(f"the game is over; '{name}' cannot be played")
+        ids = ", ".join(a.id for a in legal[:30]) + (" ..." if len(legal) > 30 else "")
+        raise IllegalActionError(f"'{name}' is not a legal action for seat "
+                                 f"{self.pending[0] if self.pending else '?'} now; "
+                                 f"legal: {ids}")
 
     def _run(self) -> None:
         """Interpret until a decision is pending or the game is over."""

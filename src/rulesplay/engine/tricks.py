@@ -18,7 +18,7 @@ from .. import events
 from ..errors import RulesRuntimeError, Span
 from .actions import Action, ActionCache, Position
 from .choices import BlindPick, Decision
-from .effects import Block, Node, move_cards
+from .effects import Block, Node, move_card
 from .expr import Fn
 
 if TYPE_CHECKING:
@@ -136,15 +136,19 @@ class TrickNode(Node, Decision):
                 return OVER
         seat = f[at + 2]
         s.loc[self.player_slot] = seat
-        if self.climbing and not self._plays(s, seat):
-            # A seat with no playable card passes (it has no choice to make).
-            self._pass(s, f, seat, forced=True)
-            return PASSED
         s.pending = (seat, self.index)
-        s._legal = self.legal(s)  # listed once: the state waits for this decision now
-        if not self.climbing and not s._legal:
-            raise RulesRuntimeError(f"seat {seat} has no legal card to play in this trick",
-                                    self.span)
+        plays = self._plays(s, seat)  # listed once: the state waits for this decision now
+        if self.climbing:
+            if not plays:
+                # A seat with no playable card passes (it has no choice to make).
+                s.pending = None
+                self._pass(s, f, seat, forced=True)
+                return PASSED
+            if f[at + 1] > 0:
+                plays.append(self.pass_action)
+        elif not plays:
+            raise no_card_to_play(seat, self.span)
+        s._legal = plays
         return WAITS
 
     def _pass(self, s: State, f: list[Any], seat: int, forced: bool) -> None:
@@ -196,7 +200,7 @@ class TrickNode(Node, Decision):
             return
         card = BlindPick.card(self.source(s, None), action) if isinstance(action, Position) \
             else action.value
-        move_cards(s, card, self.zone(s, None))
+        move_card(s, card, self.zone(s, None))
         s.by[card] = seat
         s.loc[self.card_slot] = card
         f[at + 1] += 1
@@ -226,6 +230,11 @@ class LoweredTrick(TrickNode):
 
     def then(self, s: State, f: list[Any], played: bool) -> None:
         f[1] = self.after_play_at if played else self.turn_at
+
+
+def no_card_to_play(seat: int, span: Span) -> RulesRuntimeError:
+    """The error when a seat must play to a standard trick and has no legal card."""
+    return RulesRuntimeError(f"seat {seat} has no legal card to play in this trick", span)
 
 
 # What TrickNode.turn found.
