@@ -120,8 +120,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                     help="compare with the engine and bots of this git commit (e.g. 5ea43f4)")
     ap.add_argument("--engine", metavar="NAME",
                     help="rulesplay.load(engine=NAME) for the current tree")
-    ap.add_argument("--slices", type=int, default=12, metavar="N",
-                    help="rounds of alternating slices (default 12)")
+    ap.add_argument("--slices", type=int, default=20, metavar="N",
+                    help="rounds of alternating slices (default 20)")
     ap.add_argument("--slice-seconds", type=float, default=0.5, metavar="S",
                     help="CPU seconds of the slowest side's slice, rounded to whole games "
                          "(at least one; default 0.5)")

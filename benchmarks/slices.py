@@ -8,9 +8,10 @@ B, and so on for a number of rounds (the order flips every round). Each worker m
 own CPU time (``time.process_time()``) and reports it with what it did, so time the machine
 gives to other processes is not counted.
 
-A task is a function ``make(**params)`` in a module of this folder that returns an object
-with ``note`` (a line for the report, may be empty) and ``unit(seed) -> Unit``; a unit is one
-game, or whatever the task counts. Units of one slice get consecutive seeds, the same on
+A task is named ``"module:Name"``, a class (or function) in a module of this folder; called
+with the side's parameters, it sets up and returns an object with ``note`` (a line for the
+report, may be empty) and ``unit(seed) -> Unit``; a unit is one game, or whatever the task
+counts. Units of one slice get consecutive seeds, the same on
 every side, so two engines that play identical games play the same games in each round
 (checked with the units' ``check`` fingerprints).
 """
@@ -55,15 +56,14 @@ class Slice:
     check: str
 
     def rate(self, metric: str) -> float:
-        """``metric`` per CPU second (``units`` counts units)."""
-        n = self.units if metric == "units" else self.counts.get(metric, 0)
-        return n / self.cpu if self.cpu > 0 else float("nan")
+        """The count ``metric`` per CPU second."""
+        return self.counts.get(metric, 0) / self.cpu if self.cpu > 0 else float("nan")
 
 
 @dataclass(frozen=True)
 class Side:
     """One side of a comparison: a label, the ``src/`` folder it imports ``rulesplay`` from,
-    and its task (``"module:function"`` in this folder, with keyword parameters)."""
+    and its task (``"module:Name"`` in this folder, with keyword parameters)."""
 
     label: str
     src: Path
@@ -232,7 +232,7 @@ def report(run: Run, metrics: list[str], ratio_label: str = "",
     width = max(len(s.label) for s in run.sides)
     for i, side in enumerate(run.sides):
         total = run.total(i)
-        rates = "  ".join(f"{total.rate(m):10.1f} {m}/s" for m in metrics)
+        rates = "  ".join(f"{_num(total.rate(m)):>9} {m}/s" for m in metrics)
         lines.append(f"  {side.label:{width}}  {rates}  ({total.cpu:.1f} s CPU)")
         if run.notes[i]:
             lines.append(f"  {'':{width}}  note: {run.notes[i]}")
