@@ -1,91 +1,142 @@
-"""Agent and simulation throughput: run ``python benchmarks/bench_agents.py [--quick]``.
+"""Bot speed in CPU time, Bargain Hunter 4 players, on a noisy machine.
 
-Prints, for every ruleset in ``rulesets/`` (variants excluded):
-  * random playouts: games/s and decisions/s (one process);
-and for Bargain Hunter:
-  * mcts decisions/s at a fixed budget (``mcts:iterations=100``, one mcts seat, rounds=1);
-  * greedy decisions/s;
-  * ``simulate`` wall time with 1 and 2 workers, and the speed-up.
+  mcts    ``mcts:iterations=100`` in seat 0, random bots in the others, one round
+          (option rounds=1): iterations per CPU second of the mcts seat's own steps (100
+          per decision with more than one legal action; the others cost it nothing).
+  greedy  ``greedy`` in every seat, the full game (as `rulesplay compare --bot greedy`
+          plays it): games and decisions per CPU second of the whole game.
+
+Both use ``make_agent(spec, seat, seed)`` and ``agent.step(state)``, which every version since
+commit 5ea43f4 has. Each side runs in its own worker process and the sides take turns in
+short slices (see ``slices.py``); a slice is a whole number of games, seeded alike on both
+sides. Random playouts and `simulate` are measured by ``playout.py``.
+
+Examples:
+  python benchmarks/bench_agents.py --baseline 5ea43f4
+  python benchmarks/bench_agents.py --bot greedy --slices 20
+  python benchmarks/bench_agents.py --quick
 """
 
 from __future__ import annotations
 
 import argparse
-import random
-import sys
 import time
 from pathlib import Path
+from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "src"))
+from slices import ROOT, Side, Unit, alternate, load_game, report, with_baseline
 
-import rulesplay  # noqa: E402
-from rulesplay.agents import make_agent  # noqa: E402
-from rulesplay.sim import simulate  # noqa: E402
+RULESET = str(ROOT / "rulesets" / "bargain_hunter.rules")
+PLAYERS = 4
+SRC = ROOT / "src"
 
 
-def playouts(path: Path, players: int, seconds: float) -> tuple[float, float]:
-    """Random playouts for about ``seconds``: (games/s, decisions/s)."""
-    game = rulesplay.load(path)
-    games = decisions = 0
-    t0 = time.perf_counter()
-    while time.perf_counter() - t0 < seconds:
-        s = game.new_state(num_players=players, seed=games)
-        rng = random.Random(games)
+# ------------------------------------------------------------ tasks (run in workers)
+class Mcts:
+    """Task: one game with ``mcts:iterations=N`` in seat 0; times only seat 0's steps."""
+
+    def __init__(self, iterations: int = 100, engine: str | None = None) -> None:
+        self.note = ""
+        self.game = load_game(RULESET, {"rounds": 1}, engine)
+        self.spec = f"mcts:iterations={iterations}"
+        self.iterations = iterations
+
+    def unit(self, seed: int) -> Unit:
+        """One game; counts the mcts seat's searches (decisions with a choice), iterations."""
+        from rulesplay.agents import make_agent
+
+        s = self.game.new_state(PLAYERS, seed)
+        agents = [make_agent(self.spec if p == 0 else "random", p, seed)
+                  for p in range(PLAYERS)]
+        cpu, searched, decisions = 0.0, 0, 0
         while not s.is_terminal():
-            s.apply(rng.choice(s.legal_actions()))
-        games += 1
-        decisions += s.decisions
-    dt = time.perf_counter() - t0
-    return games / dt, decisions / dt
-
-
-def agent_speed(spec: str, decisions: int) -> float:
-    """Decisions/s of ``spec`` in seat 0 of 4-player Bargain Hunter (rounds=1)."""
-    game = rulesplay.load(ROOT / "rulesets" / "bargain_hunter.rules", {"rounds": 1})
-    made, spent, seed = 0, 0.0, 0
-    while made < decisions:
-        s = game.new_state(num_players=4, seed=seed)
-        agents = [make_agent(spec if p == 0 else "random", p, seed) for p in range(4)]
-        while not s.is_terminal() and made < decisions:
             p = s.current_player()
-            t0 = time.perf_counter()
-            a = agents[p].step(s)
-            if p == 0 and len(s.legal_actions()) > 1:
-                spent += time.perf_counter() - t0
-                made += 1
-            s.apply(a)
-        seed += 1
-    return made / spent
+            if p == 0:
+                searched += int(len(s.legal_actions()) > 1)
+                t0 = time.process_time()
+                action = agents[0].step(s)
+                cpu += time.process_time() - t0
+            else:
+                action = agents[p].step(s)
+            s.apply(action)
+            decisions += 1
+        counts = {"iterations": searched * self.iterations, "searches": searched, "games": 1}
+        return Unit(cpu, counts, f"{decisions} {s.scores()}")
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--quick", action="store_true", help="shorter runs")
-    args = ap.parse_args()
-    secs = 1.0 if args.quick else 3.0
-    print("random playouts (1 process)")
-    for path in sorted((ROOT / "rulesets").glob("*.rules")):
-        game = rulesplay.load(path)
-        lo, hi = game.player_range
-        for players in sorted({lo, min(hi, 4)}):
-            gps, dps = playouts(path, players, secs)
-            print(f"  {path.name:24} {players} players: {gps:8.1f} games/s "
-                  f"{dps:10.0f} decisions/s")
-    print("agents, Bargain Hunter 4 players (decisions with a real choice)")
-    for spec, n in (("greedy", 60 if args.quick else 200),
-                    ("mcts:iterations=100", 10 if args.quick else 40)):
-        print(f"  {spec:24} {agent_speed(spec, n):8.1f} decisions/s")
-    n = 400 if args.quick else 2000
-    path = str(ROOT / "rulesets" / "bargain_hunter.rules")
-    times = {}
-    for workers in (1, 2):
-        t0 = time.perf_counter()
-        simulate(path, n, 4, seed=0, workers=workers)
-        times[workers] = time.perf_counter() - t0
-        print(f"simulate {n} random games, 4 players, {workers} worker(s): "
-              f"{times[workers]:.1f} s ({n / times[workers]:.0f} games/s)")
-    print(f"speed-up 1 -> 2 workers: {times[1] / times[2]:.2f}x")
+class Greedy:
+    """Task: one game with ``greedy`` in every seat, timed whole."""
+
+    def __init__(self, engine: str | None = None) -> None:
+        self.note = ""
+        self.game = load_game(RULESET, None, engine)
+
+    def unit(self, seed: int) -> Unit:
+        """One game."""
+        from rulesplay.agents import make_agent
+
+        t0 = time.process_time()
+        s = self.game.new_state(PLAYERS, seed)
+        agents = [make_agent("greedy", p, seed) for p in range(PLAYERS)]
+        decisions = 0
+        while not s.is_terminal():
+            s.apply(agents[s.current_player()].step(s))
+            decisions += 1
+        cpu = time.process_time() - t0
+        return Unit(cpu, {"games": 1, "decisions": decisions}, f"{decisions} {s.scores()}")
+
+
+BOTS = {  # name: (task, metrics reported, the first one compared)
+    "mcts": ("bench_agents:Mcts", ["iterations", "searches"]),
+    "greedy": ("bench_agents:Greedy", ["games", "decisions"]),
+}
+
+
+# ------------------------------------------------------------ the comparisons
+def measure(args: argparse.Namespace, baseline: Path | None) -> None:
+    """Measure and print every bot asked for."""
+    for bot in args.bot or list(BOTS):
+        task, metrics = BOTS[bot]
+        current: dict[str, Any] = {"engine": args.engine} if args.engine else {}
+        sides = [Side("current" if baseline else "engine", SRC, task, current)]
+        if baseline is not None:
+            sides.append(Side(f"baseline {args.baseline}", baseline / "src", task, {}))
+        print(f"{bot}, Bargain Hunter {PLAYERS} players"
+              + (", rounds=1" if bot == "mcts" else ""), flush=True)
+        run = alternate(sides, args.slices, args.slice_seconds)
+        for line in report(run, metrics, same_games=baseline is not None):
+            print(line, flush=True)
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    """The command line (``--help`` explains it)."""
+    ap = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0],
+        epilog=__doc__.split("\n\n", 1)[1],
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--bot", action="append", choices=list(BOTS),
+                    help="a bot to measure (repeatable; default: both)")
+    ap.add_argument("--baseline", metavar="REV",
+                    help="compare with the engine and bots of this git commit (e.g. 5ea43f4)")
+    ap.add_argument("--engine", metavar="NAME",
+                    help="rulesplay.load(engine=NAME) for the current tree")
+    ap.add_argument("--slices", type=int, default=20, metavar="N",
+                    help="rounds of alternating slices (default 20)")
+    ap.add_argument("--slice-seconds", type=float, default=0.5, metavar="S",
+                    help="CPU seconds of the slowest side's slice, rounded to whole games "
+                         "(at least one; default 0.5)")
+    ap.add_argument("--quick", action="store_true",
+                    help="a smoke run: 2 slices of one game (well under 30 s in all)")
+    args = ap.parse_args(argv)
+    if args.quick:
+        args.slices, args.slice_seconds = 2, 0.0
+    return args
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Run the benchmark from the command line."""
+    args = parse_args(argv)
+    with_baseline(args.baseline, lambda tree: measure(args, tree))
 
 
 if __name__ == "__main__":
