@@ -302,8 +302,8 @@ class PhaseNode(Node):
     """A phase: runs its body, then takes the first transition whose guard holds.
 
     Made before its body is compiled (a ``next`` may name any phase), so ``body``,
-    ``label`` (until then the phase's name) and ``transitions`` are set by the compile step
-    afterwards.
+    ``label`` (a :class:`~rulesplay.engine.program.DisplayText`) and ``transitions`` are set
+    by the compile step afterwards.
     """
 
     def __init__(self, index: int, name: str, span: Span) -> None:
