@@ -210,8 +210,9 @@ def test_diff_reports_a_visibility_change() -> None:
     ("= 0 hidden", "= 0 top", "s.rules:13:24: error: unexpected 'to'; expected one of: "
      "'kept', 'public', 'owner' or 'hidden', end of line"),
     ('chooses x from hand[p] "play (you hold {total[p]}, pot {pot})"',
-     'may choose x from hand[p] "play" skip "keep {total[p]}"', "this skip label reads 'total[p]', which is owner: a decision's label is told to every "
-     "seat, so it cannot hide the value"),
+     'may choose x from hand[p] "play" skip "keep {total[p]}"',
+     "s.rules:23:49: error: this skip label reads 'total[p]', which is owner: a decision's "
+     "label is told to every seat, so it cannot hide the value"),
 ])
 def test_a_wrong_visibility_is_an_error_with_its_place(old: str, new: str, said: str) -> None:
     text = SECRETS.replace(old, new)

@@ -30,8 +30,8 @@ def visible_to(state: State, zone: int, seat: int | None) -> str:
 
 def seat_bit(state: State, seat: int | None) -> int:
     """Seat ``seat``'s bit in the bitmasks of seats below: ``1 << seat``, and ``1 << n``
-    for an onlooker (None)."""
-    return 1 << (state.program.layout.n if seat is None else seat)
+    for an onlooker (None); see :meth:`Program.seat_bit`."""
+    return state.program.seat_bit(seat)
 
 
 def card_seers(state: State, card: int) -> int:
@@ -235,7 +235,8 @@ def resample(state: State, seat: int | None, rng: random.Random) -> State:
     hidden card of its kind).
 
     The clone's random generator is reseeded from ``rng`` too, so future chance is not the
-    true one either, and other seats' secret choices are concealed (:func:`conceal`).
+    true one either, and other seats' secret choices and the variables ``seat`` may not see
+    are concealed (:func:`conceal`).
     Constraints revealed by play (e.g. a seat that did not follow holds none of the lead
     colour) are not enforced here; agents that need them reject samples.
 
