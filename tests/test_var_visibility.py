@@ -98,6 +98,17 @@ def test_texts_are_masked_in_a_seat_view_and_whole_in_the_events() -> None:
         assert not any("masks" in e for e in view)
 
 
+def test_a_value_worked_out_from_every_seat_s_owner_variable_is_no_seat_s() -> None:
+    text = SECRETS.replace('say "{p} holds {total[p]}"',
+                           'say "{p} holds {total[p]} of {sum(seats, total[it])}"')
+    state = rulesplay.loads(text).new_state(2, seed=4, record_events=True)
+    t0 = state.var("total", 0)
+    (say,) = [e for e in state.events or [] if e["type"] == "say"]
+    assert say["text"] == f"Seat 0 holds {t0} of {t0}"  # seat 1's total is still 0
+    view = SeatView(state.program, 0).filter(state.events or [])
+    assert [e["text"] for e in view if e["type"] == "say"] == [f"Seat 0 holds {t0} of ?"]
+
+
 def test_the_whole_log_keeps_the_values_and_a_seat_log_hides_the_others(tmp_path: Path
                                                                       ) -> None:
     rules = tmp_path / "secrets.rules"

@@ -51,21 +51,32 @@ def template(prog: Program, comp: ExprCompiler, labels: ir.Labels | None,
 def _seers(prog: Program, comp: ExprCompiler, e: ir.Expr) -> Seers | None:
     """Who sees the value of placeholder ``e``: None when it reads no ``owner`` or
     ``hidden`` variable; else ``f(state) -> bitmask``: the seats that see every such
-    variable it reads (an ``owner`` one read as ``x[SEAT]``: that seat; any other: none)."""
+    variable it reads, from the program's tables of seers (a player variable read as
+    ``x[SEAT]``: those of SEAT's; read another way: those that see every seat's)."""
     reads = secret_reads(e, prog.checked)
     if not reads:
         return None
-    seats = [comp.expr(r.seat) for r in reads if r.var.visibility == "owner"
-             and r.seat is not None]
-    if len(seats) < len(reads):
-        return lambda s: 0
-    n = prog.layout.n
+    lay, n = prog.layout, prog.layout.n
+    fixed = (1 << n + 1) - 1  # what does not depend on the state
+    per_seat: list[tuple[list[int], Fn]] = []
+    for r in reads:
+        name = r.var.name
+        if r.var.scope == "player" and r.seat is not None:
+            per_seat.append((prog.pvar_seers[lay.pslot[name]], comp.expr(r.seat)))
+        elif r.var.scope == "player":
+            for each in prog.pvar_seers[lay.pslot[name]]:
+                fixed &= each
+        else:
+            fixed &= prog.cvar_seers[lay.cslot[name]] if r.var.scope == "card" else \
+                prog.gvar_seers[lay.gslot[name]]
+    if not per_seat:
+        return lambda s: fixed
 
     def seers(s: Any) -> int:
-        who = (1 << n + 1) - 1
-        for seat in seats:
+        who = fixed
+        for table, seat in per_seat:
             p = seat(s, None)
-            who &= 1 << p if isinstance(p, int) and 0 <= p < n else 0
+            who &= table[p] if isinstance(p, int) and 0 <= p < n else 0
         return who
     return seers
 
