@@ -57,8 +57,8 @@ score: total[player]
 '''
 
 
-def _at_seat_1() -> rulesplay.State:
-    state = rulesplay.loads(SECRETS).new_state(2, seed=4, record_events=True)
+def _at_seat_1(engine: str = "compiled") -> rulesplay.State:
+    state = rulesplay.loads(SECRETS, engine=engine).new_state(2, seed=4, record_events=True)
     state.apply(state.legal_actions()[0])
     assert state.current_player() == 1
     return state
@@ -79,8 +79,9 @@ def test_a_seat_observes_its_own_owner_variable_and_no_one_a_hidden_one() -> Non
     assert state.observation(1)["prompt"] == f"play (you hold {totals[1]}, pot ?)"
 
 
-def test_texts_are_masked_in_a_seat_view_and_whole_in_the_events() -> None:
-    state = _at_seat_1()
+@pytest.mark.parametrize("engine", ["compiled", "interpret"])
+def test_texts_are_masked_in_a_seat_view_and_whole_in_the_events(engine: str) -> None:
+    state = _at_seat_1(engine)
     t0, t1, pot = state.var("total", 0), state.var("total", 1), state.var("pot")
     events = state.events or []
     says = [e for e in events if e["type"] == "say"]
