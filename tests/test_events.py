@@ -28,6 +28,8 @@ def test_every_recorded_event_has_the_fields_of_its_kind(name: str) -> None:
     seen = set()
     for ev in state.events or []:
         kind = KINDS[ev["type"]]
-        assert list(ev) == list(kind.__annotations__), ev
+        # "masks" is there only when a text shows a variable some seat may not see (none
+        # in these rulesets); NotRequired is not told at run time under future annotations.
+        assert list(ev) == [k for k in kind.__annotations__ if k != "masks"], ev
         seen.add(ev["type"])
     assert {"move", "decision", "phase", "end"} <= seen

@@ -19,7 +19,9 @@ zone pile: shared, top
 zone hand: per player, owner
 var topc: card
 var n: int = 0
+var secret: int = 0 hidden
 player var bid: int = 0
+player var mine: int = 0 owner
 phase p "{label}":
     shuffle deck
     deal 3 from deck to hand starting with 0
@@ -49,7 +51,7 @@ def _warnings(stmt: str, label: str = "Play") -> list[str]:
 def test_hidden_cards_or_secret_choices_in_public_places_are_warned(stmt: str, label: str,
                                                                     said: str) -> None:
     (message,) = _warnings(stmt, label)
-    assert said in message and message.endswith("which some seats may not see")
+    assert said in message and "which some seats may not see" in message
 
 
 @pytest.mark.parametrize("stmt", [
@@ -58,3 +60,33 @@ def test_hidden_cards_or_secret_choices_in_public_places_are_warned(stmt: str, l
 ])
 def test_counts_and_what_all_see_are_fine(stmt: str) -> None:
     assert _warnings(stmt) == []
+
+
+@pytest.mark.parametrize("stmt", [
+    "secret = sum(hand[0], it.rank)",  # a hidden variable: no seat is shown it
+    "mine[0] = sum(hand[0], it.rank)",  # seat 0's own: its own hand
+    "for each player q:\n        q secretly chooses b from 1..5 \"bid\"\n        mine[q] = b",
+    "for each player q:\n        mine[q] = mine[q] + 1",
+    'say "you hold {mine[0]} and {secret}"',  # a text: those values are masked at run time
+    "0 chooses x from 1..(mine[0] + 1)",
+])
+def test_what_goes_into_a_variable_only_its_seers_see_is_fine(stmt: str) -> None:
+    assert _warnings(stmt) == []
+
+
+@pytest.mark.parametrize(("stmt", "said"), [
+    ("mine[1] = sum(hand[0], it.rank)", "'mine[1]' is shown to its own seat, but it reads the "
+     "cards of 'hand[0]', which that seat may not see; declare 'mine' hidden"),
+    ("n = secret", "'n' is shown to every seat, but it reads the variable 'secret' (hidden), "
+     "which some seats may not see; declare 'n' hidden"),
+    ("bid[0] = mine[0]", "'bid[0]' is shown to every seat, but it reads the variable "
+     "'mine[0]' (owner), which some seats may not see; declare 'bid' owner or hidden"),
+    ("mine[1] = mine[0]", "reads the variable 'mine[0]' (owner), which that seat may not see"),
+    ("bid[0] = sum(hand[1], it.rank)", "declare 'bid' owner or hidden to keep it from the "
+     "others"),
+    ("1 chooses x from 1..(mine[0] + 1)", "the options of 'x' are shown to its chooser, but "
+     "they read 'mine[0]' (owner), which it may not see"),
+])
+def test_unseen_values_written_where_others_see_them_are_warned(stmt: str, said: str) -> None:
+    (message,) = _warnings(stmt)
+    assert said in message

@@ -131,7 +131,8 @@ def _zones(base: ir.Ruleset, var: ir.Ruleset) -> list[str]:
 def _vars(base: ir.Ruleset, var: ir.Ruleset) -> list[str]:
     def show(d: ir.VarDecl) -> str:
         scope = "" if d.scope == "global" else f"{d.scope} "
-        return f"{scope}var {d.type} = {expr_text(d.default)}"
+        sight = "" if d.visibility == "public" else f" {d.visibility}"
+        return f"{scope}var {d.type} = {expr_text(d.default)}{' kept' if d.kept else ''}{sight}"
 
     b, v = _by_name(base.vars), _by_name(var.vars)
     out, common = _added_removed("variable", b, v, show)

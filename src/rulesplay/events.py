@@ -4,13 +4,24 @@ Every decision and every card movement is an event (``State.events`` when record
 lines of a ``--log`` after its header, what the account and the screens are told). Each kind
 is a ``TypedDict`` made only by its constructor below, so producers cannot drift apart and the
 JSON of a log keeps its keys in one order. One secrecy flag: a decision's ``private`` (a
-``secretly chooses``); a seat's view (:mod:`rulesplay.seatview`) hides what it may not know as
-``?`` in the same fields.
+``secretly chooses``); and texts that show a variable some seat may not see (declared
+``owner`` or ``hidden``) carry ``masks``: ``{field: [[start, end, seers], ...]}``, the
+characters ``start:end`` of the text in ``field`` being seen only by the seats in bitmask
+``seers`` (bit ``p`` for seat ``p``, bit ``n`` for an onlooker). An event has ``masks`` only
+when some text has one, so a game without such variables logs as before. A seat's view
+(:mod:`rulesplay.seatview`, :func:`seen_by`) hides what it may not know as ``?`` in the same
+fields.
 """
 
 from __future__ import annotations
 
-from typing import Any, Literal, TypedDict
+from typing import Any, Literal, NotRequired, TypedDict
+
+HIDDEN = "?"  # a card or a value a seat may not know, in what that seat is shown
+
+# A text's masks: [start, end, seers], in order, not overlapping (see the module's doc).
+Mask = list[int]
+Masks = dict[str, list[Mask]]
 
 
 class ZoneRef(TypedDict):
@@ -33,6 +44,7 @@ class Decision(TypedDict):
     action: str
     label: str
     private: bool
+    masks: NotRequired[Masks]  # of "prompt"
 
 
 class Phase(TypedDict):
@@ -41,6 +53,7 @@ class Phase(TypedDict):
     type: Literal["phase"]
     phase: str
     label: str
+    masks: NotRequired[Masks]  # of "label"
 
 
 class Shuffle(TypedDict):
@@ -55,6 +68,7 @@ class Say(TypedDict):
 
     type: Literal["say"]
     text: str
+    masks: NotRequired[Masks]  # of "text"
 
 
 class Pass(TypedDict):
@@ -92,15 +106,22 @@ def move(card: str, attrs: dict[str, Any], src: ZoneRef, dst: ZoneRef) -> Move:
 
 
 def decision(player: int, phase: str, name: str, prompt: str, action: str, label: str,
-             private: bool) -> Decision:
-    """Seat ``player`` took ``action`` (id) at decision ``name`` of ``phase``."""
-    return {"type": "decision", "player": player, "phase": phase, "decision": name,
-            "prompt": prompt, "action": action, "label": label, "private": private}
+             private: bool, masks: list[Mask] | None = None) -> Decision:
+    """Seat ``player`` took ``action`` (id) at decision ``name`` of ``phase`` (``masks``:
+    of the prompt)."""
+    ev: Decision = {"type": "decision", "player": player, "phase": phase, "decision": name,
+                    "prompt": prompt, "action": action, "label": label, "private": private}
+    if masks:
+        ev["masks"] = {"prompt": masks}
+    return ev
 
 
-def phase(name: str, label: str) -> Phase:
-    """Phase ``name`` began."""
-    return {"type": "phase", "phase": name, "label": label}
+def phase(name: str, label: str, masks: list[Mask] | None = None) -> Phase:
+    """Phase ``name`` began (``masks``: of the label)."""
+    ev: Phase = {"type": "phase", "phase": name, "label": label}
+    if masks:
+        ev["masks"] = {"label": masks}
+    return ev
 
 
 def shuffle(zone: ZoneRef) -> Shuffle:
@@ -108,9 +129,12 @@ def shuffle(zone: ZoneRef) -> Shuffle:
     return {"type": "shuffle", "zone": zone}
 
 
-def say(text: str) -> Say:
-    """A ``say`` text was told."""
-    return {"type": "say", "text": text}
+def say(text: str, masks: list[Mask] | None = None) -> Say:
+    """A ``say`` text was told (``masks``: of the text)."""
+    ev: Say = {"type": "say", "text": text}
+    if masks:
+        ev["masks"] = {"text": masks}
+    return ev
 
 
 def passed(player: int, forced: bool, phase: str) -> Pass:
@@ -126,3 +150,28 @@ def trick(winner: int | None, card: str, cards: list[str]) -> Trick:
 def end(scores: list[int], winners: list[int]) -> End:
     """The game ended with ``scores`` (points, by seat) and ``winners`` (seats)."""
     return {"type": "end", "scores": scores, "winners": winners}
+
+
+def seat_text(text: str, masks: list[Mask], bit: int) -> str:
+    """``text`` as the seat with bit ``bit`` sees it: each masked part it is not among the
+    seers of becomes ``?``."""
+    if not all(isinstance(m, list) and len(m) == 3 and all(type(x) is int for x in m)
+               for m in masks):
+        return HIDDEN  # masks not made here (an edited file): show none of the text
+    for start, end, seers in reversed(masks):
+        if not seers & bit:
+            text = text[:start] + HIDDEN + text[end:]
+    return text
+
+
+def seen_by(ev: Event, bit: int) -> Event:
+    """Event ``ev`` as the seat with bit ``bit`` may know it: its masked texts shown by
+    :func:`seat_text`, without the masks (``ev`` itself when it has none)."""
+    masks = ev.get("masks")
+    if not isinstance(masks, dict):
+        return ev
+    out = {k: v for k, v in ev.items() if k != "masks"}
+    for name, marks in masks.items():
+        if isinstance(out.get(name), str) and isinstance(marks, list):
+            out[name] = seat_text(out[name], marks, bit)
+    return out

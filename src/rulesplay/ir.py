@@ -161,6 +161,9 @@ SeatSide = Literal["left", "right"]
 AssignOp = Literal["=", "+=", "-="]
 MoveEnd = Literal["top", "bottom"]
 VarScope = Literal["global", "player", "trick", "card"]
+# Who sees a variable's value (the words zones use): every seat, only the seat of a player
+# variable, or no seat (only the referee and the whole game's log).
+VarVisibility = Literal["public", "owner", "hidden"]
 
 
 class BinOp(ExprNode):
@@ -516,6 +519,9 @@ class VarDecl(DeclNode):
     """A variable: scope global | player | trick | card; type int | bool | player | ENUM.
 
     A card variable is reset to its default when its card moves, unless ``kept``.
+    ``visibility``: ``public`` (every seat sees the value; a card variable, every seat that
+    sees its card), ``owner`` (a player variable: only its own seat) or ``hidden`` (no
+    seat); the validator refuses ``owner`` on any but a player variable.
     """
 
     name: str
@@ -524,6 +530,16 @@ class VarDecl(DeclNode):
     default: Expr = Field(default_factory=NoneLit)
     labels: Labels = Field(default_factory=Labels)
     kept: bool = False
+    visibility: VarVisibility = "public"
+
+    @model_serializer(mode="wrap")
+    def _skip_public(self, handler: SerializerFunctionWrapHandler) -> Any:
+        # Left out while public (the default), so JSON written before variables had a
+        # visibility reads the same and stays the same.
+        data = handler(self)
+        if data.get("visibility") == "public":
+            data.pop("visibility")
+        return data
 
 
 class AbilityDecl(DeclNode, Written):

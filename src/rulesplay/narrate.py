@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from rich.table import Table
 
-from .events import Event
+from .events import HIDDEN, Event
 from .terminal import literal
 from .words import tr
 
@@ -30,8 +30,6 @@ if TYPE_CHECKING:
 
     from .engine.program import Program
     from .engine.state import State
-
-HIDDEN = "?"  # a card or a value the seat may not know, in a seat's view of the events
 
 LIST_LIMIT = 10  # longer groups of moved cards are shown as a count
 

@@ -451,13 +451,16 @@ class ToIR(Transformer[Token, Any]):
         return ir.Word(span=self._span(meta), text=" ".join(str(t) for t in items))
 
     def var_decl(self, meta: Any, items: list[Any]) -> _Decl:
-        scope, name, labels, typ, default, kept = items
+        scope, name, labels, typ, default, kept, sight = items
+        # Only a visibility written is given (the printer writes back what was written).
+        given: dict[str, Any] = {"visibility": str(sight)} if sight is not None else {}
         return _Decl("vars", ir.VarDecl(
             span=self._tok_span(name), name=str(name), labels=labels, type=str(typ),
             kept=kept is not None,
             # The grammar's words are exactly the scopes (pydantic checks them again).
             scope=cast(ir.VarScope, str(scope)) if scope is not None else "global",
-            default=default if default is not None else ir.NoneLit(span=self._tok_span(name))))
+            default=default if default is not None else ir.NoneLit(span=self._tok_span(name)),
+            **given))
 
     def phase_decl(self, meta: Any, items: list[Any]) -> _Decl:
         name, labels, *rest = items

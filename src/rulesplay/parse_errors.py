@@ -26,6 +26,7 @@ _TERMINAL_NAMES = {
     "END_OF": "'top of', 'bottom of'", "UP_TO": "'up to'", "IS_NOT": "'is not'",
     "NOT_IN": "'not in'", "DIRECTION": "'clockwise', 'counterclockwise'",
     "CLIMBING": "'climbing'", "VAR_SCOPE": "'player', 'trick' or 'card' (before 'var')",
+    "VAR_SIGHT": "'public', 'owner' or 'hidden'", "KEPT": "'kept'",
 }
 # Tokens that can start an expression, and tokens that continue one; when many of either are
 # possible the message says "an expression" or "an operator" instead of listing them all.

@@ -13,6 +13,7 @@ from rich.text import Text
 
 from . import ir
 from .terminal import literal
+from .validate.sight import secret_reads
 from .words import tr
 
 if TYPE_CHECKING:
@@ -46,10 +47,13 @@ def _var_text(program: Program, decl: ir.VarDecl, value: Any) -> str:
 
 
 def public_score(program: Program) -> bool:
-    """Whether the ruleset's score reads only public zones (so showing it reveals nothing)."""
+    """Whether the ruleset's score reads only public zones and variables (so showing it
+    reveals nothing)."""
     zones = {z.name: z for z in program.ruleset.zones}
     names = {n.id for n in ir.walk(program.ruleset.score) if isinstance(n, ir.Name)}
-    return all(zones[n].visibility == "public" for n in names if n in zones)
+    score = program.ruleset.score
+    return all(zones[n].visibility == "public" for n in names if n in zones) and \
+        (score is None or not secret_reads(score, program.checked))
 
 
 def render_screen(state: State, seat: int, since: list[Event], book: CardBook,
@@ -91,7 +95,8 @@ def _status(state: State, obs: dict[str, Any], seat: int, book: CardBook) -> lis
     prog = state.program
     lang = prog.lang
     out: list[RenderableType] = []
-    phase = prog.phases[state.phase].label(state) if state.phase is not None else ""
+    phase = prog.phases[state.phase].label.seen_by(state, seat) \
+        if state.phase is not None else ""
     out.append(Rule(literal(f"{prog.game.title} · {phase}", "bold"), align="left"))
     decls = {v.name: v for v in prog.ruleset.vars}
     shown = [(n, v) for n, v in obs["vars"].items() if n in decls]
@@ -314,8 +319,9 @@ def by_value(actions: list[Action]) -> bool:
 
 
 def question(state: State, actions: list[Action]) -> str:
-    """The pending decision's prompt, with a question mark for a yes/no question."""
-    prompt = state.prompt()
+    """The pending decision's prompt as its chooser is shown it, with a question mark for
+    a yes/no question."""
+    prompt = state.seat_prompt(state.current_player())
     if actions and all(isinstance(a.value, bool) for a in actions) and \
             not prompt.endswith(("?", "？")):
         prompt += "？" if state.program.lang == "ja" else "?"
@@ -444,9 +450,10 @@ def render_help(state: State, seat: int, book: CardBook) -> list[RenderableType]
     prog = state.program
     lang = prog.lang
     out: list[RenderableType] = [Rule(Text(tr(lang, "help_title"), style="bold"), align="left")]
-    phase = prog.phases[state.phase].label(state) if state.phase is not None else ""
+    phase = prog.phases[state.phase].label.seen_by(state, seat) \
+        if state.phase is not None else ""
     out.append(literal(tr(lang, "help_phase", phase=phase, seat=prog.seat_name(seat),
-                          prompt=state.prompt())))
+                          prompt=state.seat_prompt(seat))))
     if prog.ruleset.about:
         out.append(literal(tr(lang, "help_about", title=prog.game.title,
                               about=prog.ruleset.about), "dim"))

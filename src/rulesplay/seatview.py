@@ -12,8 +12,8 @@ from rich.console import RenderableType
 from rich.rule import Rule
 from rich.text import Text
 
-from .events import Event
-from .narrate import HIDDEN, Narrator
+from .events import HIDDEN, Event, seen_by
+from .narrate import Narrator
 from .words import tr
 
 if TYPE_CHECKING:
@@ -33,7 +33,8 @@ class SeatView:
     seat sees it; a secret decision (``"private": true``, the one secrecy flag) of another
     seat keeps only that it was made (its action becomes ``NAME:?``, told as "Seat 2 decides
     in secret: draft a card"); a
-    trick's cards are named when the seat saw them arrive.
+    trick's cards are named when the seat saw them arrive; a text's values of variables the
+    seat may not see (its ``masks``) become ``?``.
 
     Args:
         program: the compiled game.
@@ -43,6 +44,7 @@ class SeatView:
     def __init__(self, program: Program, seat: int | None) -> None:
         self.program, self.seat = program, seat
         self.cards = set(program.card_ids)
+        self.bit = program.seat_bit(seat)
 
     def _zone(self, ref: dict[str, Any]) -> int | None:
         base = self.program.layout.zone_id.get(str(ref.get("zone")))
@@ -78,7 +80,7 @@ class SeatView:
         """:meth:`filter`, with ``seen`` the cards the seat saw arrive where it sees them
         (updated)."""
         out: list[Event] = []
-        events = self._unordered(events)
+        events = [seen_by(ev, self.bit) for ev in self._unordered(events)]
         for i, ev in enumerate(events):
             kind = ev.get("type")
             if kind == "move":

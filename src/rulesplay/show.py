@@ -332,8 +332,9 @@ class DeclPrinter(Stage):
     def visit_VarDecl(self, d: ir.VarDecl) -> list[str]:
         scope = "" if d.scope == "global" else f"{d.scope} "
         default = "" if isinstance(d.default, ir.NoneLit) else f" = {_src(d.default)}"
+        sight = f" {d.visibility}" if _given(d, "visibility") else ""
         return [_words(f"{scope}var {d.name}", labels_text(d.labels))
-                + f": {d.type}{default}{' kept' if d.kept else ''}"]
+                + f": {d.type}{default}{' kept' if d.kept else ''}{sight}"]
 
     def visit_AbilityDecl(self, d: ir.AbilityDecl) -> list[str]:
         lines = [_words(f"ability {d.name}", labels_text(d.labels)) + ":"]

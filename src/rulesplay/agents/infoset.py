@@ -57,11 +57,17 @@ seat's ``secretly chooses`` decision, and another seat's choice of a card this s
 every record's working copy) the local variable they set is reset to ``none`` and their action
 ids in ``history`` read ``"<choice>:?"`` (:func:`~rulesplay.engine.observe.conceal`).
 
+Variables the seat may not see (declared ``owner`` of another seat, or ``hidden``) hold their
+declared default in every sample and every record's working copy (``conceal`` again), not a
+value drawn from what the seat could infer: simple, and nothing a bot decides depends on their
+true values (two states that differ only there give the same samples).
+
 Limits: a card's place is told by the zones as they were at the last decision, so in a run
 of rules with no decision between a shuffle of a zone and a card taken from it the seat
 forgets the places of its known cards there (never learns more than it saw); other local
-variables, the interpreter's loop frames and card variables of
-unseen cards are copied as they are in the true state (a loop over an unseen zone's cards
+variables (also one holding a value copied from a variable the seat may not see), the
+interpreter's loop frames and card variables of unseen cards are copied as they are in the
+true state (a loop over an unseen zone's cards
 in progress still names the true cards); knowledge that follows only from the rules' logic,
 not from seeing cards (a deal that gives each seat a whole suit by rule), is not inferred:
 those cards are sampled as unknown.

@@ -11,9 +11,11 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ..errors import RulesRuntimeError, Span
+from ..events import Mask, seat_text
 from .actions import Action, ActionCache, Position
 from .expr import Fn
 from .observe import sees_all
+from .program import DisplayText
 
 if TYPE_CHECKING:
     from .state import State
@@ -32,6 +34,7 @@ class Decision:
     index: int = 0
     secret: bool = False
     value_slot: int | None = None  # the local the chosen value is kept in
+    prompt_text: Callable[[State], str]  # the prompt (a DisplayText), set by each node
 
     def legal(self, s: State) -> list[Action]:
         raise NotImplementedError
@@ -41,6 +44,18 @@ class Decision:
 
     def prompt(self, s: State) -> str:
         return ""
+
+    def masked_prompt(self, s: State) -> tuple[str, list[Mask]]:
+        """The prompt and its masks: the values in it some seats may not see (see
+        :meth:`rulesplay.engine.program.DisplayText.masked`)."""
+        text = self.prompt_text
+        return text.masked(s) if isinstance(text, DisplayText) else (self.prompt(s), [])
+
+    def seat_prompt(self, s: State, seat: int | None) -> str:
+        """The prompt as ``seat`` (None: an onlooker) is shown it: values it may not see
+        as ``?``."""
+        text, masks = self.masked_prompt(s)
+        return seat_text(text, masks, s.program.seat_bit(seat)) if masks else text
 
 
 class BlindPick:

@@ -140,7 +140,7 @@ def compile_say(prog: Program, comp: ExprCompiler, say: ir.Say) -> Effect:
 
     def emit(s: State) -> None:
         if s.events is not None:
-            s.events.append(events.say(text(s)))
+            s.events.append(events.say(*text.masked(s)))
     return emit
 
 

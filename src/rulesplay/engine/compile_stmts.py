@@ -48,7 +48,7 @@ from .tricks import TrickNode
 if TYPE_CHECKING:
     from ..errors import Span
     from .codegen import ExprCompiler
-    from .program import Program
+    from .program import DisplayText, Program
     from .state import State
 
 # What compiling a statement gives: an effect to run inline, or a node that opens a frame.
@@ -93,7 +93,7 @@ class StmtCompiler(Stage):
             for step, body in ab.steps.items():
                 self.step_blocks.setdefault(step, {})[ab.name] = self.block(body)
 
-    def template(self, labels: ir.Labels | None, default: str = "") -> Callable[[Any], str]:
+    def template(self, labels: ir.Labels | None, default: str = "") -> DisplayText:
         """A display text of this program (see :func:`rulesplay.engine.texts.template`)."""
         return template(self.prog, self.comp, labels, default)
 

@@ -19,6 +19,7 @@ from .expr import Fn
 from .observe import card_seers
 
 if TYPE_CHECKING:
+    from .program import DisplayText
     from .state import State
 
 Effect = Callable[["State"], None]
@@ -322,15 +323,15 @@ class PhaseNode(Node):
     """A phase: runs its body, then takes the first transition whose guard holds.
 
     Made before its body is compiled (a ``next`` may name any phase), so ``body``,
-    ``label`` (until then the phase's name) and ``transitions`` are set by the compile step
-    afterwards.
+    ``label`` (a :class:`~rulesplay.engine.program.DisplayText`) and ``transitions`` are set
+    by the compile step afterwards.
     """
 
     def __init__(self, index: int, name: str, span: Span) -> None:
         self.index, self.name, self.span = index, name, span
         self.body: Block  # set by the compile step
         self.transitions: list[tuple[Fn | None, int | None]] = []  # (guard, phase node|end)
-        self.label: Callable[[State], str] = lambda s: name
+        self.label: DisplayText  # set by the compile step
 
     def start(self, s: State) -> list[Any]:
         return [self.index, 0]
@@ -340,8 +341,8 @@ class PhaseNode(Node):
             f[1] = 1
             s.phase = self.index
             if s.events is not None:
-                label = self.label(s)
-                s.events.append(events.phase(self.name, label))
+                label, masks = self.label.masked(s)
+                s.events.append(events.phase(self.name, label, masks))
             s.stack.append(self.body.start(s))
             return
         for guard, target in self.transitions:

@@ -202,7 +202,8 @@ class Lowerer:
         k = self.comp.const
         code.emit(f"s.phase = {node.index}")
         code.emit("if s.events is not None:")
-        code.emit(f"    s.events.append({k(events.phase)}({k(node.name)}, {k(node.label)}(s)))")
+        code.emit(f"    s.events.append({k(events.phase)}({k(node.name)}, "
+                  f"*{k(node.label)}.masked(s)))")
         self.block(code, decl.body, [])
         prog = self.prog
         for t in decl.transitions:

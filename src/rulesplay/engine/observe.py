@@ -1,14 +1,20 @@
-"""What one seat may know: observations driven by zone visibility, and determinisation.
+"""What one seat may know: observations driven by zone and variable visibility, and
+determinisation.
 
 Visibility (declared per zone): ``public`` everyone sees the cards; ``owner`` only the owning
 seat does; ``hidden`` nobody does; ``top`` everyone sees the top card only. Hidden cards show
-as counts, so an agent given an observation cannot cheat.
+as counts, so an agent given an observation cannot cheat. Variables are declared ``public``
+(the default), ``owner`` (a player variable: its own seat) or ``hidden`` (no seat); a value a
+seat may not see shows as ``?``, and a determinisation holds the variable's default instead.
+The rule is :func:`rulesplay.engine.program.sight`, as bitmasks in the program's tables.
 """
 
 from __future__ import annotations
 
 import random
 from typing import TYPE_CHECKING, Any
+
+from ..events import HIDDEN
 
 if TYPE_CHECKING:
     from .state import State
@@ -24,8 +30,8 @@ def visible_to(state: State, zone: int, seat: int | None) -> str:
 
 def seat_bit(state: State, seat: int | None) -> int:
     """Seat ``seat``'s bit in the bitmasks of seats below: ``1 << seat``, and ``1 << n``
-    for an onlooker (None)."""
-    return 1 << (state.program.layout.n if seat is None else seat)
+    for an onlooker (None); see :meth:`Program.seat_bit`."""
+    return state.program.seat_bit(seat)
 
 
 def card_seers(state: State, card: int) -> int:
@@ -70,7 +76,9 @@ def observation(state: State, seat: int | None) -> dict[str, Any]:
         "owner", "label", "visibility", "count", "cards": [ids] | None, "top": id | None}],
         "vars": {name: value}, "player_vars": {name: [value per seat]},
         "card_vars": {card id: {var: value}} for visible cards}``. Card lists run bottom to
-        top. Variables are public (the language has no secret variables).
+        top. The value of a variable ``seat`` may not see (declared ``owner`` of another
+        seat, or ``hidden``) is ``"?"``; a card variable it may not see is left out, and the
+        prompt shows such values as ``?`` too.
     """
     prog, lay = state.program, state.program.layout
     zones = []
@@ -88,18 +96,25 @@ def observation(state: State, seat: int | None) -> dict[str, Any]:
             entry["top"] = prog.card_ids[cards[-1]]
             seen.append(cards[-1])
         zones.append(entry)
+    bit = prog.seat_bit(seat)
     card_vars: dict[str, dict[str, Any]] = {}
     for name, slot in lay.cslot.items():
+        if not prog.cvar_seers[slot] & bit:
+            continue
         for c in seen:
             value = state.cv[slot][c]
             if value is not None:
                 card_vars.setdefault(prog.card_ids[c], {})[name] = value
     return {
         "seat": seat, "phase": prog.phase_name(state), "current_player": state.current_player(),
-        "prompt": state.prompt() if seat is not None and seat == state.current_player() else "",
+        "prompt": state.seat_prompt(seat)
+        if seat is not None and seat == state.current_player() else "",
         "terminal": state.terminal, "zones": zones,
-        "vars": {name: state.g[slot] for name, slot in lay.gslot.items()},
-        "player_vars": {name: list(state.pv[slot]) for name, slot in lay.pslot.items()},
+        "vars": {name: state.g[slot] if prog.gvar_seers[slot] & bit else HIDDEN
+                 for name, slot in lay.gslot.items()},
+        "player_vars": {name: [v if seers & bit else HIDDEN for v, seers in
+                               zip(state.pv[slot], prog.pvar_seers[slot], strict=True)]
+                        for name, slot in lay.pslot.items()},
         "card_vars": card_vars,
     }
 
@@ -140,14 +155,18 @@ def unseen_places(state: State, seat: int | None) -> dict[str, list[tuple[int, i
     return dict(sorted(out.items()))
 
 
-Concealment = tuple[list[tuple[int, str]], list[int]]
+# (the history as the seat knows it, or None when it knows every choice; the local slots
+# to reset; the variables it may not see, as ("g" | "p" | "c", slot, owning seat or -1))
+Concealment = tuple[list[tuple[int, str]] | None, list[int], list[tuple[str, int, int]]]
 
 
 def concealment(s: State, seat: int | None) -> Concealment | None:
-    """What :func:`conceal` changes in a copy of ``s`` for ``seat``: ``(the history as seat
-    knows it, the local slots to reset)``, or None when ``seat`` knows every choice."""
-    if not s.program.secret_choices and not s.unseen_choices:
-        return None
+    """What :func:`conceal` changes in a copy of ``s`` for ``seat``, or None when ``seat``
+    knows every choice and sees every variable."""
+    prog = s.program
+    unseen = unseen_vars(s, seat) if prog.concealed else []
+    if not prog.secret_choices and not s.unseen_choices:
+        return (None, [], unseen) if unseen else None
     hidden: dict[str, bool] = {}  # decision name -> whether its latest is unknown to seat
     history = []
     for i, (p, aid) in enumerate(s.history):
@@ -155,9 +174,22 @@ def concealment(s: State, seat: int | None) -> Concealment | None:
         known = knows_choice(s, i, seat)
         hidden[name] = not known
         history.append((p, aid if known else f"{name}:?"))
-    slots = [node.value_slot for node in s.program.nodes
+    slots = [node.value_slot for node in prog.nodes
              if getattr(node, "value_slot", None) is not None and hidden.get(node.name)]
-    return history, slots
+    return history, slots, unseen
+
+
+def unseen_vars(s: State, seat: int | None) -> list[tuple[str, int, int]]:
+    """The variables ``seat`` may not see (by the program's bitmasks of seers): ``("g",
+    slot, -1)`` for a global or trick one, ``("p", slot, owner)`` for a player one of seat
+    ``owner``, ``("c", slot, -1)`` for a card one (on every card)."""
+    prog = s.program
+    bit = prog.seat_bit(seat)
+    out = [("g", slot, -1) for slot, seers in enumerate(prog.gvar_seers) if not seers & bit]
+    out += [("p", slot, p) for slot, per_seat in enumerate(prog.pvar_seers)
+            for p, seers in enumerate(per_seat) if not seers & bit]
+    out += [("c", slot, -1) for slot, seers in enumerate(prog.cvar_seers) if not seers & bit]
+    return out
 
 
 def conceal(s: State, seat: int | None, plan: Concealment | None = None) -> None:
@@ -165,7 +197,9 @@ def conceal(s: State, seat: int | None, plan: Concealment | None = None) -> None
     choices (:func:`knows_choice`: secret ones, and cards it never saw): their action ids in
     ``s.history`` become ``"<choice>:?"`` (the decision's name stays: that it was made is
     public), and the local variable of each choice whose latest decision is one of them is
-    reset to ``none``.
+    reset to ``none``. Every variable ``seat`` may not see (declared ``owner`` of another
+    seat, or ``hidden``) is set to its declared default, worked out in ``s`` (a card
+    variable on every card), so nothing decided from ``s`` depends on its true value.
 
     Works on any ruleset: the decisions' locals are found from the program's nodes.
 
@@ -179,10 +213,19 @@ def conceal(s: State, seat: int | None, plan: Concealment | None = None) -> None
         plan = concealment(s, seat)
         if plan is None:
             return
-    history, slots = plan
-    s.history = history[:]
+    history, slots, unseen = plan
+    if history is not None:
+        s.history = history[:]
     for slot in slots:
         s.loc[slot] = None
+    prog = s.program
+    for kind, slot, owner in unseen:
+        if kind == "g":
+            s.g[slot] = prog.gvars[slot][1](s, None)
+        elif kind == "p":
+            s.pv[slot][owner] = prog.pvars[slot][1](s, None)
+        else:
+            s.cv[slot] = [prog.card_var_defaults[slot]] * prog.num_cards
 
 
 def resample(state: State, seat: int | None, rng: random.Random) -> State:
@@ -192,7 +235,8 @@ def resample(state: State, seat: int | None, rng: random.Random) -> State:
     hidden card of its kind).
 
     The clone's random generator is reseeded from ``rng`` too, so future chance is not the
-    true one either, and other seats' secret choices are concealed (:func:`conceal`).
+    true one either, and other seats' secret choices and the variables ``seat`` may not see
+    are concealed (:func:`conceal`).
     Constraints revealed by play (e.g. a seat that did not follow holds none of the lead
     colour) are not enforced here; agents that need them reject samples.
 

@@ -8,9 +8,11 @@ loads anything, so every run-time module can import this one.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from .. import events
+from ..events import Mask, seat_text
 from ..words import word
 from .expr import Fn, Layout
 
@@ -50,6 +52,10 @@ class Program:
             those that see its top card, as bitmasks (bit ``p`` for seat ``p``, bit ``n``
             for an onlooker), by :meth:`view`.
         gvars, pvars: ``(slot, default function)`` of global/trick and player variables.
+        gvar_seers, pvar_seers, cvar_seers: who sees each variable's value, as bitmasks
+            like ``zone_seers``, by :func:`sight` (its declared visibility): per global or
+            trick slot; per player slot, one per owning seat; per card slot.
+        concealed: whether some variable is not seen by every seat and onlooker.
         card_var_defaults, card_var_resets: per card variable, its default; the
             ``(slot, default)`` of those reset when a card moves.
         num_locals: local name slots (``State.loc``); card_locals, card_list_locals: the
@@ -87,6 +93,10 @@ class Program:
         self.num_zones: int = 0
         self.gvars: list[tuple[int, Fn]] = []
         self.pvars: list[tuple[int, Fn]] = []
+        self.gvar_seers: list[int] = []
+        self.pvar_seers: list[list[int]] = []
+        self.cvar_seers: list[int] = []
+        self.concealed: bool = False
         self.card_var_defaults: list[Any] = []
         self.card_var_resets: list[tuple[int, Any]] = []
         self.num_locals: int = 0
@@ -123,13 +133,14 @@ class Program:
 
     def view(self, zone: int, seat: int | None) -> str:
         """How much of zone ``zone`` seat ``seat`` sees (None: an onlooker): ``"all"``,
-        ``"top"`` (its top card) or ``"none"``. The one rule of visibility: observations,
-        samples, screens and seat logs all ask it."""
-        vis = self.zone_visibility[zone]
-        if vis == "public" or (vis == "owner" and seat is not None
-                               and self.layout.zone_owner[zone] == seat):
-            return "all"
-        return "top" if vis == "top" else "none"
+        ``"top"`` (its top card) or ``"none"``, by :func:`sight`. Observations, samples,
+        screens and seat logs all ask it (or the bitmasks made from it)."""
+        return sight(self.zone_visibility[zone], self.layout.zone_owner[zone], seat)
+
+    def seat_bit(self, seat: int | None) -> int:
+        """Seat ``seat``'s bit in the bitmasks of seers: ``1 << seat``, ``1 << n`` for an
+        onlooker (None)."""
+        return 1 << (self.layout.n if seat is None else seat)
 
     def seat_name(self, seat: int) -> str:
         """A seat's display name ("Seat 2")."""
@@ -163,6 +174,70 @@ class Program:
         """The node at ``index`` (a pending decision's node)."""
         node: Decision = self.nodes[index]
         return node
+
+
+def sight(visibility: str, owner: int | None, seat: int | None) -> str:
+    """The one rule of visibility, for zones and variables alike: how much of a thing
+    declared ``visibility`` (``public``, ``owner``, ``hidden``, or ``top`` for a zone) and
+    belonging to seat ``owner`` (None: shared) seat ``seat`` (None: an onlooker) sees:
+    ``"all"``, ``"top"`` (a zone's top card) or ``"none"``. ``owner`` is seen by its own
+    seat only; ``hidden`` by no seat (only the referee: the engine and the whole game's
+    log)."""
+    if visibility == "public" or (visibility == "owner" and seat is not None
+                                  and owner == seat):
+        return "all"
+    return "top" if visibility == "top" else "none"
+
+
+Seers = Callable[[Any], int]  # state -> bitmask of the seats that see a placeholder's value
+
+
+class DisplayText:
+    """A display text compiled for one game: literal parts and placeholders.
+
+    Call it for the whole text (what the referee and the whole game's log show);
+    :meth:`masked` also says which parts some seats may not see, :meth:`seen_by` gives the
+    text one seat is shown.
+
+    Args:
+        prog: the program (:meth:`Program.show` renders the values).
+        parts: literal strings, and per placeholder ``(value function, its type, seers)``,
+            ``seers`` None when every seat sees the value, else ``f(state) -> bitmask``.
+    """
+
+    __slots__ = ("prog", "parts", "everyone")
+
+    def __init__(self, prog: Program, parts: list[str | tuple[Fn, str, Seers | None]]) -> None:
+        self.prog, self.parts = prog, parts
+        self.everyone = (1 << prog.layout.n + 1) - 1
+
+    def __call__(self, s: State | None) -> str:
+        """The whole text (``s`` may be None for a text without placeholders)."""
+        show = self.prog.show
+        return "".join(p if isinstance(p, str) else show(p[0](s, None), p[1])
+                       for p in self.parts)
+
+    def masked(self, s: State) -> tuple[str, list[Mask]]:
+        """The whole text and its masks: ``[start, end, seers]`` for each value that not
+        every seat sees (none for a text that shows no such variable)."""
+        show, out, masks, at = self.prog.show, [], [], 0
+        for p in self.parts:
+            if isinstance(p, str):
+                piece = p
+            else:
+                piece = show(p[0](s, None), p[1])
+                seers = p[2](s) if p[2] is not None else self.everyone
+                if seers != self.everyone:
+                    masks.append([at, at + len(piece), seers])
+            out.append(piece)
+            at += len(piece)
+        return "".join(out), masks
+
+    def seen_by(self, s: State, seat: int | None) -> str:
+        """The text as ``seat`` (None: an onlooker) is shown it: values it may not see as
+        ``?``."""
+        text, masks = self.masked(s)
+        return seat_text(text, masks, self.prog.seat_bit(seat)) if masks else text
 
 
 def _none(s: Any, it: Any) -> Any:

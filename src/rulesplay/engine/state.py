@@ -141,6 +141,13 @@ class State:
             return ""
         return self.program.decision(self.pending[1]).prompt(self)
 
+    def seat_prompt(self, seat: int | None) -> str:
+        """:meth:`prompt` as ``seat`` (None: an onlooker) is shown it: the values of
+        variables it may not see (``owner``, ``hidden``) as ``?``."""
+        if self.pending is None:
+            return ""
+        return self.program.decision(self.pending[1]).seat_prompt(self, seat)
+
     def decision_name(self) -> str:
         """The name of the pending decision in the ruleset (``play``, ``declare_trump``...)."""
         return "" if self.pending is None else self.program.decision(self.pending[1]).name
@@ -186,9 +193,10 @@ class State:
                 f"'{prog.phase_name(self)}'): do its phases ever reach 'next end'?",
                 self.span or Span())
         if self.events is not None:
+            prompt, masks = node.masked_prompt(self)
             self.events.append(events.decision(
-                player, prog.phase_name(self), node.name, node.prompt(self), chosen.id,
-                chosen.label, node.secret))
+                player, prog.phase_name(self), node.name, prompt, chosen.id,
+                chosen.label, node.secret, masks))
         self.history.append((player, chosen.id))
         self.pending = None
         self._legal = None

@@ -16,6 +16,7 @@ from .. import ir
 from ..errors import RulesError, RulesValidationError
 from .expr import Fn
 from .options import check_option_value
+from .program import sight
 from .texts import card_label_fn
 
 if TYPE_CHECKING:
@@ -160,18 +161,29 @@ def build_zones(prog: Program) -> None:
 
 
 def build_vars(prog: Program, comp: ExprCompiler) -> None:
-    """Slots of global, trick, player and card variables with their defaults; which card
-    variables reset when their card moves (those not declared ``kept``)."""
-    lay = prog.layout
+    """Slots of global, trick, player and card variables with their defaults and who sees
+    each (bitmasks, by the one rule of visibility, :func:`sight`); which card variables
+    reset when their card moves (those not declared ``kept``)."""
+    lay, n = prog.layout, prog.layout.n
+    viewers = [*range(n), None]
+
+    def seers(v: ir.VarDecl, owner: int | None) -> int:
+        return sum(1 << b for b, seat in enumerate(viewers)
+                   if sight(v.visibility, owner, seat) == "all")
+
     for v in prog.ruleset.vars:
         if v.scope in ("global", "trick"):
             lay.gslot[v.name] = len(lay.gslot)
             prog.gvars.append((lay.gslot[v.name], var_default(comp, v)))
+            prog.gvar_seers.append(seers(v, None))
         elif v.scope == "player":
             lay.pslot[v.name] = len(lay.pslot)
             prog.pvars.append((lay.pslot[v.name], var_default(comp, v)))
+            prog.pvar_seers.append([seers(v, p) for p in range(n)])
         else:
             lay.cslot[v.name] = len(lay.cslot)
+            prog.cvar_seers.append(seers(v, None))
+    prog.concealed = any(v.visibility != "public" for v in prog.ruleset.vars)
     # Card variables: their defaults (fixed values) and which reset when a card moves.
     for v in prog.ruleset.vars:
         if v.scope == "card":

@@ -1,8 +1,11 @@
 """Display texts compiled from the ruleset: label templates with ``{expr}`` placeholders
 (phase labels, prompts, skip and pass labels, ``say``) and card labels.
 
-Each becomes a function that builds the text in the game's language at run time; values are
-shown in the ruleset's words by :meth:`rulesplay.engine.program.Program.show`.
+Each becomes a :class:`~rulesplay.engine.program.DisplayText` that builds the text in the
+game's language at run time; values are shown in the ruleset's words by
+:meth:`rulesplay.engine.program.Program.show`. A placeholder that reads a variable some
+seat may not see (``owner``, ``hidden``) is masked for the others (``DisplayText.masked``,
+:func:`rulesplay.events.seat_text`).
 """
 
 from __future__ import annotations
@@ -11,15 +14,16 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from .. import ir
+from ..validate.sight import secret_reads
+from .program import DisplayText, Seers
 
 if TYPE_CHECKING:
     from .codegen import ExprCompiler
     from .expr import Fn
     from .program import Program
 
-
 def template(prog: Program, comp: ExprCompiler, labels: ir.Labels | None,
-             default: str = "") -> Callable[[Any], str]:
+             default: str = "") -> DisplayText:
     """Compile a display text in the game's language.
 
     Args:
@@ -30,18 +34,51 @@ def template(prog: Program, comp: ExprCompiler, labels: ir.Labels | None,
         default: the text when there is none.
 
     Returns:
-        ``f(state) -> str`` (``state`` may be None for a text without placeholders).
+        The :class:`~rulesplay.engine.program.DisplayText` (called with ``state`` None for
+        a text without placeholders).
     """
     if labels is None:
-        return lambda s: default
+        return DisplayText(prog, [default])
     lang = prog.lang if prog.lang and labels.other.get(prog.lang) is not None else ""
     parts = prog.checked.templates.get((id(labels), lang))
     if parts is None:
-        return lambda s: default
-    fns: list[str | tuple[Fn, str]] = [
-        p if isinstance(p, str) else (comp.expr(p), comp.type_of(p)) for p in parts]
-    return lambda s: "".join(p if isinstance(p, str) else prog.show(p[0](s, None), p[1])
-                             for p in fns)
+        return DisplayText(prog, [default])
+    return DisplayText(prog, [p if isinstance(p, str) else
+                              (comp.expr(p), comp.type_of(p), _seers(prog, comp, p))
+                              for p in parts])
+
+
+def _seers(prog: Program, comp: ExprCompiler, e: ir.Expr) -> Seers | None:
+    """Who sees the value of placeholder ``e``: None when it reads no ``owner`` or
+    ``hidden`` variable; else ``f(state) -> bitmask``: the seats that see every such
+    variable it reads, from the program's tables of seers (a player variable read as
+    ``x[SEAT]``: those of SEAT's; read another way: those that see every seat's)."""
+    reads = secret_reads(e, prog.checked)
+    if not reads:
+        return None
+    lay, n = prog.layout, prog.layout.n
+    fixed = (1 << n + 1) - 1  # what does not depend on the state
+    per_seat: list[tuple[list[int], Fn]] = []
+    for r in reads:
+        name = r.var.name
+        if r.var.scope == "player" and r.seat is not None:
+            per_seat.append((prog.pvar_seers[lay.pslot[name]], comp.expr(r.seat)))
+        elif r.var.scope == "player":
+            for each in prog.pvar_seers[lay.pslot[name]]:
+                fixed &= each
+        else:
+            fixed &= prog.cvar_seers[lay.cslot[name]] if r.var.scope == "card" else \
+                prog.gvar_seers[lay.gslot[name]]
+    if not per_seat:
+        return lambda s: fixed
+
+    def seers(s: Any) -> int:
+        who = fixed
+        for table, seat in per_seat:
+            p = seat(s, None)
+            who &= table[p] if isinstance(p, int) and 0 <= p < n else 0
+        return who
+    return seers
 
 
 def card_label_fn(prog: Program, comp: ExprCompiler, k: ir.KindDecl) -> Callable[[int], str]:

@@ -7,7 +7,8 @@ typed (the engine compiles from it) and the warnings found, or raises
 The passes, each in its module: :mod:`.declarations` fills the symbol table
 (:mod:`.symbols`); :mod:`.expressions` and :mod:`.statements` type and check every
 expression and statement (visitors, one method per node; builtins by their row in
-:mod:`.functions`); :mod:`.phases` checks the phase graph and rules; :mod:`.constants` works
+:mod:`.functions`); :mod:`.phases` checks the phase graph and rules; :mod:`.sight` the
+labels that would show a variable some seat may not see; :mod:`.constants` works
 out option defaults and copies before play; :mod:`.warn` finds what is legal but probably
 not meant. Types are strings (:mod:`.types`).
 """
@@ -24,6 +25,7 @@ from .expressions import ExprChecker
 from .functions import BUILTINS, PER_ELEMENT, Builtin
 from .leaks import public_leaks
 from .phases import graph_checks, rule_cycles
+from .sight import secret_action_labels
 from .statements import StmtChecker
 from .symbols import RESERVED, Checked, Context, Symbols
 from .types import ANY, compatible, describe, elem_type, per_player_hint
@@ -109,6 +111,7 @@ class Checker:
                       change.span)
         ctx.scopes.pop()
         graph_checks(ctx)
+        secret_action_labels(ctx)
         constant_checks(ctx)
         unused_options(ctx)
         return ctx.out

@@ -69,6 +69,9 @@ class Declarations:
             if var.kept and var.scope != "card":
                 ctx.error("only a card variable can be 'kept' (the others never reset)",
                           var.span)
+            if var.visibility == "owner" and var.scope != "player":
+                ctx.error(f"only a player variable can be 'owner' (seen by its own seat); a "
+                          f"{var.scope} variable is 'public' or 'hidden'", var.span)
         for z in r.zones:
             self.zone_flags(z)
             if self.claim(z.name, z.span, "zone"):

@@ -1,13 +1,21 @@
-"""What every seat is shown, and what it must not be: warnings for hidden cards and secret
-choices written into public places.
+"""What every seat is shown, and what it must not be: warnings for hidden cards, secret
+choices and unseen variables written into places others see.
 
-Variables are public (every seat sees every variable), and so are prompts, phase labels and
-``say`` texts (every seat reads the account). A ruleset that puts into them a card from a zone
+Prompts, phase labels and ``say`` texts are shown to every seat (every seat reads the
+account), and so is a ``public`` variable. A ruleset that puts into them a card from a zone
 some seat may not see (``hidden``, ``top`` but for its top card, another seat's ``owner``
-zone), or the value of a secret choice, shows it to every seat. Counting a zone's cards reads
-no card, and the top card of a ``top`` zone is seen by all; everything else that reads such a
-zone's cards is reported, once per place, as a warning (a ruleset may mean it, e.g. a card
-revealed on purpose, but never by accident).
+zone), or the value of a secret choice, shows it to every seat; one that writes into a
+public variable the value of a variable some seat may not see (``owner``, ``hidden``) shows
+that. A variable declared ``hidden`` shows nothing to any seat, and one declared ``owner``
+(``x[p]``) only to seat ``p``: writing there what ``p`` may see (its own ``owner`` zone
+``hand[p]``, its own secret choice, ``y[p]`` of its own) is fine. (A text may read an
+``owner`` or ``hidden`` variable: its value is shown as ``?`` to the seats that may not
+see it.) Counting a zone's cards reads no card, and the top card of a ``top`` zone is seen by
+all; everything else that reads such a zone's cards is reported, once per place, as a
+warning (a ruleset may mean it, e.g. a card revealed on purpose, but never by accident).
+
+The options of a choice are shown to its chooser: a domain or ``where`` that reads a
+variable the chooser may not see is reported too.
 """
 
 from __future__ import annotations
@@ -18,16 +26,20 @@ from .. import ir
 from ..errors import Diagnostic, Span
 from ..show import expr_text
 from ..visitor import NodeVisitor
+from .sight import SecretRead, secret_reads
 from .symbols import Checked
 
 COUNTS_ONLY = ("count",)  # builtins that read how many cards, never which
 
 
 class _HiddenReads(NodeVisitor):
-    """The places an expression reads cards some seat may not see, or a secret choice."""
+    """The places an expression reads cards some seat may not see, or a secret choice,
+    leaving out what seat ``seat`` (an expression's text, or None: every seat) sees: its
+    own ``owner`` zones and its own secret choices."""
 
-    def __init__(self, zones: dict[str, ir.ZoneDecl], secret: set[str]) -> None:
-        self.zones, self.secret = zones, secret
+    def __init__(self, zones: dict[str, ir.ZoneDecl], secret: dict[str, set[str]],
+                 seat: str | None = None) -> None:
+        self.zones, self.secret, self.seat = zones, secret, seat
         self.found: list[str] = []
 
     def _hidden(self, name: str) -> bool:
@@ -45,43 +57,91 @@ class _HiddenReads(NodeVisitor):
     def visit_Name(self, e: ir.Name) -> None:
         if self._hidden(e.id):
             self.found.append(f"the cards of '{e.id}'")
-        elif e.id in self.secret:
+        elif e.id in self.secret and self.secret[e.id] != {self.seat}:
             self.found.append(f"the secret choice '{e.id}'")
 
     def visit_Index(self, e: ir.Index) -> None:
         if isinstance(e.obj, ir.Name) and self._hidden(e.obj.id):
-            self.found.append(f"the cards of '{expr_text(e)}'")
+            if not (self.zones[e.obj.id].visibility == "owner"
+                    and expr_text(e.key) == self.seat):
+                self.found.append(f"the cards of '{expr_text(e)}'")
             return
         self.generic_visit(e)
 
 
+def _unseen_by(reads: list[SecretRead], seat: str | None) -> list[str]:
+    """The reads of variables seat ``seat`` (an expression's text; None: every seat) may
+    not see: all but those of an ``owner`` variable of that very seat."""
+    return [f"'{r.text}' ({r.var.visibility})" for r in reads
+            if seat is None or r.var.visibility != "owner" or r.seat is None
+            or expr_text(r.seat) != seat]
+
+
+def _target(target: ir.Expr, variables: dict[str, ir.VarDecl]) -> ir.VarDecl | None:
+    """The variable an assignment writes (``x``, ``x[seat]``, ``card.x``), if any."""
+    name = target.id if isinstance(target, ir.Name) else \
+        target.obj.id if isinstance(target, ir.Index) and isinstance(target.obj, ir.Name) \
+        else target.name if isinstance(target, ir.Attr) else None
+    return variables.get(name) if name is not None else None
+
+
 def public_leaks(ruleset: ir.Ruleset, checked: Checked) -> list[Diagnostic]:
-    """Warnings for public places (variables, prompts, phase labels, ``say`` texts) that
-    show hidden cards or secret choices to every seat.
+    """Warnings for places seats are shown (variables, prompts, phase labels, ``say``
+    texts, a choice's options) that show them hidden cards, secret choices or variables
+    they may not see.
 
     Args:
         ruleset: the checked ruleset.
-        checked: its validator result (the parsed display texts are in ``templates``).
+        checked: its validator result (names resolved in ``res``, the parsed display texts
+            in ``templates``).
     """
     zones = {z.name: z for z in ruleset.zones}
-    secret = {n.name for n in ir.walk(ruleset) if isinstance(n, ir.Choose) and n.secret}
+    secret: dict[str, set[str]] = {}  # secret choice -> the texts of its choosers
+    for n in ir.walk(ruleset):
+        if isinstance(n, ir.Choose) and n.secret:
+            secret.setdefault(n.name, set()).add(expr_text(n.player))
+    variables = {v.name: v for v in ruleset.vars}
     out: list[Diagnostic] = []
 
-    def report(what: str, exprs: list[ir.Expr], span: Span) -> None:
-        reads = _HiddenReads(zones, secret)
+    def report(what: str, exprs: list[ir.Expr], span: Span, var: ir.VarDecl | None = None,
+               seat: str | None = None) -> None:
+        reads = _HiddenReads(zones, secret, seat)
         for e in exprs:
             reads.visit(e)
+        if var is not None:  # a variable written: also the variables its seers may not see
+            reads.found += [f"the variable {r}" for e in exprs
+                            for r in _unseen_by(secret_reads(e, checked), seat)]
         if reads.found:
             shown = ", ".join(dict.fromkeys(reads.found))
-            out.append(Diagnostic(f"{what} is shown to every seat, but it reads {shown}, "
-                                  "which some seats may not see", span, severity="warning"))
+            who, them = ("its own seat", "that seat") if seat is not None else \
+                ("every seat", "some seats")
+            hint = "" if var is None else \
+                f"; declare '{var.name}' owner or hidden to keep it from the others" \
+                if var.scope == "player" and seat is None else \
+                f"; declare '{var.name}' hidden to keep it from every seat"
+            out.append(Diagnostic(f"{what} is shown to {who}, but it reads {shown}, which "
+                                  f"{them} may not see{hint}", span, severity="warning"))
 
-    variables = {v.name for v in ruleset.vars}
     for node in ir.walk(ruleset):
-        # a variable (x, x[seat], card.x) is public; a 'let' name is not shown
-        if isinstance(node, ir.Assign) and (not isinstance(node.target, ir.Name)
-                                            or node.target.id in variables):
-            report(f"'{expr_text(node.target)}'", [node.value], node.value.span)
+        if isinstance(node, ir.Assign):
+            # A variable (x, x[seat], card.x) is shown to its seers: every seat, its own
+            # (owner) or none (hidden); a 'let' name is not shown.
+            target, var = node.target, _target(node.target, variables)
+            seat = expr_text(target.key) if isinstance(target, ir.Index) and \
+                var is not None and var.visibility == "owner" else None
+            if var is None or var.visibility != "hidden":
+                if var is not None or not isinstance(target, ir.Name):
+                    report(f"'{expr_text(target)}'", [node.value], node.value.span, var,
+                           seat)
+        if isinstance(node, ir.Choose):
+            options = [node.domain, *([node.where] if node.where is not None else [])]
+            unseen = _unseen_by([r for e in options for r in secret_reads(e, checked)],
+                                expr_text(node.player))
+            if unseen:
+                out.append(Diagnostic(
+                    f"the options of '{node.name}' are shown to its chooser, but they read "
+                    f"{', '.join(dict.fromkeys(unseen))}, which it may not see",
+                    node.domain.span, severity="warning"))
         for what, labels in _texts(node):
             report(what, list(_placeholders(checked, labels)), labels.span)
     return out
