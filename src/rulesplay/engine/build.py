@@ -17,6 +17,7 @@ from .effects import PhaseNode
 from .expr import Fn, Layout
 from .lower import lower_program
 from .program import Program
+from .routines import Routine
 from .tables import build_ability_tables, build_cards, build_options, build_vars, build_zones
 
 if TYPE_CHECKING:
@@ -75,6 +76,10 @@ def build_program(game: Game, n: int) -> Program:
     prog.card_list_locals = [slot for name, slot in lay.lslot.items()
                              if types.get(name) == "list:card"]
     # Names of choices made in secret: others learn that they were made, not what.
+    prog.step_of = [node.fn if isinstance(node, Routine) else getattr(node, "step", None)
+                    for node in prog.nodes]
+    prog.routine_lines = {node.fn.__code__: node.spans for node in prog.nodes
+                          if isinstance(node, Routine)}
     prog.secret_choices = {node.name for node in prog.nodes
                            if isinstance(node, ChooseNode) and node.secret}
     return prog

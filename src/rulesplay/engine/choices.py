@@ -154,13 +154,21 @@ class ChooseNode(Decision):
         """Reaching the statement makes the decision pending for its player."""
         p = self.player(s, None)
         if p is None:
-            raise RulesRuntimeError(f"no player to make the choice '{self.name}'", self.span)
+            raise self.no_player()
         s.pending = (p, self.index)
         s._legal = self.legal(s)  # listed once: the state waits for this decision now
         if not s._legal:
-            raise RulesRuntimeError(
-                f"no legal choice for '{self.name}': the domain is empty and the choice "
-                "cannot be skipped (write 'may choose' or guard it with 'if')", self.span)
+            raise self.no_choice()
+
+    def no_choice(self) -> RulesRuntimeError:
+        """The error when the choice has no legal option and cannot be skipped."""
+        return RulesRuntimeError(
+            f"no legal choice for '{self.name}': the domain is empty and the choice "
+            "cannot be skipped (write 'may choose' or guard it with 'if')", self.span)
+
+    def no_player(self) -> RulesRuntimeError:
+        """The error when the expression of the seat that chooses gives none."""
+        return RulesRuntimeError(f"no player to make the choice '{self.name}'", self.span)
 
     def legal(self, s: State) -> list[Action]:
         get = self.actions.get
@@ -171,11 +179,15 @@ class ChooseNode(Decision):
         else:
             out = [get(v) for v in self.filter(s, cards)]
         if self.optional:
-            skip = get(None)
-            if self.skip_text is not None:
-                skip = Action(skip.id, self.skip_text(s), None, skip.choice, False)
-            out.append(skip)
+            out.append(self.skip(s))
         return out
+
+    def skip(self, s: State) -> Action:
+        """The action that skips a ``may choose`` (its label may name the state)."""
+        skip = self.actions.get(None)
+        if self.skip_text is not None:
+            skip = Action(skip.id, self.skip_text(s), None, skip.choice, False)
+        return skip
 
     @staticmethod
     def _seat(s: State) -> int:

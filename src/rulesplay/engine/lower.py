@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from .. import events, ir
 from ..errors import RulesRuntimeError, Span
 from ..visitor import NodeVisitor
-from .compile_stmts import StmtCompiler, compile_trick
+from .compile_stmts import StmtCompiler, compile_choose, compile_trick
 from .effects import PhaseNode, end_game, move_card, move_cards, ordered_seats
 from .routines import Routine, fail
 from .state import STEP_LIMIT
@@ -364,23 +364,27 @@ class Lowerer:
 
     # ------------------------------------------------------------ statements that stop
     def stop_If(self, code: _Code, st: ir.If, loops: list[_Loop]) -> None:
-        branches = [code.label() for _ in st.bodies]
-        other = code.label() if st.orelse else None
+        """An ``if`` with a branch that stops: such a branch gets a resume point of its
+        own; a branch that does not stop runs inline and falls out of the ``if``."""
         end = code.label()
-        for i, (test, label) in enumerate(zip(st.tests, branches, strict=True)):
-            code.emit(f"{'if' if i == 0 else 'elif'} {self.comp.gen(test)}:")
+        bodies = [*st.bodies, *([st.orelse] if st.orelse else [])]
+        labels = [code.label() if self.stops.block(b) else None for b in bodies]
+        tests = [f"{'if' if i == 0 else 'elif'} {self.comp.gen(t)}:"
+                 for i, t in enumerate(st.tests)] + (["else:"] if st.orelse else [])
+        for test, body, label in zip(tests, bodies, labels, strict=True):
+            code.emit(test)
             code.indent = 1
-            code.jump(label)
+            if label is None:
+                self.block(code, body, loops)
+            else:
+                code.jump(label)
             code.indent = 0
-        code.emit("else:")
-        code.indent = 1
-        code.jump(other if other is not None else end)
-        code.indent = 0
-        for label, body in [*zip(branches, st.bodies, strict=True),
-                            *([(other, st.orelse)] if other is not None else [])]:
-            code.place(label)
-            self.block(code, body, loops)
-            code.jump(end)
+        code.jump(end)
+        for body, label in zip(bodies, labels, strict=True):
+            if label is not None:
+                code.place(label)
+                self.block(code, body, loops)
+                code.jump(end)
         code.place(end)
 
     def _lowered_loop(self, code: _Code, body: list[ir.Stmt],
@@ -438,13 +442,46 @@ class Lowerer:
         self.block(code, self.rules[st.name], loops)
 
     def stop_Choose(self, code: _Code, st: ir.Choose, loops: list[_Loop]) -> None:
-        k = self.comp.const
+        """A decision: made pending with its legal actions listed (inline, by one
+        comprehension, unless it may be a blind pick), then the routine stops; it resumes
+        once the choice is resolved (:meth:`ChooseNode.resolve` binds the name)."""
+        k, comp = self.comp.const, self.comp
+        node = compile_choose(self.sc, len(self.prog.nodes), st)
+        self.prog.nodes.append(node)
         resume = code.label()
         code.emit(f"s.span = {k(st.span)}")
-        code.emit(f"{self._effect(st)}(s)")
+        if node.blind is not None:
+            code.emit(f"{k(node.effect)}(s)")
+        else:
+            seat, legal = code.temp("p"), code.temp("l")
+            code.emit(f"{seat} = {comp.gen(st.player)}")
+            code.emit(f"if {seat} is None:")
+            code.emit(f"    raise {k(node.no_player)}()")
+            code.emit(f"s.pending = ({seat}, {node.index})")
+            actions = node.actions
+            get = f"{k(actions.by_card)}[_x]" if actions.card else f"{k(actions.get)}(_x)"
+            code.emit(f"{legal} = {self._listing(code, get, st.domain, st.where, st.name)}")
+            if st.optional:
+                code.emit(f"{legal}.append({k(node.skip)}(s))")
+            else:
+                code.emit(f"if not {legal}:")
+                code.emit(f"    raise {k(node.no_choice)}()")
+            code.emit(f"s._legal = {legal}")
         code.emit(f"f[1] = {resume}")
         code.emit("return")
         code.place(resume)
+
+    def _listing(self, code: _Code, action: str, domain: ir.Expr, where: ir.Expr | None,
+                 name: str) -> str:
+        """Source of the list of ``action`` (over ``_x``) for the candidates of ``domain``
+        that pass ``where`` (``name`` the candidate); emits the lines that must run first."""
+        out = f"[{action} for _x in {self.comp.gen_coll(domain)}"
+        if where is not None:
+            cond, once = self.comp.candidate_source(where, name, lambda: code.temp("h"))
+            for h in once:
+                code.emit(f"{h} = UNSET")
+            out += f" if {cond}"
+        return out + "]"
 
     def stop_Trick(self, code: _Code, st: ir.Trick, loops: list[_Loop]) -> None:
         """A trick in the routine itself: its counters in four frame slots, each turn a
@@ -538,7 +575,7 @@ class Lowerer:
         """The next turn of a standard trick nobody plays blind, inline: what
         :meth:`~rulesplay.engine.tricks.TrickNode.turn` does, with the legal plays listed
         by one comprehension. Ends with a jump to the winner's part once all have played."""
-        k, comp = self.comp.const, self.comp
+        k = self.comp.const
         over = code.label()
         code.emit(f"if f[{at + 1}] >= {self.lay.n}:")
         code.indent = 1
@@ -547,14 +584,9 @@ class Lowerer:
         seat, legal = code.temp("p"), code.temp("l")
         code.emit(f"{seat} = f[{at + 2}] = (f[{at}] + f[{at + 1}]) % {self.lay.n}")
         code.emit(f"s.loc[{node.player_slot}] = {seat}")
-        plays = f"[{k(node.actions.by_card)}[_x] for _x in {comp.gen_coll(st.source)}"
-        if st.where is not None:
-            cond, once = comp.candidate_source(st.where, st.card_var,
-                                               lambda: code.temp("h"))
-            for name in once:
-                code.emit(f"{name} = UNSET")
-            plays += f" if {cond}"
-        code.emit(f"{legal} = {plays}]")
+        plays = self._listing(code, f"{k(node.actions.by_card)}[_x]", st.source, st.where,
+                              st.card_var)
+        code.emit(f"{legal} = {plays}")
         code.emit(f"if not {legal}:")
         code.emit(f"    raise {k(no_card_to_play)}({seat}, {k(st.span)})")
         code.emit(f"s.pending = ({seat}, {node.index})")

@@ -9,9 +9,11 @@ loads anything, so every run-time module can import this one.
 from __future__ import annotations
 
 from collections.abc import Callable
+from types import CodeType, TracebackType
 from typing import TYPE_CHECKING, Any
 
 from .. import events
+from ..errors import Span
 from ..events import Mask, seat_text
 from ..words import word
 from .expr import Fn, Layout
@@ -44,6 +46,10 @@ class Program:
             game starts with (the start phase's routine in the compiled engine).
         routine_of_phase: compiled engine: phase node index -> its routine's node index.
         everyone: the bitmask of every seat and an onlooker (see ``observe.seat_bit``).
+        step_of: per node index, what runs its frame: the node's ``step``, or a lowered
+            routine's generated function itself (one call less per frame run).
+        routine_lines: the code object of each generated routine -> the span of the
+            statement of each of its lines (see :meth:`locate`).
         card_ids, card_labels, card_attrs, card_short: per card (int id): stable id
             (``red-7#2``), display label, attributes as plain data (in events), short name.
         num_cards, enum_labels: card count; enum, choice and ability value -> display label.
@@ -79,6 +85,8 @@ class Program:
         self.start_phase: int = 0
         self.engine: str = game.engine
         self.everyone: int = (1 << layout.n + 1) - 1  # every seat and an onlooker (bitmask)
+        self.step_of: list[Callable[[State, list[Any]], None] | None] = []
+        self.routine_lines: dict[CodeType, list[Span]] = {}
         self.routine_of_phase: dict[int, int] = {}
         self.card_ids: list[str] = []
         self.card_labels: list[str] = []
@@ -165,6 +173,17 @@ class Program:
         """The event of ``card`` moving from zone ``src`` to zone ``dst`` (ids, attributes)."""
         return events.move(self.card_ids[card], self.card_attrs[card], self.zone_ref(src),
                            self.zone_ref(dst))
+
+    def locate(self, tb: TracebackType | None) -> Span | None:
+        """The statement whose generated line was running innermost in traceback ``tb``
+        (a lowered routine's), or None when no generated routine was running."""
+        found = None
+        while tb is not None:
+            lines = self.routine_lines.get(tb.tb_frame.f_code)
+            if lines is not None and 0 < tb.tb_lineno <= len(lines):
+                found = lines[tb.tb_lineno - 1]
+            tb = tb.tb_next
+        return found
 
     def phase_name(self, s: State) -> str:
         """The name of the phase state ``s`` is in ("" before the first)."""

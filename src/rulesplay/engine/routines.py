@@ -11,7 +11,6 @@ done, saving the resume point in the frame whenever it stops early. So ``clone()
 from __future__ import annotations
 
 from collections.abc import Callable
-from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
 from ..errors import RulesRuntimeError, Span
@@ -48,20 +47,9 @@ class Routine(Node):
         return [self.index, 0, *[None] * self.slots]
 
     def step(self, s: State, f: list[Any]) -> None:
-        try:
-            self.fn(s, f)
-        except Exception as exc:
-            s.span = self.locate(exc.__traceback__) or s.span
-            raise
-
-    def locate(self, tb: TracebackType | None) -> Span | None:
-        """The statement at the innermost line of this routine's code in ``tb``."""
-        code, line = self.fn.__code__, 0
-        while tb is not None:
-            if tb.tb_frame.f_code is code:
-                line = tb.tb_lineno
-            tb = tb.tb_next
-        return self.spans[line - 1] if 0 < line <= len(self.spans) else None
+        # State._run calls ``fn`` itself (Program.step_of) and locates a fault by the
+        # line that was running (Program.locate, from ``spans``).
+        self.fn(s, f)
 
 
 def _unset(s: State, f: list[Any]) -> None:  # pragma: no cover - replaced when compiled

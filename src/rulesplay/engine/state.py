@@ -235,20 +235,22 @@ class State:
 
     def _run(self) -> None:
         """Interpret until a decision is pending or the game is over."""
-        nodes, stack = self.program.nodes, self.stack
+        step_of, stack = self.program.step_of, self.stack
         steps = 0
         try:
             while self.pending is None and not self.terminal:
                 if not stack:
                     raise RulesRuntimeError("the phase graph ran out of frames", Span())
                 f = stack[-1]
-                nodes[f[0]].step(self, f)
+                step_of[f[0]](self, f)
                 steps += 1
                 if steps > STEP_LIMIT:
                     raise RulesRuntimeError(
                         f"step limit reached: {STEP_LIMIT} steps without a decision "
                         "(a loop that never ends?)", self.span or Span())
         except FAULTS as exc:
+            # In generated code, the statement is known by the line that was running.
+            self.span = self.program.locate(exc.__traceback__) or self.span
             raise self._located(exc) from None
 
     @contextmanager
