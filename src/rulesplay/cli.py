@@ -26,9 +26,10 @@ from . import gamelog, terminal
 from . import graph as graphs
 from .agents import Agent
 from .agents import make_agent as agent_from_spec
-from .cliargs import claim_output, echo_warnings, parse_pairs
+from .cliargs import ENGINE_OPTION, claim_output, echo_warnings, parse_pairs
 from .compose import changed_since
 from .engine.game import Game, load, load_bundle
+from .engine.lower import ENGINES, listing
 from .engine.state import State
 from .errors import OptionError, RulesError
 from .narrate import Narrator, score_table, winner_line
@@ -106,10 +107,11 @@ def _lang(lang: str | None) -> str | None:
     return None if lang in (None, "", "en") else lang
 
 
-def _load_game(path: str, options: dict[str, Any], lang: str | None) -> Game:
+def _load_game(path: str, options: dict[str, Any], lang: str | None,
+               engine: str = ENGINES[0]) -> Game:
     """Load a game; wrong option names or values become usage errors (exit 2)."""
     try:
-        return load(path, options, lang)
+        return load(path, options, lang, engine)
     except OptionError as exc:
         raise click.UsageError(exc.message) from None
 
@@ -151,9 +153,10 @@ def _new_state(game: Game, players: int | None, seed: int) -> State:
 @click.option("--force", is_flag=True,
               help="Replace an existing --log or --save file (a ruleset file is never "
                    "replaced).")
+@ENGINE_OPTION
 def run(file: str, players: int | None, seed: int | None, options: tuple[str, ...],
         log_path: str | None, log_seat: int | None, quiet: bool, lang: str | None, bot: str,
-        seats: tuple[str, ...], save_path: str | None, force: bool) -> None:
+        seats: tuple[str, ...], save_path: str | None, force: bool, engine: str) -> None:
     """Play a complete game of FILE and print what happens.
 
     With bots only, the account shows each phase, every decision, trick winners and where
@@ -163,7 +166,7 @@ def run(file: str, players: int | None, seed: int | None, options: tuple[str, ..
     game for 'rulesplay resume'.
     """
     lang = _lang(lang)
-    game = _load_game(file, dict(parse_pairs(options, "--option")), lang)
+    game = _load_game(file, dict(parse_pairs(options, "--option")), lang, engine)
     echo_warnings(game.checked.warnings)
     n = players if players is not None else game.player_range[0]
     try:
@@ -485,12 +488,25 @@ def validate(files: tuple[str, ...]) -> None:
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--json", "as_json", is_flag=True,
               help="Print the whole IR as JSON (loadable with rulesplay.ir.Ruleset).")
-def compile_(file: str, as_json: bool) -> None:
-    """Parse and check FILE; print its IR as JSON (--json) or a short summary."""
+@click.option("--python", "as_python", is_flag=True,
+              help="Print the Python code its phases are compiled to, with the file:line of "
+                   "each statement.")
+@click.option("--players", "-p", type=int, default=None,
+              help="With --python: the player count to compile for (default: the minimum).")
+def compile_(file: str, as_json: bool, as_python: bool, players: int | None) -> None:
+    """Parse and check FILE; print its IR as JSON (--json), its compiled code (--python)
+    or a short summary."""
     game = load(file)
     r = game.ruleset
     if as_json:
         click.echo(terminal.json_text(r.model_dump_json(indent=2)))
+        return
+    if as_python:
+        try:
+            prog = game.program(players if players is not None else r.min_players)
+        except OptionError as exc:
+            raise click.UsageError(exc.message) from None
+        click.echo(terminal.clean(listing(prog)), nl=False)
         return
     cards = game.program(r.min_players).num_cards
     click.echo(terminal.clean(f"{game.title}: {r.min_players}-{r.max_players} players, "

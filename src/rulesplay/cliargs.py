@@ -8,8 +8,15 @@ from collections.abc import Callable, Iterable
 
 import click
 
+from .engine.lower import ENGINES
 from .errors import Diagnostic
 from .outfiles import OutputRefused, claim
+
+# ``--engine``: the compiled engine, or the frame interpreter it is tested against.
+ENGINE_OPTION = click.option(
+    "--engine", type=click.Choice(ENGINES), default=ENGINES[0], show_default=True,
+    help="Run the phases compiled to Python, or with the frame interpreter (the reference; "
+         "both play the same games).")
 
 
 def parse_pairs(values: tuple[str, ...], flag: str) -> list[tuple[str, str]]:

@@ -618,3 +618,32 @@ def lower_program(prog: Program, comp: ExprCompiler, sc: StmtCompiler) -> None:
     """Lower every phase of ``prog`` (see :class:`Lowerer`); its start phase becomes the
     lowered one."""
     Lowerer(prog, comp, sc).lower()
+
+
+def listing(prog: Program) -> str:
+    """The generated code of every routine of a compiled program, for people to read
+    (``rulesplay compile FILE --python``): each function as generated, with the
+    ``file:line`` of the statement a line starts as a comment. The comments are added
+    here, for display; the code that runs holds no file name or ruleset text.
+
+    Raises:
+        ValueError: ``prog`` was built by the frame interpreter (it has no routines).
+    """
+    routines = [n for n in prog.nodes if isinstance(n, Routine)]
+    if not routines:
+        raise ValueError("this program was not compiled (engine 'interpret')")
+    out = []
+    for r in routines:
+        out.append(f"# {_where(r.span)}")
+        last: Span | None = None
+        for text, span in zip(r.source.splitlines(), r.spans, strict=True):
+            if span.line and span != last:
+                text = f"{text}  # {_where(span)}"
+            last = span if span.line else last
+            out.append(text)
+        out.append("")
+    return "\n".join(out)
+
+
+def _where(span: Span) -> str:
+    return f"{span.file}:{span.line}" if span.line else "(generated)"
