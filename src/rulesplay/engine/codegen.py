@@ -108,6 +108,11 @@ def _union(values: Any) -> frozenset[Any]:
     return frozenset().union(*(v for v in values if v))
 
 
+def _keep(cell: list[Any], k: int, value: Any) -> Any:
+    cell[k] = value
+    return value
+
+
 def _bonus(s: Any, cards: Any, table: list[Any], slot: int) -> int:
     total = 0
     saved = s.loc[slot]
@@ -153,6 +158,8 @@ class ExprCompiler(Stage):
         self._consts: dict[int, str] = {}
         self._hoist: tuple[str, list[int]] | None = None
         self._inline: tuple[Callable[[], str], list[str]] | None = None
+        # Inside a filter: the parts computed once per filtering, by id -> cell index.
+        self._filter_cells: dict[int, int] | None = None
         self._candidate: str | None = None
 
     # ------------------------------------------------------------ public API
@@ -251,6 +258,15 @@ class ExprCompiler(Stage):
     def gen(self, e: ir.Expr) -> str:
         """Python source of ``e`` (its ``visit_<Node>`` method); inside a candidate test, a
         loop that does not read the candidate becomes a call computed once per round."""
+        cells = self._filter_cells
+        if cells is not None and id(e) in cells:
+            k = cells[id(e)]
+            self._filter_cells = None  # the part itself is computed as written
+            try:
+                part: str = self.visit(e)
+            finally:
+                self._filter_cells = cells
+            return f"(_cell[{k}] if _cell[{k}] is not UNSET else _keep(_cell, {k}, {part}))"
         hoist = self._hoist
         if hoist is not None and isinstance(e, ir.Call | ir.BinOp | ir.Filter | ir.UnOp |
                                             ir.Cond | ir.Index):
@@ -342,7 +358,23 @@ class ExprCompiler(Stage):
         return f"tuple(range({self.gen(e.lo)}, {self.gen(e.hi)} + 1))"
 
     def visit_Filter(self, e: ir.Filter) -> str:
-        return f"[it for it in {self.gen_coll(e.coll)} if {self.gen(e.cond)}]"
+        """``COLL where COND``; a part of COND that does not read ``it`` and does real
+        work (a lookup, a division, a builtin) is computed at most once per filtering,
+        when first needed, and kept in a cell (``deck where it.suit == suits[p % 4]``)."""
+        cond = e.cond
+        if self._hoist is None and self._inline is None and not self.card_attrs_as_names:
+            parts = _invariant_parts(cond, self.c)
+            if parts:
+                saved = self._filter_cells
+                self._filter_cells = {id(x): k for k, x in enumerate(parts)}
+                try:
+                    test = self.gen(cond)
+                finally:
+                    self._filter_cells = saved
+                cells = ", ".join(["UNSET"] * len(parts))
+                return (f"[it for _cell in ([{cells}],) for it in {self.gen_coll(e.coll)} "
+                        f"if {test}]")
+        return f"[it for it in {self.gen_coll(e.coll)} if {self.gen(cond)}]"
 
     def visit_IsKind(self, e: ir.IsKind) -> str:
         kinds, kind = self.const(self.lay.kind_of), self.const(e.kind)
@@ -470,6 +502,37 @@ class _Loops(NodeVisitor):
 
     def generic_visit(self, node: ir.Node, *args: Any, **kwargs: Any) -> bool:
         return any(self.visit(child) for child in node.children())
+
+
+def _invariant_parts(cond: ir.Expr, checked: Checked) -> list[ir.Expr]:
+    """The largest parts of a filter's test that do not read ``it``, draw no chance and do
+    real work (see :meth:`ExprCompiler.visit_Filter`)."""
+    out: list[ir.Expr] = []
+
+    def walk(e: ir.Node) -> None:
+        if isinstance(e, ir.Call | ir.BinOp | ir.Index | ir.Filter) and \
+                "it" not in free_names(e, checked) and not _chance(e) and _work(e):
+            out.append(e)
+            return
+        for child in e.children():
+            if isinstance(child, ir.ExprNode):
+                walk(child)
+    walk(cond)
+    return out
+
+
+def _work(e: ir.Node) -> bool:
+    """Whether ``e`` holds a lookup, a division or remainder, a builtin or a filter."""
+    if isinstance(e, ir.Call | ir.Filter | ir.Index) or \
+            (isinstance(e, ir.BinOp) and e.op in ("/", "%")):
+        return True
+    return any(_work(c) for c in e.children() if isinstance(c, ir.ExprNode))
+
+
+def _chance(e: ir.Expr) -> bool:
+    """Whether ``e`` calls a builtin that draws from the game's generator."""
+    return any(isinstance(n, ir.Call) and BUILTINS.get(n.func) is not None
+               and BUILTINS[n.func].chance for n in ir.walk(e))
 
 
 def _cached(fn: Fn, epoch: list[int]) -> Fn:

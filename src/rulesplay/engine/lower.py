@@ -499,8 +499,8 @@ class Lowerer:
         code.jump(head)
         code.place(head)
         self._count_step(code)
-        if not st.climbing and node.blind is None:
-            self._standard_turn(code, st, node, at)
+        if node.blind is None:
+            self._turn(code, st, node, at, head)
         else:
             turn = code.temp("t")
             code.emit(f"{turn} = {k(node.turn)}(s, f)")
@@ -571,24 +571,42 @@ class Lowerer:
                         f"ability {ab.name} at {name}", ab.span, body)
         return self._step_routines.get(step, {})
 
-    def _standard_turn(self, code: _Code, st: ir.Trick, node: LoweredTrick, at: int) -> None:
-        """The next turn of a standard trick nobody plays blind, inline: what
+    def _turn(self, code: _Code, st: ir.Trick, node: LoweredTrick, at: int,
+              head: int) -> None:
+        """The next turn of a trick nobody plays blind, inline: what
         :meth:`~rulesplay.engine.tricks.TrickNode.turn` does, with the legal plays listed
         by one comprehension. Ends with a jump to the winner's part once all have played."""
-        k = self.comp.const
+        k, n = self.comp.const, self.lay.n
         over = code.label()
-        code.emit(f"if f[{at + 1}] >= {self.lay.n}:")
+        seat, legal = code.temp("p"), code.temp("l")
+        if st.climbing:
+            active = code.temp("a")
+            code.emit(f"{active} = {n} - f[{at + 3}].bit_count()")
+            code.emit(f"if {active} == 0 or ({active} == 1 and f[{at + 1}] > 0):")
+        else:
+            code.emit(f"if f[{at + 1}] >= {n}:")
         code.indent = 1
         code.jump(over)
         code.indent = 0
-        seat, legal = code.temp("p"), code.temp("l")
-        code.emit(f"{seat} = f[{at + 2}] = (f[{at}] + f[{at + 1}]) % {self.lay.n}")
+        if st.climbing:
+            code.emit(f"{seat} = f[{at + 2}]")
+        else:
+            code.emit(f"{seat} = f[{at + 2}] = (f[{at}] + f[{at + 1}]) % {n}")
         code.emit(f"s.loc[{node.player_slot}] = {seat}")
         plays = self._listing(code, f"{k(node.actions.by_card)}[_x]", st.source, st.where,
                               st.card_var)
         code.emit(f"{legal} = {plays}")
         code.emit(f"if not {legal}:")
-        code.emit(f"    raise {k(no_card_to_play)}({seat}, {k(st.span)})")
+        code.indent = 1
+        if st.climbing:  # no playable card: the seat passes (it has no choice to make)
+            code.emit(f"{k(node.pass_turn)}(s, f, {seat}, True)")
+            code.jump(head)
+        else:
+            code.emit(f"raise {k(no_card_to_play)}({seat}, {k(st.span)})")
+        code.indent = 0
+        if st.climbing:
+            code.emit(f"if f[{at + 1}] > 0:")
+            code.emit(f"    {legal}.append({k(node.pass_action)})")
         code.emit(f"s.pending = ({seat}, {node.index})")
         code.emit(f"s._legal = {legal}")
         code.emit("return  # the play resolved resumes after play")

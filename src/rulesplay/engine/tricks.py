@@ -142,7 +142,7 @@ class TrickNode(Node, Decision):
             if not plays:
                 # A seat with no playable card passes (it has no choice to make).
                 s.pending = None
-                self._pass(s, f, seat, forced=True)
+                self.pass_turn(s, f, seat, forced=True)
                 return PASSED
             if f[at + 1] > 0:
                 plays.append(self.pass_action)
@@ -151,7 +151,9 @@ class TrickNode(Node, Decision):
         s._legal = plays
         return WAITS
 
-    def _pass(self, s: State, f: list[Any], seat: int, forced: bool) -> None:
+    def pass_turn(self, s: State, f: list[Any], seat: int, forced: bool) -> None:
+        """``seat`` passes (``forced``: it had no card to play): it is out of this
+        climbing trick, and the turn goes to the next seat still in."""
         f[self.at + 3] |= 1 << seat
         if s.events is not None:
             s.events.append(events.passed(seat, forced, s.program.phase_name(s)))
@@ -195,7 +197,7 @@ class TrickNode(Node, Decision):
         at = self.at
         seat = f[at + 2]
         if action.value is None:
-            self._pass(s, f, seat, forced=False)
+            self.pass_turn(s, f, seat, forced=False)
             self.then(s, f, False)
             return
         card = BlindPick.card(self.source(s, None), action) if isinstance(action, Position) \
