@@ -278,11 +278,28 @@ class Lowerer:
         code.emit(f"s.loc[{self.lay.local(st.name)}] = {self.comp.gen(st.value)}")
 
     def plain_Assign(self, code: _Code, st: ir.Assign, loops: list[_Loop]) -> None:
-        t = st.target
-        if st.op == "=" and isinstance(t, ir.Name) and self.comp.type_of(t) != "player":
-            code.emit(f"s.g[{self.lay.gslot[t.id]}] = {self.comp.gen(st.value)}")
-        else:
+        """``x = v`` inline (what :func:`compile_assign` does, in its order: the seat or
+        card first, then the value); ``+=``, ``-=`` and a seat stored in a player-valued
+        variable (checked) through the compiled effect."""
+        t, comp, lay = st.target, self.comp, self.lay
+        if st.op != "=" or comp.type_of(t) == "player":
             code.emit(f"{self._effect(st)}(s)")
+        elif isinstance(t, ir.Name):
+            code.emit(f"s.g[{lay.gslot[t.id]}] = {comp.gen(st.value)}")
+        elif isinstance(t, ir.Index):
+            assert isinstance(t.obj, ir.Name)
+            seat = code.temp("p")
+            code.emit(f"{seat} = {comp.gen(t.key)}")
+            code.emit(f"s.pv[{lay.pslot[t.obj.id]}][{seat}] = {comp.gen(st.value)}")
+        else:
+            assert isinstance(t, ir.Attr)
+            card = code.temp("c")
+            message = f"cannot set '{t.name}' of none (no card)"
+            code.emit(f"{card} = {comp.gen(t.obj)}")
+            code.emit(f"if {card} is None:")
+            code.emit(f"    raise {comp.const(fail)}({comp.const(message)}, "
+                      f"{comp.const(st.span)})")
+            code.emit(f"s.cv[{lay.cslot[t.name]}][{card}] = {comp.gen(st.value)}")
 
     def plain_Move(self, code: _Code, st: ir.Move, loops: list[_Loop]) -> None:
         comp = self.comp
@@ -459,7 +476,8 @@ class Lowerer:
             code.emit(f"    raise {k(node.no_player)}()")
             code.emit(f"s.pending = ({seat}, {node.index})")
             actions = node.actions
-            get = f"{k(actions.by_card)}[_x]" if actions.card else f"{k(actions.get)}(_x)"
+            get = f"{k(actions.by_card)}[_x]" if actions.card else \
+                f"({k(actions.cache)}.get(_x) or {k(actions.get)}(_x))"
             code.emit(f"{legal} = {self._listing(code, get, st.domain, st.where, st.name)}")
             if st.optional:
                 code.emit(f"{legal}.append({k(node.skip)}(s))")

@@ -161,7 +161,9 @@ class State:
                 lists the legal action ids.
             RulesRuntimeError: the ruleset failed while running (names the phase).
         """
-        legal = self._legal if self._legal is not None else self.legal_actions()
+        legal = self._legal
+        if legal is None:
+            legal = self.legal_actions()
         chosen = None
         if action.__class__ is str:
             for a in legal:
@@ -181,47 +183,57 @@ class State:
         else:
             raise IllegalActionError(f"an action is an Action or its id (a string), not "
                                      f"{type(action).__name__} {action!r}")
-        if chosen is None:
+        pending = self.pending
+        if chosen is None or pending is None:
             self._refuse(action, legal)
-        assert self.pending is not None  # a legal action was found: a decision is pending
-        player, index = self.pending
+        player, index = pending
         prog = self.program
         node = prog.nodes[index]
         if self.decisions >= DECISION_LIMIT:
-            raise RulesRuntimeError(
-                f"the game has gone on for {DECISION_LIMIT} decisions without ending (in phase "
-                f"'{prog.phase_name(self)}'): do its phases ever reach 'next end'?",
-                self.span or Span())
+            self._too_long()
         if self.events is not None:
             prompt, masks = node.masked_prompt(self)
             self.events.append(events.decision(
                 player, prog.phase_name(self), node.name, prompt, chosen.id,
                 chosen.label, node.secret, masks))
         self.history.append((player, chosen.id))
-        self.pending = None
-        self._legal = None
+        self.pending = self._legal = None
         self.decisions += 1
         # Who sees an openly chosen card: where it is, where it lands when the choice
         # resolves (a play to the table), and, unless all have, where it goes next.
-        card = chosen.value if chosen.card and not node.secret else None
-        seen = card_seers(self, card) | 1 << player if card is not None else 0
+        if chosen.card and not node.secret:
+            card = chosen.value
+            seen = card_seers(self, card) | 1 << player
+            try:
+                node.resolve(self, chosen)
+            except FAULTS as exc:
+                raise self._located(exc) from None
+            seen |= card_seers(self, card)
+            everyone = prog.everyone
+            if seen == everyone:
+                self._run()
+                return
+            watch = self.watch = [card, seen]
+            try:
+                self._run()
+            finally:
+                unseen = ~watch[1] & everyone
+                if unseen:
+                    self.unseen_choices[len(self.history) - 1] = unseen
+                self.watch = None
+            return
         try:
             node.resolve(self, chosen)
         except FAULTS as exc:
             raise self._located(exc) from None
-        everyone = prog.everyone
-        if card is not None:
-            seen |= card_seers(self, card)
-            if seen != everyone:
-                self.watch = [card, seen]
-        try:
-            self._run()
-        finally:
-            if self.watch is not None:
-                unseen = ~self.watch[1] & everyone
-                if unseen:
-                    self.unseen_choices[len(self.history) - 1] = unseen
-                self.watch = None
+        self._run()
+
+    def _too_long(self) -> NoReturn:
+        """Raise the error of a game over :data:`DECISION_LIMIT` decisions."""
+        raise RulesRuntimeError(
+            f"the game has gone on for {DECISION_LIMIT} decisions without ending (in phase "
+            f"'{self.program.phase_name(self)}'): do its phases ever reach 'next end'?",
+            self.span or Span())
 
     def _refuse(self, action: Action | str, legal: list[Action]) -> NoReturn:
         """Raise the error for an action that is not legal now."""
