@@ -18,7 +18,7 @@ from click.testing import CliRunner
 import rulesplay
 from rulesplay.cli import main
 from rulesplay.engine.game import loads
-from rulesplay.engine.lower import listing
+from rulesplay.engine.routine_code import listing
 from rulesplay.engine.routines import Routine
 from rulesplay.errors import OptionError, RulesError, RulesRuntimeError
 

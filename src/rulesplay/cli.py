@@ -29,7 +29,8 @@ from .agents import make_agent as agent_from_spec
 from .cliargs import ENGINE_OPTION, claim_output, echo_warnings, parse_pairs
 from .compose import changed_since
 from .engine.game import Game, load, load_bundle
-from .engine.lower import ENGINES, listing
+from .engine.lower import ENGINES
+from .engine.routine_code import listing
 from .engine.state import State
 from .errors import OptionError, RulesError
 from .narrate import Narrator, score_table, winner_line

@@ -21,7 +21,8 @@ a function, or an import from a higher layer):
    (cards, zones, variables, ability tables), ``compile_effects`` (simple statements to
    inline effects), ``compile_stmts`` (the statement visitor: statements to effects and
    nodes, for the frame interpreter), ``lower`` (the phase compiler: each phase to one
-   generated function, the compiled engine), ``build`` (a whole ``Program`` for one player
+   generated function, the compiled engine; ``routine_code`` holds the source being
+   generated), ``build`` (a whole ``Program`` for one player
    count, in a fixed order).
 6. ``game``: ``Game`` (a checked ruleset with options; makes states) and the loaders
    ``load``, ``loads``, ``load_bundle``.

@@ -21,10 +21,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .. import events, ir
-from ..errors import RulesRuntimeError, Span
+from ..errors import RulesError, RulesRuntimeError, Span
 from ..visitor import NodeVisitor
 from .compile_stmts import StmtCompiler, compile_choose, compile_trick
 from .effects import PhaseNode, end_game, move_card, move_cards, ordered_seats
+from .routine_code import Code
 from .routines import Routine, fail
 from .state import STEP_LIMIT
 from .tricks import PASSED, WAITS, LoweredTrick, no_card_to_play
@@ -34,70 +35,6 @@ if TYPE_CHECKING:
     from .program import Program
 
 ENGINES = ("compiled", "interpret")  # the default first
-
-
-class _Line(NamedTuple):
-    indent: int
-    text: str
-    span: Span
-
-
-class _Code:
-    """The source of one routine being generated: blocks of lines, one per resume point.
-
-    Block ``K`` runs when the frame's resume point is ``K``; block 0 is the entry. Every
-    block ends by jumping (``pc = K``) or returning. Blocks are tested in order by plain
-    ``if pc == K:`` lines, so a jump forward falls through to its block and only a jump
-    back needs ``continue``.
-    """
-
-    def __init__(self) -> None:
-        self.blocks: list[list[_Line]] = [[]]
-        self.cur = 0
-        self.indent = 0
-        self.span = Span()
-        self.slots = 0
-        self.serial = 0
-
-    def emit(self, text: str) -> None:
-        self.blocks[self.cur].append(_Line(self.indent, text, self.span))
-
-    def label(self) -> int:
-        """A new, empty resume point."""
-        self.blocks.append([])
-        return len(self.blocks) - 1
-
-    def place(self, label: int) -> None:
-        """Lines emitted from now on go to block ``label`` (at its top level)."""
-        self.cur, self.indent = label, 0
-
-    def jump(self, label: int) -> None:
-        """Go to ``label``. At a block's top level this ends the block (the next line
-        emitted starts another), so a jump forward falls through the ``if pc`` tests."""
-        self.emit(f"pc = {label}")
-        if label <= self.cur or self.indent > 0:
-            self.emit("continue")
-
-    def slot(self) -> int:
-        """A new loop slot in the frame: its index in the frame list."""
-        self.slots += 1
-        return 1 + self.slots
-
-    def temp(self, stem: str) -> str:
-        """A fresh Python local name (``_c3``)."""
-        self.serial += 1
-        return f"_{stem}{self.serial}"
-
-    def source(self, fname: str) -> tuple[str, list[Span]]:
-        """The function's source and the span of each of its lines."""
-        lines: list[tuple[str, Span]] = [
-            (f"def {fname}(s, f):", Span()), ("    it = None", Span()),
-            ("    _steps = 0", Span()), ("    pc = f[1]", Span()), ("    while True:", Span())]
-        for k, block in enumerate(self.blocks):
-            lines.append((f"        if pc == {k}:", Span()))
-            for ln in block or [_Line(0, "pass", Span())]:
-                lines.append(("    " * (3 + ln.indent) + ln.text, ln.span))
-        return "\n".join(text for text, _ in lines) + "\n", [span for _, span in lines]
 
 
 class _Stops(NodeVisitor):
@@ -176,7 +113,7 @@ class Lowerer:
             self._phase(r, p, decl)
         while self._pending:
             r, body = self._pending.pop(0)
-            code = _Code()
+            code = Code()
             code.span = r.span
             self.block(code, body, [])
             code.emit("s.stack.pop()")
@@ -197,7 +134,7 @@ class Lowerer:
         return r
 
     def _phase(self, r: Routine, node: PhaseNode, decl: ir.PhaseDecl) -> None:
-        code = _Code()
+        code = Code()
         code.span = decl.span
         k = self.comp.const
         code.emit(f"s.phase = {node.index}")
@@ -228,15 +165,15 @@ class Lowerer:
             code.emit(f"raise {k(fail)}({k(message)}, {k(node.span)})")
         self._finish(r, code)
 
-    def _finish(self, r: Routine, code: _Code) -> None:
+    def _finish(self, r: Routine, code: Code) -> None:
         fname = f"_routine{r.index}"
-        src, spans = code.source(fname)
+        src, spans = code.source(fname, f"raise {self.comp.const(_no_resume)}(pc)")
         ns = self.comp.ns
         exec(compile(src, f"<rulesplay routine {r.index}>", "exec"), ns)  # noqa: S102 - slots and constant names only
         r.fn, r.source, r.spans, r.slots = ns.pop(fname), src, spans, code.slots
 
     # ------------------------------------------------------------ statements
-    def block(self, code: _Code, stmts: list[ir.Stmt], loops: list[_Loop]) -> None:
+    def block(self, code: Code, stmts: list[ir.Stmt], loops: list[_Loop]) -> None:
         """Emit ``stmts`` at the current point: plain code, or resume points for those
         that can stop the routine (only ever at a block's top level)."""
         if not stmts:
@@ -252,7 +189,7 @@ class Lowerer:
                 getattr(self, f"plain_{type(st).__name__}")(code, st, loops)
             code.span = saved
 
-    def _nested(self, code: _Code, stmts: list[ir.Stmt], loops: list[_Loop]) -> None:
+    def _nested(self, code: Code, stmts: list[ir.Stmt], loops: list[_Loop]) -> None:
         code.indent += 1
         self.block(code, stmts, loops)
         code.indent -= 1
@@ -265,7 +202,7 @@ class Lowerer:
             self._effects[id(st)] = effect
         return self.comp.const(self._effects[id(st)])
 
-    def _count_step(self, code: _Code) -> None:
+    def _count_step(self, code: Code) -> None:
         """A loop's turn counts as a step: a loop that never ends fails as it does in the
         frame interpreter."""
         k = self.comp.const
@@ -274,10 +211,10 @@ class Lowerer:
         code.emit(f"    raise {k(fail)}({k(_STEP_MESSAGE)}, s.span or {k(Span())})")
 
     # ------------------------------------------------------------ plain statements
-    def plain_Let(self, code: _Code, st: ir.Let, loops: list[_Loop]) -> None:
+    def plain_Let(self, code: Code, st: ir.Let, loops: list[_Loop]) -> None:
         code.emit(f"s.loc[{self.lay.local(st.name)}] = {self.comp.gen(st.value)}")
 
-    def plain_Assign(self, code: _Code, st: ir.Assign, loops: list[_Loop]) -> None:
+    def plain_Assign(self, code: Code, st: ir.Assign, loops: list[_Loop]) -> None:
         """``x = v`` inline (what :func:`compile_assign` does, in its order: the seat or
         card first, then the value); ``+=``, ``-=`` and a seat stored in a player-valued
         variable (checked) through the compiled effect."""
@@ -301,32 +238,32 @@ class Lowerer:
                       f"{comp.const(st.span)})")
             code.emit(f"s.cv[{lay.cslot[t.name]}][{card}] = {comp.gen(st.value)}")
 
-    def plain_Move(self, code: _Code, st: ir.Move, loops: list[_Loop]) -> None:
+    def plain_Move(self, code: Code, st: ir.Move, loops: list[_Loop]) -> None:
         comp = self.comp
         typ = comp.type_of(st.cards)
         cards = comp.gen_coll(st.cards) if typ == "zone" else comp.gen(st.cards)
         move = move_card if typ == "card" else move_cards
         code.emit(f"{comp.const(move)}(s, {cards}, {comp.gen(st.to)}, {st.end == 'top'})")
 
-    def _plain_effect(self, code: _Code, st: ir.Stmt, loops: list[_Loop]) -> None:
+    def _plain_effect(self, code: Code, st: ir.Stmt, loops: list[_Loop]) -> None:
         code.emit(f"{self._effect(st)}(s)")
 
     plain_Shuffle = plain_Deal = plain_Say = _plain_effect
 
-    def plain_EndGame(self, code: _Code, st: ir.EndGame, loops: list[_Loop]) -> None:
+    def plain_EndGame(self, code: Code, st: ir.EndGame, loops: list[_Loop]) -> None:
         code.emit(f"{self.comp.const(end_game)}(s)")
         code.emit("return")
 
-    def plain_Break(self, code: _Code, st: ir.Break, loops: list[_Loop]) -> None:
+    def plain_Break(self, code: Code, st: ir.Break, loops: list[_Loop]) -> None:
         if loops[-1].native:
             code.emit("break")
         else:
             code.jump(loops[-1].exit)
 
-    def plain_Do(self, code: _Code, st: ir.Do, loops: list[_Loop]) -> None:
+    def plain_Do(self, code: Code, st: ir.Do, loops: list[_Loop]) -> None:
         self.block(code, self.rules[st.name], loops)
 
-    def plain_If(self, code: _Code, st: ir.If, loops: list[_Loop]) -> None:
+    def plain_If(self, code: Code, st: ir.If, loops: list[_Loop]) -> None:
         for i, (test, body) in enumerate(zip(st.tests, st.bodies, strict=True)):
             code.emit(f"{'if' if i == 0 else 'elif'} {self.comp.gen(test)}:")
             self._nested(code, body, loops)
@@ -334,7 +271,7 @@ class Lowerer:
             code.emit("else:")
             self._nested(code, st.orelse, loops)
 
-    def plain_Repeat(self, code: _Code, st: ir.Repeat, loops: list[_Loop]) -> None:
+    def plain_Repeat(self, code: Code, st: ir.Repeat, loops: list[_Loop]) -> None:
         lay, comp = self.lay, self.comp
         if st.count is not None:
             i = code.temp("i")
@@ -350,7 +287,7 @@ class Lowerer:
         self.block(code, st.body, [*loops, _Loop(True, 0)])
         code.indent -= 1
 
-    def plain_ForEachPlayer(self, code: _Code, st: ir.ForEachPlayer,
+    def plain_ForEachPlayer(self, code: Code, st: ir.ForEachPlayer,
                             loops: list[_Loop]) -> None:
         v = code.temp("v")
         code.emit(f"for {v} in {self._seats(code, st)}:")
@@ -360,7 +297,7 @@ class Lowerer:
         self.block(code, st.body, [*loops, _Loop(True, 0)])
         code.indent -= 1
 
-    def plain_ForEachIn(self, code: _Code, st: ir.ForEachIn, loops: list[_Loop]) -> None:
+    def plain_ForEachIn(self, code: Code, st: ir.ForEachIn, loops: list[_Loop]) -> None:
         v = code.temp("v")
         code.emit(f"for {v} in list({self.comp.gen_coll(st.coll)}):")
         code.indent += 1
@@ -369,7 +306,7 @@ class Lowerer:
         self.block(code, st.body, [*loops, _Loop(True, 0)])
         code.indent -= 1
 
-    def _seats(self, code: _Code, st: ir.ForEachPlayer) -> str:
+    def _seats(self, code: Code, st: ir.ForEachPlayer) -> str:
         """Source of the list of seats a ``for each player`` visits, in order (fixed when
         the loop starts, as in the frame interpreter)."""
         k, comp, n = self.comp.const, self.comp, self.lay.n
@@ -380,7 +317,7 @@ class Lowerer:
         return f"{k(_turn_order)}({first}, {1 if st.clockwise else -1}, {n}, {k(st.span)})"
 
     # ------------------------------------------------------------ statements that stop
-    def stop_If(self, code: _Code, st: ir.If, loops: list[_Loop]) -> None:
+    def stop_If(self, code: Code, st: ir.If, loops: list[_Loop]) -> None:
         """An ``if`` with a branch that stops: such a branch gets a resume point of its
         own; a branch that does not stop runs inline and falls out of the ``if``."""
         end = code.label()
@@ -404,7 +341,7 @@ class Lowerer:
                 code.jump(end)
         code.place(end)
 
-    def _lowered_loop(self, code: _Code, body: list[ir.Stmt],
+    def _lowered_loop(self, code: Code, body: list[ir.Stmt],
                       loops: list[_Loop], init: list[str], test: str,
                       bind: list[str]) -> None:
         """A loop around a statement that stops: ``init`` lines, then at its head ``test``
@@ -426,7 +363,7 @@ class Lowerer:
         code.jump(head)
         code.place(exit_)
 
-    def stop_Repeat(self, code: _Code, st: ir.Repeat, loops: list[_Loop]) -> None:
+    def stop_Repeat(self, code: Code, st: ir.Repeat, loops: list[_Loop]) -> None:
         comp, lay = self.comp, self.lay
         if st.count is not None:
             a, b = code.slot(), code.slot()
@@ -440,25 +377,25 @@ class Lowerer:
             assert st.test is not None
             self._lowered_loop(code, st.body, loops, [], f"not ({comp.gen(st.test)})", [])
 
-    def stop_ForEachPlayer(self, code: _Code, st: ir.ForEachPlayer,
+    def stop_ForEachPlayer(self, code: Code, st: ir.ForEachPlayer,
                            loops: list[_Loop]) -> None:
         self._lowered_each(code, st.body, loops, self._seats(code, st), st.var)
 
-    def stop_ForEachIn(self, code: _Code, st: ir.ForEachIn, loops: list[_Loop]) -> None:
+    def stop_ForEachIn(self, code: Code, st: ir.ForEachIn, loops: list[_Loop]) -> None:
         self._lowered_each(code, st.body, loops, f"list({self.comp.gen_coll(st.coll)})",
                            st.var)
 
-    def _lowered_each(self, code: _Code, body: list[ir.Stmt], loops: list[_Loop],
+    def _lowered_each(self, code: Code, body: list[ir.Stmt], loops: list[_Loop],
                       values: str, var: str) -> None:
         a, b = code.slot(), code.slot()
         self._lowered_loop(code, body, loops, [f"f[{a}] = {values}", f"f[{b}] = 0"],
                            f"f[{b}] >= len(f[{a}])",
                            [f"s.loc[{self.lay.local(var)}] = f[{a}][f[{b}]]", f"f[{b}] += 1"])
 
-    def stop_Do(self, code: _Code, st: ir.Do, loops: list[_Loop]) -> None:
+    def stop_Do(self, code: Code, st: ir.Do, loops: list[_Loop]) -> None:
         self.block(code, self.rules[st.name], loops)
 
-    def stop_Choose(self, code: _Code, st: ir.Choose, loops: list[_Loop]) -> None:
+    def stop_Choose(self, code: Code, st: ir.Choose, loops: list[_Loop]) -> None:
         """A decision: made pending with its legal actions listed (inline, by one
         comprehension, unless it may be a blind pick), then the routine stops; it resumes
         once the choice is resolved (:meth:`ChooseNode.resolve` binds the name)."""
@@ -485,11 +422,11 @@ class Lowerer:
                 code.emit(f"if not {legal}:")
                 code.emit(f"    raise {k(node.no_choice)}()")
             code.emit(f"s._legal = {legal}")
-        code.emit(f"f[1] = {resume}")
+        code.stop_at(resume)
         code.emit("return")
         code.place(resume)
 
-    def _listing(self, code: _Code, action: str, domain: ir.Expr, where: ir.Expr | None,
+    def _listing(self, code: Code, action: str, domain: ir.Expr, where: ir.Expr | None,
                  name: str) -> str:
         """Source of the list of ``action`` (over ``_x``) for the candidates of ``domain``
         that pass ``where`` (``name`` the candidate); emits the lines that must run first."""
@@ -501,7 +438,7 @@ class Lowerer:
             out += f" if {cond}"
         return out + "]"
 
-    def stop_Trick(self, code: _Code, st: ir.Trick, loops: list[_Loop]) -> None:
+    def stop_Trick(self, code: Code, st: ir.Trick, loops: list[_Loop]) -> None:
         """A trick in the routine itself: its counters in four frame slots, each turn a
         resume point, its ``after play`` and ``after trick`` blocks inline. The decision
         (legal plays, resolving one) is the frame interpreter's own code
@@ -513,6 +450,8 @@ class Lowerer:
         node = self._trick(st, at)
         head, after_play, end = code.label(), code.label(), code.label()
         node.turn_at, node.after_play_at = head, after_play
+        code.pin(head)
+        code.pin(after_play)
         code.emit(f"{k(node.begin)}(s, f)")
         code.jump(head)
         code.place(head)
@@ -545,7 +484,7 @@ class Lowerer:
         code.jump(head)
         code.place(end)
 
-    def stop_Trigger(self, code: _Code, st: ir.Trigger, loops: list[_Loop]) -> None:
+    def stop_Trigger(self, code: Code, st: ir.Trigger, loops: list[_Loop]) -> None:
         k, lay = self.comp.const, self.lay
         this = self.sc.this_slot
         blocks = self._step_blocks(st.step)
@@ -571,7 +510,7 @@ class Lowerer:
         code.emit(f"if {routine} is not None:")
         code.indent = 1
         code.emit(f"s.loc[{this}] = {card}")
-        code.emit(f"f[1] = {head}")
+        code.stop_at(head)
         code.emit(f"s.stack.append({routine}.start(s))")
         code.emit("return")
         code.indent = 0
@@ -589,7 +528,7 @@ class Lowerer:
                         f"ability {ab.name} at {name}", ab.span, body)
         return self._step_routines.get(step, {})
 
-    def _turn(self, code: _Code, st: ir.Trick, node: LoweredTrick, at: int,
+    def _turn(self, code: Code, st: ir.Trick, node: LoweredTrick, at: int,
               head: int) -> None:
         """The next turn of a trick nobody plays blind, inline: what
         :meth:`~rulesplay.engine.tricks.TrickNode.turn` does, with the legal plays listed
@@ -643,6 +582,11 @@ _STEP_MESSAGE = (f"step limit reached: {STEP_LIMIT} steps without a decision "
                  "(a loop that never ends?)")
 
 
+def _no_resume(pc: Any) -> RulesError:
+    return RulesError(f"the saved position is damaged (no resume point {str(pc)[:20]} in "
+                      "this part of the rules)")
+
+
 def _turn_order(first: int | None, direction: int, n: int, span: Span) -> list[int]:
     """The seats of ``for each player p from FIRST``, in turn order."""
     if first is None:
@@ -654,32 +598,3 @@ def lower_program(prog: Program, comp: ExprCompiler, sc: StmtCompiler) -> None:
     """Lower every phase of ``prog`` (see :class:`Lowerer`); its start phase becomes the
     lowered one."""
     Lowerer(prog, comp, sc).lower()
-
-
-def listing(prog: Program) -> str:
-    """The generated code of every routine of a compiled program, for people to read
-    (``rulesplay compile FILE --python``): each function as generated, with the
-    ``file:line`` of the statement a line starts as a comment. The comments are added
-    here, for display; the code that runs holds no file name or ruleset text.
-
-    Raises:
-        ValueError: ``prog`` was built by the frame interpreter (it has no routines).
-    """
-    routines = [n for n in prog.nodes if isinstance(n, Routine)]
-    if not routines:
-        raise ValueError("this program was not compiled (engine 'interpret')")
-    out = []
-    for r in routines:
-        out.append(f"# {_where(r.span)}")
-        last: Span | None = None
-        for text, span in zip(r.source.splitlines(), r.spans, strict=True):
-            if span.line and span != last:
-                text = f"{text}  # {_where(span)}"
-            last = span if span.line else last
-            out.append(text)
-        out.append("")
-    return "\n".join(out)
-
-
-def _where(span: Span) -> str:
-    return f"{span.file}:{span.line}" if span.line else "(generated)"
