@@ -21,7 +21,7 @@ from rulesplay.cardbook import CardBook
 from rulesplay.cli import main
 from rulesplay.engine.choices import ChooseNode
 from rulesplay.engine.tricks import TrickNode
-from rulesplay.errors import RulesRuntimeError, RulesValidationError
+from rulesplay.errors import RulesValidationError
 from rulesplay.screens import render_screen
 from rulesplay.seatview import SeatView
 
@@ -167,10 +167,16 @@ def test_a_play_from_a_zone_seen_by_some_seats_only_is_blind_for_the_others() ->
      "its 'where' cannot test the card", 65),
     ("left", "hand[player] where any(hand[left of player], it.rank == c.rank)",
      "the 'where' of the card played ('c') reads hand[left of player], which the player "
-     "cannot see: the options listed would show those cards", 61),
+     "cannot see (only its owner sees its cards, and its seat is not written 'player'): the "
+     "options listed would show those cards", 61),
+    ("left", "hand[player] where any(hand[(player + 2) % players], it.rank == c.rank)",
+     "the 'where' of the card played ('c') reads hand[(player + 2) % players], which the "
+     "player cannot see (only its owner sees its cards, and its seat is not written "
+     "'player'): the options listed would show those cards", 61),
     ("left", "(deck where it.rank > 3)",
-     "the card played ('c') is picked blind from deck, which the player cannot see: it may "
-     "take cards by position (top, first...) but not test them", 39),
+     "the card played ('c') is picked blind from deck, which the player cannot see (hidden: "
+     "no seat sees its cards): it may take cards by position (top, first...) but not test "
+     "them", 39),
 ])
 def test_plays_worked_out_from_unseen_cards_are_refused(name: str, play: str, message: str,
                                                         col: int) -> None:
@@ -184,11 +190,12 @@ def test_plays_worked_out_from_unseen_cards_are_refused(name: str, play: str, me
     assert (found[0].span.line, found[0].span.col) == (27, col)
 
 
-def test_a_blind_play_whose_filter_tests_the_card_fails_at_run_time() -> None:
-    # The text cannot tell that the dummy is another seat; the run time can.
+def test_a_play_whose_filter_tests_a_card_the_text_does_not_show_the_player_sees() -> None:
+    # The text does not show that the dummy is the player: the play may be blind, so its
+    # filter may not test the card.
     text = HEAD.format(zone="hand", source="hand[dummy] where c.rank > 0", prompt="p")
-    with pytest.raises(RulesRuntimeError, match="blind pick by position"):
-        rulesplay.loads(text).new_state(3, seed=1)
+    with pytest.raises(RulesValidationError, match="its 'where' cannot test the card"):
+        rulesplay.loads(text)
 
 
 def test_a_filter_that_does_not_test_the_card_allows_all_positions_or_none() -> None:

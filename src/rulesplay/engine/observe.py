@@ -6,7 +6,7 @@ seat does; ``hidden`` nobody does; ``top`` everyone sees the top card only. Hidd
 as counts, so an agent given an observation cannot cheat. Variables are declared ``public``
 (the default), ``owner`` (a player variable: its own seat) or ``hidden`` (no seat); a value a
 seat may not see shows as ``?``, and a determinisation holds the variable's default instead.
-The rule is :func:`rulesplay.engine.program.sight`, as bitmasks in the program's tables.
+The rule is :func:`rulesplay.visibility.sight`, as bitmasks in the program's tables.
 """
 
 from __future__ import annotations

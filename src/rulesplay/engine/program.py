@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from .. import events
 from ..errors import Span
 from ..events import Mask, seat_text
+from ..visibility import sight
 from ..words import word
 from .expr import Fn, Layout
 
@@ -193,19 +194,6 @@ class Program:
         """The node at ``index`` (a pending decision's node)."""
         node: Decision = self.nodes[index]
         return node
-
-
-def sight(visibility: str, owner: int | None, seat: int | None) -> str:
-    """The one rule of visibility, for zones and variables alike: how much of a thing
-    declared ``visibility`` (``public``, ``owner``, ``hidden``, or ``top`` for a zone) and
-    belonging to seat ``owner`` (None: shared) seat ``seat`` (None: an onlooker) sees:
-    ``"all"``, ``"top"`` (a zone's top card) or ``"none"``. ``owner`` is seen by its own
-    seat only; ``hidden`` by no seat (only the referee: the engine and the whole game's
-    log)."""
-    if visibility == "public" or (visibility == "owner" and seat is not None
-                                  and owner == seat):
-        return "all"
-    return "top" if visibility == "top" else "none"
 
 
 Seers = Callable[[Any], int]  # state -> bitmask of the seats that see a placeholder's value

@@ -14,9 +14,9 @@ from typing import TYPE_CHECKING, Any
 
 from .. import ir
 from ..errors import RulesError, RulesValidationError
+from ..visibility import sight
 from .expr import Fn
 from .options import check_option_value
-from .program import sight
 from .texts import card_label_fn
 
 if TYPE_CHECKING:

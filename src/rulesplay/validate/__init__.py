@@ -7,8 +7,9 @@ typed (the engine compiles from it) and the warnings found, or raises
 The passes, each in its module: :mod:`.declarations` fills the symbol table
 (:mod:`.symbols`); :mod:`.expressions` and :mod:`.statements` type and check every
 expression and statement (visitors, one method per node; builtins by their row in
-:mod:`.functions`); :mod:`.phases` checks the phase graph and rules; :mod:`.sight` the
-labels that would show a variable some seat may not see; :mod:`.constants` works
+:mod:`.functions`); :mod:`.phases` checks the phase graph and rules; :mod:`.unseen` the
+options a chooser may not see; :mod:`.sight` the labels that would show a variable some
+seat may not see; :mod:`.constants` works
 out option defaults and copies before play; :mod:`.warn` finds what is legal but probably
 not meant. Types are strings (:mod:`.types`).
 """
@@ -29,6 +30,7 @@ from .sight import secret_action_labels
 from .statements import StmtChecker
 from .symbols import RESERVED, Checked, Context, Symbols
 from .types import ANY, compatible, describe, elem_type, per_player_hint
+from .unseen import Sight, unseen_options
 from .warn import unused_options
 
 __all__ = ["ANY", "BUILTINS", "MAX_CARDS", "PER_ELEMENT", "RESERVED", "Builtin", "Checked",
@@ -110,6 +112,7 @@ class Checker:
             ctx.error(f"'{said}' changes a base ruleset; this file has no 'extends'",
                       change.span)
         ctx.scopes.pop()
+        unseen_options(ctx, Sight(r, ctx.out))
         graph_checks(ctx)
         secret_action_labels(ctx)
         constant_checks(ctx)

@@ -14,8 +14,8 @@ see it.) Counting a zone's cards reads no card, and the top card of a ``top`` zo
 all; everything else that reads such a zone's cards is reported, once per place, as a
 warning (a ruleset may mean it, e.g. a card revealed on purpose, but never by accident).
 
-The options of a choice are shown to its chooser: a domain or ``where`` that reads a
-variable the chooser may not see is reported too.
+(The options of a choice are shown to its chooser: reading there what the chooser may not
+see is an error, see :mod:`.unseen`.)
 """
 
 from __future__ import annotations
@@ -87,7 +87,7 @@ def _target(target: ir.Expr, variables: dict[str, ir.VarDecl]) -> ir.VarDecl | N
 
 def public_leaks(ruleset: ir.Ruleset, checked: Checked) -> list[Diagnostic]:
     """Warnings for places seats are shown (variables, prompts, phase labels, ``say``
-    texts, a choice's options) that show them hidden cards, secret choices or variables
+    texts) that show them hidden cards, secret choices or variables
     they may not see.
 
     Args:
@@ -133,15 +133,6 @@ def public_leaks(ruleset: ir.Ruleset, checked: Checked) -> list[Diagnostic]:
                 if var is not None or not isinstance(target, ir.Name):
                     report(f"'{expr_text(target)}'", [node.value], node.value.span, var,
                            seat)
-        if isinstance(node, ir.Choose):
-            options = [node.domain, *([node.where] if node.where is not None else [])]
-            unseen = _unseen_by([r for e in options for r in secret_reads(e, checked)],
-                                expr_text(node.player))
-            if unseen:
-                out.append(Diagnostic(
-                    f"the options of '{node.name}' are shown to its chooser, but they read "
-                    f"{', '.join(dict.fromkeys(unseen))}, which it may not see",
-                    node.domain.span, severity="warning"))
         for what, labels in _texts(node):
             report(what, list(_placeholders(checked, labels)), labels.span)
     return out

@@ -13,7 +13,6 @@ from ..visitor import Stage
 from .expressions import ExprChecker
 from .symbols import Context
 from .types import ANY, compatible, describe
-from .unseen import choice_errors, let_reads, trick_errors
 
 
 class StmtChecker(Stage):
@@ -25,7 +24,6 @@ class StmtChecker(Stage):
     def __init__(self, ctx: Context, exprs: ExprChecker) -> None:
         self.ctx, self.sym, self.exprs = ctx, ctx.sym, exprs
         self.expr, self.want, self.coll = exprs.expr, exprs.want, exprs.coll
-        self._lets: dict[str, list[ir.Expr]] | None = None  # what each 'let' name reads
 
     def error(self, message: str, span: Span) -> None:
         """Report an error at ``span``."""
@@ -218,21 +216,12 @@ class StmtChecker(Stage):
             with self.ctx.only_reading("a choice's 'where' filter"):
                 self.want(s.where, "bool")
             self.ctx.scopes.pop()
-        # Its options may not be worked out from cards the chooser cannot see.
-        for message, e in choice_errors(s, el == "card", self.sym.zones, self._let_reads()):
-            self.error(message, e.span)
         # The prompt is shown before the choice is made: it cannot name the choice.
         with self.ctx.only_reading("a prompt"):
             self.exprs.template(s.prompt)
             if s.skip_label is not None:
                 self.exprs.template(s.skip_label)
         self.ctx.bind(s.name, el, s.span)
-
-    def _let_reads(self) -> dict[str, list[ir.Expr]]:
-        """What each ``let`` name reads (:func:`let_reads`), worked out once."""
-        if self._lets is None:
-            self._lets = let_reads(self.ctx.r)
-        return self._lets
 
     def visit_Trick(self, s: ir.Trick) -> None:
         """Zone, leader, the play (``player`` and the card bound), ``pass`` only when
@@ -257,10 +246,6 @@ class StmtChecker(Stage):
         if s.where is not None:
             with self.ctx.only_reading("what may be played"):
                 self.want(s.where, "bool")
-        # Nor may the plays be worked out from cards the player cannot see (a play from
-        # them is blind, by position).
-        for message, e in trick_errors(s, self.sym.zones, self._let_reads()):
-            self.error(message, e.span)
         with self.ctx.only_reading("a prompt"):
             self.exprs.template(s.prompt)
         self.block(s.after_play)
