@@ -31,11 +31,13 @@ them. A trick's play is such a choice of a card by the player whose turn it is.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from .. import ir
 from ..show import expr_text
 from ..visibility import sight
 from ..visitor import NodeVisitor, nodes_of
+from .locals import binders, dependency_order
 from .symbols import Checked, Context
 from .types import elem_type
 
@@ -61,12 +63,69 @@ class Read:
 
 
 @dataclass(frozen=True)
-class Binder:
-    """A place that gives a local name its value: the expressions the value is worked out
-    from, and for a secret choice the chooser as written."""
+class _Item:
+    """A read of something not every seat sees, before a chooser is known.
 
-    exprs: tuple[ir.Expr, ...]
-    secret_of: ir.Expr | None = None
+    Attributes:
+        expr, text, cards: as :class:`Read`.
+        visibility: the zone's or variable's (``owner``, ``hidden``, ``top``), or
+            ``secret`` for another chooser's secret choice.
+        what: how the reason names it (``its cards``, ``it``).
+        key: the seat it belongs to as written (``hand[KEY]``, the secret chooser), if any.
+        names: the names in ``key``.
+        settled: ``key`` is written with local names and constants only, which do not
+            change in their scope (a variable may change between two statements).
+    """
+
+    expr: ir.Expr
+    text: str
+    cards: bool
+    visibility: str
+    what: str
+    key: str | None
+    names: frozenset[str]
+    settled: bool
+
+    def judge(self, who: str, others: frozenset[str], earlier: str | None
+              ) -> Read | None:
+        """The :class:`Read` when chooser ``who`` (as written) is not proven to see this,
+        by :func:`sight`: the owner is the chooser only when ``key`` is written as the
+        chooser, stands for no seat in turn (``it``, ``others``), and, when read
+        ``earlier`` than the decision (in the place that binds local ``earlier``, or ``""``
+        for a value kept since), is settled."""
+        mine = self.key == who and not self.names & {"it", *others} and (
+            self.settled or earlier is None)
+        if self.visibility == "secret":
+            if mine and self.settled:
+                return None
+            return Read(self.expr, self.text, f"a secret choice of {self.key}", False)
+        if sight(self.visibility, None if self.key is None else 0 if mine else 1, 0) == "all":
+            return None
+        return Read(self.expr, self.text, self._why(who, others, earlier), self.cards)
+
+    def _why(self, who: str, others: frozenset[str], earlier: str | None) -> str:
+        what = self.what
+        if self.visibility == "hidden":
+            return f"hidden: no seat sees {what}"
+        if self.visibility == "top":
+            return "only its top card is shown"
+        if self.key is None:
+            return f"only its owner sees {what}, and no one seat is named"
+        if self.names & {"it", *others}:
+            return f"only its owner sees {what}, and '{self.key}' here is each seat in turn"
+        if self.key == who:
+            when = f"'{earlier}' was" if earlier else "it was"
+            return (f"only its owner sees {what}, and '{self.key}' may have named another "
+                    f"seat when {when} worked out")
+        return f"only its owner sees {what}, and its seat is not written '{who}'"
+
+
+class _Summary(NamedTuple):
+    """What an expression reads that not every seat sees: the reads, and the local names
+    read (whose values are worked out elsewhere)."""
+
+    items: list[_Item]
+    names: list[ir.Name]
 
 
 class Sight:
@@ -82,6 +141,9 @@ class Sight:
         self.vars = {v.name: v for v in ruleset.vars}
         self.res, self.types = checked.res, checked.types
         self.binders = binders(ruleset, checked)
+        self._bound: dict[str, _Summary] = {}  # local name -> what its binders read
+        self._order: list[list[str]] | None = None
+        self._witness: dict[str, dict[str, Read | None]] = {}  # chooser -> name -> read
 
     def category(self, e: ir.Expr) -> str:
         """What a name resolved to (``zone``, ``pzone``, ``var``, ``pvar``, ``local``...),
@@ -100,9 +162,10 @@ class Sight:
             return self.zones.get(base.id)
         return None
 
-    def reads(self, e: ir.Expr, chooser: ir.Expr, others: frozenset[str] = frozenset()
-              ) -> list[Read]:
-        """What ``e`` reads that the text does not prove ``chooser`` sees, in order.
+    def reads(self, e: ir.Expr, chooser: ir.Expr, others: frozenset[str] = frozenset(),
+              earlier: bool = False) -> list[Read]:
+        """What ``e`` reads that the text does not prove ``chooser`` sees, in the order
+        written.
 
         Args:
             e: the expression.
@@ -110,16 +173,77 @@ class Sight:
             others: local names that stand for any seat or value here (a choice's
                 candidate in its ``where``, a loop's seat in its ``ordered by``): never
                 followed, never the chooser.
+            earlier: ``e`` is worked out before the decision (not where it is written),
+                so a seat written as the chooser is the chooser only when written with
+                local names.
         """
-        visitor = _Reads(self, chooser, others)
-        visitor.visit(e)
-        return visitor.found
+        who = expr_text(chooser)
+        found = self._summary([e])
+        out = [r for item in found.items
+               if (r := item.judge(who, others, "" if earlier else None)) is not None]
+        for name in found.names:
+            r = None if name.id in others else self.witness(name.id, who)
+            if r is not None:
+                text = r.text if r.text == f"'{name.id}'" else f"{r.text} (through '{name.id}')"
+                out.append(Read(name, text, r.why, r.cards))
+        return sorted(out, key=lambda r: (r.expr.span.line, r.expr.span.col))
 
-    def by_position(self, e: ir.Expr, chooser: ir.Expr
-                    ) -> tuple[ir.Expr, list[ir.Expr]] | None:
-        """When ``e`` is a zone ``chooser`` may not see whole, or cards taken from one by
-        position only (``first(2, deck)``): that zone reference and what else is read
-        (the ``2``, the seat of ``hand[q]``); else None."""
+    def witness(self, name: str, who: str) -> Read | None:
+        """The first read, through local ``name`` (every place that binds it, and the
+        names those read in turn), of something chooser ``who`` is not proven to see."""
+        table = self._witness.get(who)
+        if table is None:
+            table = self._witness[who] = self._witnesses(who)
+        return table.get(name)
+
+    def _witnesses(self, who: str) -> dict[str, Read | None]:
+        """:meth:`witness` of every local name for chooser ``who``, worked out once: names
+        in dependency order, each from its own binders, else from a name it reads."""
+        if self._order is None:
+            self._order = dependency_order(
+                self.binders, lambda n: [x.id for x in self._bound_by(n).names])
+        out: dict[str, Read | None] = {}
+        for group in self._order:
+            found = next((r for m in group for item in self._bound_by(m).items
+                          if (r := item.judge(who, frozenset(), m)) is not None), None)
+            if found is None:
+                found = next((out[x.id] for m in group for x in self._bound_by(m).names
+                              if out.get(x.id) is not None), None)
+            out.update(dict.fromkeys(group, found))
+        return out
+
+    def _bound_by(self, name: str) -> _Summary:
+        summary = self._bound.get(name)
+        if summary is None:
+            binds = self.binders.get(name, [])
+            summary = self._bound[name] = self._summary([x for b in binds for x in b.exprs])
+            for b in binds:
+                if b.secret_of is not None:
+                    summary.items.append(self.item(
+                        ir.Name(id=name, span=b.secret_of.span), f"'{name}'", False, "secret",
+                        "it", b.secret_of))
+        return summary
+
+    def _summary(self, exprs: list[ir.Expr]) -> _Summary:
+        collect = _Collect(self)
+        for e in exprs:
+            collect.visit(e)
+        return _Summary(collect.items, collect.names)
+
+    def item(self, e: ir.Expr, text: str, cards: bool, visibility: str, what: str,
+             key: ir.Expr | None) -> _Item:
+        """A read at ``e`` of something declared ``visibility`` belonging to seat ``key``
+        (see :class:`_Item`)."""
+        names = [] if key is None else list(nodes_of(key, ir.Name))
+        return _Item(e, text, cards, visibility, what,
+                     None if key is None else expr_text(key),
+                     frozenset(n.id for n in names),
+                     all(self.category(n) == "local" for n in names))
+
+    def by_position(self, e: ir.Expr) -> tuple[ir.Expr, ir.ZoneDecl, list[ir.Expr]] | None:
+        """When ``e`` is a zone, or cards taken from one by position only (``first(2,
+        deck)``): that zone reference, the zone, and what else is read (the ``2``, the
+        seat of ``hand[q]``); else None. No card of the zone is read."""
         parts: list[ir.Expr] = []
         while isinstance(e, ir.Call) and e.func in POSITIONAL and e.args:
             parts.extend(e.args[:-1])
@@ -128,91 +252,54 @@ class Sight:
         if zone is None:
             return None
         key = e.key if isinstance(e, ir.Index) else None
-        if _reader(chooser).seen(zone, key) == "all":
+        return e, zone, [*parts, *([key] if key is not None else [])]
+
+    def blind(self, e: ir.Expr, chooser: ir.Expr) -> list[ir.Expr] | None:
+        """When card domain ``e`` is taken by position (:meth:`by_position`) from a zone
+        the text does not prove ``chooser`` sees whole (a blind pick, maybe): what else
+        it reads; else None."""
+        found = self.by_position(e)
+        if found is None:
             return None
-        return e, [*parts, *([key] if key is not None else [])]
+        ref, zone, parts = found
+        item = self.item(ref, "", True, zone.visibility, "",
+                          ref.key if isinstance(ref, ir.Index) else None)
+        seen = zone.visibility == "public" or item.judge(expr_text(chooser), frozenset(),
+                                                         None) is None
+        return None if seen else parts
 
 
-def binders(ruleset: ir.Ruleset, checked: Checked) -> dict[str, list[Binder]]:
-    """For each local name, every place that binds it (names are one per slot in the
-    engine, so all places are taken together): ``let``, ``for each x in``, a choice (its
-    cards' zone for a choice of cards; none for an open choice of values), a trick's card
-    and ``this`` (each ``trigger``'s cards)."""
-    out: dict[str, list[Binder]] = {}
-    types = checked.types
+class _Collect(NodeVisitor):
+    """The reads of an expression that not every seat sees (:class:`_Item`) and the local
+    names it reads, for any chooser (see the module's rule)."""
 
-    def add(name: str, exprs: tuple[ir.Expr, ...], secret_of: ir.Expr | None = None) -> None:
-        out.setdefault(name, []).append(Binder(exprs, secret_of))
-
-    for node in ir.walk(ruleset):
-        if isinstance(node, ir.Let):
-            add(node.name, (node.value,))
-        elif isinstance(node, ir.ForEachIn):
-            add(node.var, (node.coll,))
-        elif isinstance(node, ir.Choose):
-            cards = elem_type(types.get(id(node.domain), "")) == "card"
-            add(node.name, (node.domain,) if cards else (),
-                node.player if node.secret else None)
-        elif isinstance(node, ir.Trick):
-            add(node.card_var, (node.source,))
-        elif isinstance(node, ir.Trigger):
-            add("this", (node.cards,))
-    return out
-
-
-@dataclass
-class _Reader:
-    """The chooser as written, and whether a seat written the same way is that seat."""
-
-    who: str
-
-    def seen(self, zone_or_var: ir.ZoneDecl | ir.VarDecl, key: ir.Expr | None,
-             others: frozenset[str] = frozenset(), sure: bool = True) -> str:
-        """How much the chooser is proven to see of ``zone_or_var`` (indexed by ``key``),
-        by :func:`sight`: the owner is the chooser when ``key`` is written as the chooser
-        (and ``sure``), else taken to be another seat."""
-        owner = None if key is None else 0 if sure and self.is_chooser(key, others) else 1
-        return sight(zone_or_var.visibility, owner, 0)
-
-    def is_chooser(self, key: ir.Expr, others: frozenset[str]) -> bool:
-        names = {n.id for n in nodes_of(key, ir.Name)}
-        return expr_text(key) == self.who and "it" not in names and not names & others
-
-
-def _reader(chooser: ir.Expr) -> _Reader:
-    return _Reader(expr_text(chooser))
-
-
-class _Reads(NodeVisitor):
-    """Collects the :class:`Read` of an expression for one chooser (see the module's
-    rule), following local names to where they are bound."""
-
-    def __init__(self, sight_: Sight, chooser: ir.Expr, others: frozenset[str]) -> None:
-        self.s, self.reader, self.others = sight_, _reader(chooser), others
-        self.found: list[Read] = []
-        self.through: list[str] = []  # the local names being followed, outermost first
+    def __init__(self, sight_: Sight) -> None:
+        self.s = sight_
+        self.items: list[_Item] = []
+        self.names: list[ir.Name] = []
 
     def visit_Call(self, e: ir.Call) -> None:
         zone = self.s.zone_ref(e.args[0]) if len(e.args) == 1 else None
         if zone is not None and (e.func in COUNTS or (
-                e.func == "top" and self._seen(zone, e.args[0]) == "top")):
-            self._key(e.args[0])  # how many, or the card all see: which seat's zone only
+                e.func == "top" and zone.visibility == "top")):
+            if isinstance(e.args[0], ir.Index):  # how many, or the card all see: which
+                self.visit(e.args[0].key)  # seat's zone is all that is read
             return
         self.generic_visit(e)
 
     def visit_Name(self, e: ir.Name) -> None:
         cat = self.s.category(e)
         if cat in ("zone", "pzone"):
-            self._zone(e)
+            self._zone(e, None)
         elif cat in ("var", "tvar", "pvar"):
             self._var(e, self.s.vars[e.id], None)
         elif cat == "local":
-            self._local(e)
+            self.names.append(e)
 
     def visit_Index(self, e: ir.Index) -> None:
         cat = self.s.category(e.obj)
         if cat == "pzone":
-            self._zone(e)
+            self._zone(e, e.key)
         elif cat == "pvar":
             assert isinstance(e.obj, ir.Name)  # resolved as a player variable
             self._var(e, self.s.vars[e.obj.id], e.key)
@@ -227,68 +314,17 @@ class _Reads(NodeVisitor):
             self._var(e, var, None)
         self.generic_visit(e)
 
-    # ------------------------------------------------------------ what is read
-    def _seen(self, zone: ir.ZoneDecl | ir.VarDecl, e: ir.Expr) -> str:
-        key = e.key if isinstance(e, ir.Index) else None
-        return self.reader.seen(zone, key, self.others, self._sure(key))
-
-    def _sure(self, key: ir.Expr | None) -> bool:
-        """Whether a seat written as the chooser is the chooser: always where the choice
-        is written; through a local name only when written with local names (which do not
-        change in their scope; a variable may have)."""
-        return not self.through or key is None or all(
-            self.s.category(n) == "local" for n in nodes_of(key, ir.Name))
-
-    def _key(self, e: ir.Expr) -> None:
-        if isinstance(e, ir.Index):
-            self.visit(e.key)
-
-    def _zone(self, e: ir.Expr) -> None:
+    def _zone(self, e: ir.Expr, key: ir.Expr | None) -> None:
         zone = self.s.zone_ref(e)
         assert zone is not None  # resolved as a zone
-        if self._seen(zone, e) != "all":
-            self._add(e, expr_text(e), self._why(zone.visibility, e, "its cards"), True)
+        if zone.visibility != "public":
+            self.items.append(self.s.item(e, expr_text(e), True, zone.visibility,
+                                           "its cards", key))
 
     def _var(self, e: ir.Expr, var: ir.VarDecl, key: ir.Expr | None) -> None:
-        if var.visibility == "public":
-            return
-        if self.reader.seen(var, key, self.others, self._sure(key)) != "all":
-            self._add(e, f"'{expr_text(e)}'", self._why(var.visibility, e, "it"), False)
-
-    def _why(self, visibility: str, e: ir.Expr, what: str) -> str:
-        if visibility == "hidden":
-            return f"hidden: no seat sees {what}"
-        if visibility == "top":
-            return "only its top card is shown"
-        if not isinstance(e, ir.Index):
-            return f"only its owner sees {what}, and no one seat is named"
-        if expr_text(e.key) == self.reader.who and not self._sure(e.key):
-            return (f"only its owner sees {what}, and '{expr_text(e.key)}' may have named "
-                    f"another seat when '{self.through[0]}' was worked out")
-        return f"only its owner sees {what}, and its seat is not written '{self.reader.who}'"
-
-    def _local(self, e: ir.Name) -> None:
-        name = e.id
-        if name in self.others or name in self.through:
-            return
-        start = len(self.found)
-        self.through.append(name)
-        for b in self.s.binders.get(name, []):
-            if b.secret_of is not None and not (
-                    self.reader.is_chooser(b.secret_of, self.others)
-                    and all(self.s.category(n) == "local" for n in nodes_of(b.secret_of, ir.Name))):
-                self._add(e, f"'{name}'", f"a secret choice of {expr_text(b.secret_of)}",
-                          False)
-            for x in b.exprs:
-                self.visit(x)
-        self.through.pop()
-        if not self.through:  # shown at the name read here, through it
-            self.found[start:] = [Read(e, f"{r.text} (through '{name}')", r.why, r.cards)
-                                  if r.expr is not e else r for r in self.found[start:]]
-
-    def _add(self, e: ir.Expr, text: str, why: str, cards: bool) -> None:
-        self.found.append(Read(e, text, why, cards))
-
+        if var.visibility != "public":
+            self.items.append(self.s.item(e, f"'{expr_text(e)}'", False, var.visibility,
+                                           "it", key))
 
 
 def pick_errors(sight_: Sight, what: str, name: str, chooser: ir.Expr, who: str,
@@ -304,10 +340,9 @@ def pick_errors(sight_: Sight, what: str, name: str, chooser: ir.Expr, who: str,
     """
     out: list[tuple[str, ir.Expr]] = []
     cards = sight_.holds_cards(domain)
-    blind = sight_.by_position(domain, chooser) if cards else None
-    if blind is not None:
-        _zone, parts = blind  # which cards, by position: none is read
-        reads = [r for part in parts for r in sight_.reads(part, chooser)]
+    blind = sight_.blind(domain, chooser) if cards else None
+    if blind is not None:  # which cards, by position: none is read
+        reads = [r for part in blind for r in sight_.reads(part, chooser)]
     else:
         reads = sight_.reads(domain, chooser)
     for r in reads:
