@@ -615,3 +615,81 @@ def test_a_card_taken_from_an_untold_place_of_a_deck_loosens_the_known_places() 
                 outcomes.setdefault((on_top, take[:5]), set()).add(blocks == {LOOSE})
     assert outcomes == {(False, "first"): {False}, (False, "botto"): {False},
                         (True, "first"): {True}, (True, "botto"): {True}}, outcomes
+
+
+# ------------------------------------------------------------ a loop over unseen cards, running
+# Seat 0 is offered the cards of a shuffled hidden deck one at a time, without seeing them (a
+# loop over the deck, or the deck's cards triggered in turn). The loop's frame holds the true
+# cards in the order it visits them; a bot whose samples kept it would take the high ones.
+PEEK = """
+game "Loop Peek"
+players 2..2
+
+card card "card":
+    rank: 1..10
+    ability: ability
+    label: "{rank}"
+    table:
+ROWS
+zone deck "deck": shared, hidden
+zone hand "hand": per player, owner
+
+ability offered "offered":
+    at offer:
+        0 chooses take from bool "take the card?"
+        if take:
+            move this to hand[0]
+
+phase draw "Draw":
+    shuffle deck
+    LOOP
+    next end
+
+score: (sum(hand[player], it.rank) - 5 * count(hand[player])) if player == 0 else 0
+"""
+PEEK_LOOPS = {
+    "for each": 'for each card c in deck:\n        0 chooses take from bool "take the card?"\n'
+                "        if take:\n            move c to hand[0]",
+    "trigger": "trigger offer for deck",
+}
+
+
+def _peek_game(loop: str, engine: str) -> rulesplay.Game:
+    rows = "\n".join(f"        {r} | offered" for r in range(1, 11))
+    text = PEEK.replace("ROWS", rows).replace("LOOP", PEEK_LOOPS[loop])
+    return rulesplay.loads(text, engine=engine)
+
+
+def _taken(s: State) -> int:
+    """The rank of the card seat 0 is offered now (what taking it would give)."""
+    after = s.clone()
+    after.apply("take:yes")
+    (card,) = set(after.zones[after.program.layout.zone_id["hand"]]) - \
+        set(s.zones[s.program.layout.zone_id["hand"]])
+    return int(s.program.card_attrs[card]["rank"])
+
+
+@pytest.mark.parametrize("engine", ["compiled", "interpret"])
+@pytest.mark.parametrize("loop", PEEK_LOOPS)
+@pytest.mark.parametrize("spec", ["greedy:samples=4", "mcts:iterations=30"])
+def test_a_running_loop_over_unseen_cards_does_not_change_a_choice(spec: str, loop: str,
+                                                                   engine: str) -> None:
+    from rulesplay.engine.observe import resample
+
+    game = _peek_game(loop, engine)
+    for passed in range(3):  # seat 0 has let `passed` cards go by
+        views, choices, offered, in_samples = set(), set(), set(), set()
+        for seed in range(10):
+            s = game.new_state(2, seed=seed)
+            for _ in range(passed):
+                s.apply("take:no")
+            views.add(repr((s.observation(0), s.public_history(0))))
+            offered.add(_taken(s))
+            choices.add(make_agent(spec, 0, 5).step(s, random.Random(99)).id)
+            # The card a sample offers is the sample's own, whatever the true one is.
+            for w in (Tracker(0).infoset(s).sample(random.Random(7)),
+                      resample(s, 0, random.Random(7))):
+                in_samples.add(_taken(w))
+        assert len(views) == 1 and len(offered) > 2  # one view; the true cards differ
+        assert len(choices) == 1, (spec, loop, engine, passed, choices)
+        assert len(in_samples) == 2, in_samples  # one per sampler, the same for every seed

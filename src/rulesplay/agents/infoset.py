@@ -62,15 +62,23 @@ declared default in every sample and every record's working copy (``conceal`` ag
 value drawn from what the seat could infer: simple, and nothing a bot decides depends on their
 true values (two states that differ only there give the same samples).
 
+What the interpreter holds names cards by id: a local name holding a card or cards, and the
+items of its frames that hold them (a loop over cards still running, a ``trigger``'s cards:
+each node's ``card_slots`` and ``card_list_slots``, on both engines). A sample re-points
+each at the card it dealt to the true card's place
+(:func:`~rulesplay.engine.observe.repoint_cards`), so a loop over an unseen zone goes on
+over the sample's cards, in the sample's order. Other values held while a seat decides (a
+loop over ``values(...)``, a ``repeat`` count, a ``let`` number) are copied as they are: the
+validator refuses those worked out from what the deciding seat cannot see
+(:mod:`rulesplay.validate.held`).
+
 Limits: a card's place is told by the zones as they were at the last decision, so in a run
 of rules with no decision between a shuffle of a zone and a card taken from it the seat
-forgets the places of its known cards there (never learns more than it saw); other local
-variables (also one holding a value copied from a variable the seat may not see), the
-interpreter's loop frames and card variables of unseen cards are copied as they are in the
-true state (a loop over an unseen zone's cards
-in progress still names the true cards); knowledge that follows only from the rules' logic,
-not from seeing cards (a deal that gives each seat a whole suit by rule), is not inferred:
-those cards are sampled as unknown.
+forgets the places of its known cards there (never learns more than it saw); card variables
+of unseen cards are copied as they are in the true state; which statement runs (the branch
+an ``if`` took on a hidden test) is the true one, as the rules say; knowledge that follows
+only from the rules' logic, not from seeing cards (a deal that gives each seat a whole suit
+by rule), is not inferred: those cards are sampled as unknown.
 """
 
 from __future__ import annotations
@@ -80,7 +88,7 @@ from collections import Counter
 from typing import Any
 
 from ..engine.choices import Action, Position
-from ..engine.observe import conceal, concealment, knows_choice, visible_to
+from ..engine.observe import conceal, concealment, knows_choice, repoint_cards, visible_to
 from ..engine.state import State
 from ..errors import RulesError
 from .knowledge import Knowledge, scramble
@@ -557,35 +565,13 @@ class InfoSet:
                 where[c] = z
         if groups:
             scramble(s, groups, rng)  # within zones: ``where`` stays right
-        _repoint_locals(self._state, s)
+        repoint_cards(self._state, s)
         if self._conceal is False:
             self._conceal = concealment(self._state, self.seat)
         conceal(s, self.seat, self._conceal)
         s.rng = random.Random(rng.getrandbits(64))
         s._legal = None
         return s
-
-
-def _repoint_locals(true: State, w: State) -> None:
-    """Local names holding a card (``let c = top(deck)``) name the card at its place: in
-    the sample ``w``, the card now at the place where the true card is, so a sample never
-    keeps an unseen card through a name. Cards in the same place are left alone."""
-    prog = true.program
-    if not prog.card_locals and not prog.card_list_locals:
-        return
-    moved: dict[int, int] = {}
-    for old, new in zip(true.zones, w.zones, strict=True):
-        if old != new:
-            moved.update((a, b) for a, b in zip(old, new, strict=True) if a != b)
-    if not moved:
-        return
-    loc = w.loc
-    for slot in prog.card_locals:
-        if isinstance(loc[slot], int):
-            loc[slot] = moved.get(loc[slot], loc[slot])
-    for slot in prog.card_list_locals:
-        if isinstance(loc[slot], list):
-            loc[slot] = [moved.get(c, c) for c in loc[slot]]
 
 
 def _set_zone(w: State, z: int, cards: list[int], keep_top: bool) -> None:

@@ -68,8 +68,9 @@ class BlindPick:
     moves into the zone.
 
     A filter of a blind pick may not test the candidate (that would tell which cards are
-    where): the validator refuses such a filter when the text shows the pick is blind, and
-    :meth:`positions` when the run time finds it is.
+    where): the validator refuses such a filter unless the text proves the chooser sees the
+    cards (:mod:`rulesplay.validate.unseen`), and :meth:`positions` refuses it again should
+    the run time find the pick blind.
 
     Args:
         name, span: the decision's name and where it is written (for the error).

@@ -167,6 +167,10 @@ class ExprCompiler(Stage):
         """The validator's type of ``e`` (``any`` when it has none)."""
         return self.c.types.get(id(e), "any")
 
+    def holds_cards(self, e: ir.Expr) -> bool:
+        """Whether ``e`` is a zone or a list of cards (its values are card ids)."""
+        return self.type_of(e) in ("zone", "list:card")
+
     def expr(self, e: ir.Expr) -> Fn:
         """Compile ``e`` to a function ``f(state, it)``."""
         return self._function(self.gen(e))

@@ -82,9 +82,19 @@ def move_card(s: State, c: int | None, to: int, top: bool = True) -> None:
 
 
 class Node:
-    """A compound statement: runs as a frame on the stack."""
+    """A compound statement: runs as a frame on the stack.
+
+    Attributes:
+        card_slots, card_list_slots: the items of this node's frames that hold a card id
+            (or None), and a list of card ids: a bot's sample re-points them at the cards
+            it deals (:func:`rulesplay.engine.observe.repoint_cards`), so a frame never
+            keeps a card the seat cannot see. Every other item is public (counters, seats,
+            resume points) or a value the validator keeps from unseen cards.
+    """
 
     span: Span = Span()
+    card_slots: tuple[int, ...] = ()
+    card_list_slots: tuple[int, ...] = ()
 
     def start(self, s: State) -> list[Any] | None:
         """A new frame for this node (evaluates what must be fixed on entry), or None when
@@ -233,11 +243,14 @@ class ForEachNode(LoopNode):
 class ForEachInNode(LoopNode):
     """``for each x in COLL``: the collection is copied when the loop starts.
 
-    Frame: ``[node, the values to visit, next index]``.
+    Frame: ``[node, the values to visit, next index]``; the values are card ids when
+    ``cards`` (a loop over cards).
     """
 
-    def __init__(self, index: int, coll: Fn, slot: int, body: Block) -> None:
+    def __init__(self, index: int, coll: Fn, slot: int, body: Block, cards: bool = False
+                 ) -> None:
         self.index, self.coll, self.slot, self.body = index, coll, slot, body
+        self.card_list_slots = (1,) if cards else ()
 
     def start(self, s: State) -> list[Any]:
         return [self.index, list(self.coll(s, None)), 0]
@@ -296,6 +309,8 @@ class TriggerNode(Node):
 
     Frame: ``[node, cards, next index, the value of this before]``.
     """
+
+    card_slots, card_list_slots = (3,), (1,)
 
     def __init__(self, index: int, cards: Fn, blocks: dict[str, Block], this_slot: int
                  ) -> None:

@@ -171,6 +171,7 @@ class Lowerer:
         ns = self.comp.ns
         exec(compile(src, f"<rulesplay routine {r.index}>", "exec"), ns)  # noqa: S102 - slots and constant names only
         r.fn, r.source, r.spans, r.slots = ns.pop(fname), src, spans, code.slots
+        r.card_slots, r.card_list_slots = tuple(code.card_slots), tuple(code.card_list_slots)
 
     # ------------------------------------------------------------ statements
     def block(self, code: Code, stmts: list[ir.Stmt], loops: list[_Loop]) -> None:
@@ -383,11 +384,13 @@ class Lowerer:
 
     def stop_ForEachIn(self, code: Code, st: ir.ForEachIn, loops: list[_Loop]) -> None:
         self._lowered_each(code, st.body, loops, f"list({self.comp.gen_coll(st.coll)})",
-                           st.var)
+                           st.var, "cards" if self.comp.holds_cards(st.coll) else "")
 
     def _lowered_each(self, code: Code, body: list[ir.Stmt], loops: list[_Loop],
-                      values: str, var: str) -> None:
-        a, b = code.slot(), code.slot()
+                      values: str, var: str, holds: str = "") -> None:
+        """A loop over ``values`` (source of a list; ``holds`` ``cards`` when card ids),
+        kept in a frame slot, with its next index in another."""
+        a, b = code.slot(holds), code.slot()
         self._lowered_loop(code, body, loops, [f"f[{a}] = {values}", f"f[{b}] = 0"],
                            f"f[{b}] >= len(f[{a}])",
                            [f"s.loc[{self.lay.local(var)}] = f[{a}][f[{b}]]", f"f[{b}] += 1"])
@@ -488,7 +491,7 @@ class Lowerer:
         k, lay = self.comp.const, self.lay
         this = self.sc.this_slot
         blocks = self._step_blocks(st.step)
-        a, b, c = code.slot(), code.slot(), code.slot()
+        a, b, c = code.slot("cards"), code.slot(), code.slot("card")
         card = code.temp("c")
         code.emit(f"f[{a}] = list({self.comp.gen_coll(st.cards)})")
         code.emit(f"f[{b}] = 0")

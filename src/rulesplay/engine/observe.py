@@ -228,6 +228,44 @@ def conceal(s: State, seat: int | None, plan: Concealment | None = None) -> None
             s.cv[slot] = [prog.card_var_defaults[slot]] * prog.num_cards
 
 
+def repoint_cards(true: State, w: State) -> None:
+    """Re-point what names a card by its id, in ``w`` (a sample of ``true`` whose unseen
+    places were dealt anew): each card id held by a local name (``let c = top(deck)``, a
+    loop's card) or in a frame of the interpreter (a loop's list of cards, a
+    ``trigger``'s cards: the items the frame's node lists in ``card_slots`` and
+    ``card_list_slots``) becomes the card now at the place where the true card is. So a
+    sample never keeps an unseen card, nor the true order of cards a loop still has to
+    visit; cards in the same place are left alone.
+
+    Args:
+        true: the state ``w`` was sampled from.
+        w: the sample (its ``loc`` and ``stack`` are changed in place; they are its own
+            copies, :meth:`State.clone` copies frames).
+    """
+    moved: dict[int, int] = {}
+    for old, new in zip(true.zones, w.zones, strict=True):
+        if old != new:
+            moved.update((a, b) for a, b in zip(old, new, strict=True) if a != b)
+    if not moved:
+        return
+    prog, loc = w.program, w.loc
+    for slot in prog.card_locals:
+        if isinstance(loc[slot], int):
+            loc[slot] = moved.get(loc[slot], loc[slot])
+    for slot in prog.card_list_locals:
+        if isinstance(loc[slot], list):
+            loc[slot] = [moved.get(c, c) for c in loc[slot]]
+    nodes = prog.nodes
+    for f in w.stack:
+        node = nodes[f[0]]
+        for at in node.card_slots:
+            if isinstance(f[at], int):
+                f[at] = moved.get(f[at], f[at])
+        for at in node.card_list_slots:
+            if isinstance(f[at], list):
+                f[at] = [moved.get(c, c) for c in f[at]]
+
+
 def resample(state: State, seat: int | None, rng: random.Random) -> State:
     """A determinisation: a clone in which the cards ``seat`` cannot see are dealt anew, at
     random, among the places it cannot see, keeping every zone's size and the kind of the
@@ -235,8 +273,9 @@ def resample(state: State, seat: int | None, rng: random.Random) -> State:
     hidden card of its kind).
 
     The clone's random generator is reseeded from ``rng`` too, so future chance is not the
-    true one either, and other seats' secret choices and the variables ``seat`` may not see
-    are concealed (:func:`conceal`).
+    true one either, names and frames holding cards are re-pointed (:func:`repoint_cards`),
+    and other seats' secret choices and the variables ``seat`` may not see are concealed
+    (:func:`conceal`).
     Constraints revealed by play (e.g. a seat that did not follow holds none of the lead
     colour) are not enforced here; agents that need them reject samples.
 
@@ -253,6 +292,7 @@ def resample(state: State, seat: int | None, rng: random.Random) -> State:
         for (z, i), c in zip(places, cards, strict=True):
             zones[z][i] = c
             where[c] = z
+    repoint_cards(state, s)
     conceal(s, seat)
     s.rng = random.Random(rng.getrandbits(64))
     s._legal = None

@@ -37,6 +37,8 @@ class Code:
         self.indent = 0
         self.span = Span()
         self.slots = 0
+        self.card_slots: list[int] = []  # frame items holding a card id, a list of them
+        self.card_list_slots: list[int] = []
         self.serial = 0
         self.pinned: set[int] = set()  # resume points named from outside the code
 
@@ -65,10 +67,16 @@ class Code:
         """Save ``label`` as the point to resume at (the routine stops next)."""
         self.blocks[self.cur].append(_Line(self.indent, "f[1] = {}", self.span, label))
 
-    def slot(self) -> int:
-        """A new loop slot in the frame: its index in the frame list."""
+    def slot(self, holds: str = "") -> int:
+        """A new loop slot in the frame: its index in the frame list. ``holds`` is
+        ``card`` or ``cards`` when it holds a card id or a list of card ids."""
         self.slots += 1
-        return 1 + self.slots
+        at = 1 + self.slots
+        if holds == "card":
+            self.card_slots.append(at)
+        elif holds == "cards":
+            self.card_list_slots.append(at)
+        return at
 
     def temp(self, stem: str) -> str:
         """A fresh Python local name (``_c3``)."""

@@ -34,6 +34,9 @@ class Routine(Node):
         spans: the statement each source line belongs to (index = line number - 1): a
             fault is located at the statement whose line was running.
         slots: how many loop slots its frame holds after the resume point.
+        card_slots, card_list_slots: which of them hold a card id, a list of card ids (a
+            loop over cards, a ``trigger``'s cards and the ``this`` it restores), as
+            :class:`~rulesplay.engine.effects.Node` says for every frame.
     """
 
     def __init__(self, index: int, name: str, span: Span) -> None:
@@ -42,6 +45,8 @@ class Routine(Node):
         self.source = ""
         self.spans: list[Span] = []
         self.slots = 0
+        self.card_slots: tuple[int, ...] = ()
+        self.card_list_slots: tuple[int, ...] = ()
 
     def start(self, s: State) -> list[Any]:
         return [self.index, 0, *[None] * self.slots]

@@ -32,6 +32,8 @@ class StmtChecker(Stage):
     # ------------------------------------------------------------ blocks
     def block(self, stmts: list[ir.Stmt], bound: dict[str, str] | None = None) -> None:
         """Check ``stmts`` in a new scope holding the ``bound`` locals (name -> type)."""
+        for name, typ in (bound or {}).items():
+            self.ctx.note_local(name, typ)
         self.ctx.scopes.append(dict(bound or {}))
         with self.ctx.only_reading(None):  # a statement's expressions run once, in turn
             for s in stmts:

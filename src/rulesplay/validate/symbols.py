@@ -131,7 +131,12 @@ class Context:
         if name in self.sym.vars or name in self.sym.options or name in self.sym.zones:
             self.error(f"'{name}' would hide the declared '{name}'; choose another name", span)
         self.scopes[-1][name] = typ
-        known = self.out.local_types.setdefault(name, typ)  # one slot per name in the engine
+        self.note_local(name, typ)
+
+    def note_local(self, name: str, typ: str) -> None:
+        """Record that local ``name`` holds a ``typ`` here (one slot per name in the engine:
+        its type is ``any`` when the places disagree)."""
+        known = self.out.local_types.setdefault(name, typ)
         if known != typ:
             self.out.local_types[name] = ANY
 
