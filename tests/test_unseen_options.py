@@ -74,8 +74,10 @@ def _errors(choice: str) -> list[tuple[str, int, int]]:
 ])
 def test_every_way_of_naming_another_seat_is_refused(choice: str, read: str) -> None:
     messages = [m for m, _, _ in _errors(choice)]
-    assert any(m.startswith(read) and "which p cannot see (only its owner sees its cards, "
-               "and its seat is not written 'p')" in m for m in messages), messages
+    why = "and 'it' here is each seat in turn" if "[it]" in read else \
+        "and its seat is not written 'p'"
+    assert any(m.startswith(read) and f"which p cannot see (only its owner sees its cards, "
+               f"{why})" in m for m in messages), messages
 
 
 @pytest.mark.parametrize("choice, said", [
@@ -136,3 +138,78 @@ def test_the_error_points_at_the_read_with_a_caret() -> None:
     line = text.splitlines()[24]
     col = int(shown.split(":")[2])
     assert line[col - 1:].startswith("hand[(p + 1) % players]")
+
+
+# ------------------------------------------------------------ what is kept while a seat decides
+HELD = """
+game "Held"
+players 2..2
+
+card card "card":
+    rank: 1..10
+    label: "{rank}"
+
+zone deck "deck": shared, hidden
+zone hand "hand": per player, owner
+zone spread "spread": per player, public
+
+phase draw "Draw":
+    shuffle deck
+    deal 2 from deck to hand
+    LOOP
+    next end
+
+score: sum(hand[player], it.rank)
+"""
+
+
+def _held(loop: str) -> list[str]:
+    text = HELD.replace("LOOP", loop.replace("\n", "\n    "))
+    try:
+        rulesplay.loads(text)
+    except RulesValidationError as err:
+        return [d.message for d in err.diagnostics]
+    return []
+
+
+@pytest.mark.parametrize("loop, said", [
+    ("for each x in values(deck, it.rank):\n    0 chooses t from bool",
+     "this loop's list is worked out from deck, which '0' cannot see (hidden: no seat sees "
+     "its cards), and is kept while '0' decides (line 17), so a bot in that seat would "
+     "decide from it"),
+    ("for each card c in deck where it.rank > 5:\n    0 chooses t from bool",
+     "this loop's list is worked out from deck"),
+    ("repeat count(deck where it.rank > 5) times:\n    0 chooses t from bool",
+     "the count of this 'repeat' is worked out from deck"),
+    ("for each player p ordered by sum(hand[p], it.rank):\n    p chooses t from bool",
+     "the order of this loop is worked out from hand[p], which 'p' cannot see (only its "
+     "owner sees its cards, and 'p' here is each seat in turn)"),
+    ("for each player p:\n    let n = sum(hand[left of p], it.rank)\n"
+     "    p chooses t from bool\n    if n > 10:\n        move top(deck) to hand[p]",
+     "'n' is worked out from hand[left of p], which 'p' cannot see"),
+    ("for each x in values(hand[1], it.rank):\n    trick in spread[0] led by 0:\n"
+     "        each player plays c from hand[player]\n        won by highest it.rank",
+     "this loop's list is worked out from hand[1], which the player cannot see (only its "
+     "owner sees its cards, and its seat is not written 'player'), and is kept while the "
+     "player plays in a trick (line 17)"),
+])
+def test_values_worked_out_from_unseen_cards_may_not_be_kept_while_a_seat_decides(
+        loop: str, said: str) -> None:
+    messages = _held(loop)
+    assert any(said in m for m in messages), messages
+
+
+@pytest.mark.parametrize("loop", [
+    "for each card c in deck:\n    0 chooses t from bool",  # the cards: re-pointed
+    "for each card c in first(3, deck):\n    0 chooses t from bool",
+    "let c = top(deck)\n0 chooses t from bool\nmove c to hand[0]",
+    "for each x in values(hand[0], it.rank):\n    0 chooses t from bool",  # its own cards
+    "for each player p:\n    for each x in values(hand[p], it.rank):\n"
+    "        p chooses t from bool",
+    "repeat count(deck) times:\n    0 chooses t from bool",  # how many: public
+    "for each player p:\n    let n = sum(hand[left of p], it.rank)\n"
+    "    p chooses t from bool",  # never read after the decision
+    "for each x in values(deck, it.rank):\n    move top(deck) to hand[0]",  # no decision
+])
+def test_cards_by_position_and_what_the_deciding_seat_sees_may_be_kept(loop: str) -> None:
+    assert _held(loop) == []

@@ -8,10 +8,10 @@ The passes, each in its module: :mod:`.declarations` fills the symbol table
 (:mod:`.symbols`); :mod:`.expressions` and :mod:`.statements` type and check every
 expression and statement (visitors, one method per node; builtins by their row in
 :mod:`.functions`); :mod:`.phases` checks the phase graph and rules; :mod:`.unseen` the
-options a chooser may not see; :mod:`.sight` the labels that would show a variable some
-seat may not see; :mod:`.constants` works
-out option defaults and copies before play; :mod:`.warn` finds what is legal but probably
-not meant. Types are strings (:mod:`.types`).
+options a chooser may not see, :mod:`.held` what is kept while a seat decides;
+:mod:`.sight` the labels that would show a variable some seat may not see;
+:mod:`.constants` works out option defaults and copies before play; :mod:`.warn` finds
+what is legal but probably not meant. Types are strings (:mod:`.types`).
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from .constants import MAX_CARDS, const_eval, constant_checks
 from .declarations import Declarations
 from .expressions import ExprChecker
 from .functions import BUILTINS, PER_ELEMENT, Builtin
+from .held import held_values
 from .leaks import public_leaks
 from .phases import graph_checks, rule_cycles
 from .sight import secret_action_labels
@@ -112,7 +113,9 @@ class Checker:
             ctx.error(f"'{said}' changes a base ruleset; this file has no 'extends'",
                       change.span)
         ctx.scopes.pop()
-        unseen_options(ctx, Sight(r, ctx.out))
+        sight = Sight(r, ctx.out)
+        unseen_options(ctx, sight)
+        held_values(ctx, sight)
         graph_checks(ctx)
         secret_action_labels(ctx)
         constant_checks(ctx)
