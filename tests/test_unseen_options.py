@@ -192,6 +192,14 @@ def _held(loop: str) -> list[str]:
      "this loop's list is worked out from hand[1], which the player cannot see (only its "
      "owner sees its cards, and its seat is not written 'player'), and is kept while the "
      "player plays in a trick (line 17)"),
+    # a card by position, in a name that holds other values elsewhere: not re-pointed
+    ("if count(deck) > 0:\n    let c = top(deck)\n    0 chooses t from bool\n"
+     "    move c to hand[0]\nif count(deck) > 0:\n    let c = 3\n    move first(c, deck) "
+     "to hand[1]",
+     "'c' is worked out from deck, which '0' cannot see (hidden: no seat sees its cards), "
+     "and is kept while '0' decides (line 18), so a bot in that seat would decide from it: "
+     "'c' is also bound to other values, so a sample cannot re-point it at the cards it "
+     "deals: give it a name of its own"),
 ])
 def test_values_worked_out_from_unseen_cards_may_not_be_kept_while_a_seat_decides(
         loop: str, said: str) -> None:

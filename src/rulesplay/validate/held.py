@@ -85,16 +85,17 @@ def held_values(ctx: Context, sight: Sight) -> None:
     deciders = _Deciders(ctx.r)
     for node in ir.walk(ctx.r):
         if isinstance(node, ir.ForEachIn):
-            _check(ctx, sight, "this loop's list", node.coll, deciders.of(node.body), True)
+            _check(ctx, sight, "this loop's list", node.coll, deciders.of(node.body),
+                   node.var)
         elif isinstance(node, ir.Trigger):
             _check(ctx, sight, "the cards this 'trigger' runs", node.cards,
-                   deciders.of([node]), True)
+                   deciders.of([node]), "this")
         elif isinstance(node, ir.Repeat) and node.count is not None:
             _check(ctx, sight, "the count of this 'repeat'", node.count,
-                   deciders.of(node.body), False)
+                   deciders.of(node.body))
         elif isinstance(node, ir.ForEachPlayer) and node.order is not None:
             _check(ctx, sight, "the order of this loop", node.order, deciders.of(node.body),
-                   False, frozenset({node.var}))
+                   others=frozenset({node.var}))
     for block in _blocks(ctx.r):
         if any(isinstance(st, ir.Let) for st in block):
             _lets(ctx, sight, block, deciders)
@@ -120,7 +121,7 @@ def _lets(ctx: Context, sight: Sight, block: list[ir.Stmt], deciders: _Deciders)
             last = last_read.get(st.name, i)
             kept = [found[k] for places, found in at.values()
                     if (k := bisect_right(places, i)) < len(places) and places[k] <= last]
-            _check(ctx, sight, f"'{st.name}'", st.value, kept, True)
+            _check(ctx, sight, f"'{st.name}'", st.value, kept, st.name)
 
 
 def _seat(d: Decider) -> tuple[str, bool]:
@@ -129,27 +130,33 @@ def _seat(d: Decider) -> tuple[str, bool]:
 
 
 def _check(ctx: Context, sight: Sight, what: str, held: ir.Expr, waits: list[Decider],
-           cards_ok: bool, others: frozenset[str] = frozenset()) -> None:
+           holder: str | None = None, others: frozenset[str] = frozenset()) -> None:
     """Report ``held`` (``what`` it is) when a decision of ``waits`` is made by a seat
-    that may not see what it reads; with ``cards_ok``, cards taken by position are
-    fine. Each seat as written is checked once, at its first decision."""
+    that may not see what it reads. Cards taken by position are fine when the local name
+    ``holder`` they are given to holds only cards (a sample re-points it; a name bound to
+    other values elsewhere shares their slot and is not). Each seat as written is checked
+    once, at its first decision."""
     if not waits:
         return
-    taken = sight.by_position(held) if cards_ok else None
-    parts = [held] if taken is None else taken[2]
+    taken = sight.by_position(held) if holder is not None else None
+    renamed = taken is not None and holder is not None and not sight.repointed(holder)
+    parts = taken[2] if taken is not None and not renamed else [held]
     first = {_seat(d): d for d in reversed(waits)}
     for chooser, decision in reversed(first.values()):
         reads = [r for part in parts for r in sight.reads(part, chooser, others, True)]
         if reads:
-            ctx.error(_message(what, reads[0], chooser, decision), reads[0].expr.span)
+            hint = f"'{holder}' is also bound to other values, so a sample cannot " \
+                "re-point it at the cards it deals: give it a name of its own" if renamed \
+                else "work it out from what that seat sees, or take the cards themselves " \
+                "by position (a zone, top, first...)"
+            ctx.error(_message(what, reads[0], chooser, decision, hint), reads[0].expr.span)
             return
 
 
-def _message(what: str, read: Read, chooser: ir.Expr, decision: ir.Node) -> str:
+def _message(what: str, read: Read, chooser: ir.Expr, decision: ir.Node, hint: str) -> str:
     who = "the player" if isinstance(decision, ir.Trick) else f"'{expr_text(chooser)}'"
     kind = "plays in a trick" if isinstance(decision, ir.Trick) else "decides"
     return (f"{what} is worked out from {read.text}, which {who} cannot see ({read.why}), "
             f"and is kept while {who} {kind} (line {decision.span.line}), so a bot in that "
-            "seat would decide from it: work it out from what that seat sees, or take the "
-            "cards themselves by position (a zone, top, first...)")
+            f"seat would decide from it: {hint}")
 

@@ -139,7 +139,8 @@ class Sight:
     def __init__(self, ruleset: ir.Ruleset, checked: Checked) -> None:
         self.zones = {z.name: z for z in ruleset.zones}
         self.vars = {v.name: v for v in ruleset.vars}
-        self.res, self.types = checked.res, checked.types
+        self.res, self.types, self.local_types = checked.res, checked.types, \
+            checked.local_types
         self.binders = binders(ruleset, checked)
         self._bound: dict[str, _Summary] = {}  # local name -> what its binders read
         self._order: list[list[str]] | None = None
@@ -149,6 +150,11 @@ class Sight:
         """What a name resolved to (``zone``, ``pzone``, ``var``, ``pvar``, ``local``...),
         or the empty string."""
         return self.res.get(id(e), ("", ""))[0] if isinstance(e, ir.Name) else ""
+
+    def repointed(self, name: str) -> bool:
+        """Whether local ``name`` only ever holds a card or cards (its one slot is
+        re-pointed in samples, see :func:`rulesplay.engine.observe.repoint_cards`)."""
+        return self.local_types.get(name) in ("card", "list:card")
 
     def holds_cards(self, e: ir.Expr) -> bool:
         """Whether ``e`` is a zone or a list of cards (by its checked type)."""
