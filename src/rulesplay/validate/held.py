@@ -12,9 +12,10 @@ visit, how many of them there are, or their order.
 
 Cards taken from a zone whole or by position (``for each card c in deck``, ``first(3,
 deck)``, ``let c = top(deck)``) are fine: a sample re-points them, and how many there are
-is public. Their values (``values(deck, it.suit)``), a filter on them (``deck where it.rank
-> 5``) or a count worked out from them, held while a seat that cannot see them decides, is
-an error.
+is public (so long as the name they are given holds nothing but cards anywhere: a name
+has one slot, re-pointed only when every value it is given is cards). Their values
+(``values(deck, it.suit)``), a filter on them (``deck where it.rank > 5``) or a count
+worked out from them, held while a seat that cannot see them decides, is an error.
 """
 
 from __future__ import annotations
