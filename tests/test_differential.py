@@ -74,3 +74,39 @@ def test_compiled_engine_plays_the_reference_games(path: Path, players: int) -> 
     assert compiled.program(players).engine == "compiled"
     for seed in SEEDS:
         assert play_both(reference, compiled, players, seed) > 0
+
+
+# A step triggered from a rule, and from an ability block written before the step's own
+# blocks: both engines run the abilities (the interpreter once skipped them).
+TRIGGERS = '''
+game "Triggers"
+players 2..2
+card c "c":
+    name: text
+    ability: ability
+    table:
+        "a" | boom | 1
+        "b" | none | 1
+ability boom "Boom":
+    at play:
+        say "play {this}"
+        trigger chain for pile
+    at chain:
+        say "chain {this}"
+zone pile "pile": shared, public
+rule r:
+    trigger chain for pile
+phase main "Main":
+    do r
+    trigger play for pile
+    say "end"
+    next end
+score: 0
+'''
+
+
+@pytest.mark.parametrize("engine", ["interpret", "compiled"])
+def test_a_step_triggered_before_its_blocks_are_written_runs_them(engine: str) -> None:
+    s = rulesplay.loads(TRIGGERS, engine=engine).new_state(2, 1, record_events=True)
+    said = [e["text"] for e in s.events or [] if e["type"] == "say"]
+    assert said == ["chain a", "play a", "chain a", "end"]

@@ -216,7 +216,9 @@ class StmtCompiler(Stage):
 
     def visit_Trigger(self, st: ir.Trigger) -> Compiled:
         return self.frame_node(st, lambda index: TriggerNode(
-            index, self.comp.coll(st.cards), self.step_blocks.get(st.step, {}),
+            # The step's table, filled when the abilities are compiled (a rule or an ability
+            # may trigger a step before any block 'at' it is compiled).
+            index, self.comp.coll(st.cards), self.step_blocks.setdefault(st.step, {}),
             self.this_slot))
 
     def visit_Trick(self, st: ir.Trick) -> Compiled:
