@@ -8,10 +8,11 @@ The passes, each in its module: :mod:`.declarations` fills the symbol table
 (:mod:`.symbols`); :mod:`.expressions` and :mod:`.statements` type and check every
 expression and statement (visitors, one method per node; builtins by their row in
 :mod:`.functions`); :mod:`.phases` checks the phase graph and rules; :mod:`.unseen` the
-options a chooser may not see, :mod:`.held` what is kept while a seat decides;
-:mod:`.sight` the labels that would show a variable some seat may not see;
-:mod:`.constants` works out option defaults and copies before play; :mod:`.warn` finds
-what is legal but probably not meant. Types are strings (:mod:`.types`).
+options a chooser may not see, :mod:`.held` what is kept while a seat decides,
+:mod:`.branches` the tests that lead to a decision; :mod:`.sight` the labels that would
+show a variable some seat may not see; :mod:`.constants` works out option defaults and
+copies before play; :mod:`.warn` finds what is legal but probably not meant. Types are
+strings (:mod:`.types`).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from .. import ir
 from ..errors import Diagnostic, RulesValidationError, did_you_mean
 from ..names import lookalike_warnings
 from ..phasegraph import phase_edges, start_phase
+from .branches import hidden_branches
 from .constants import MAX_CARDS, const_eval, constant_checks
 from .declarations import Declarations
 from .expressions import ExprChecker
@@ -116,6 +118,7 @@ class Checker:
         sight = Sight(r, ctx.out)
         unseen_options(ctx, sight)
         held_values(ctx, sight)
+        hidden_branches(ctx, sight)
         graph_checks(ctx)
         secret_action_labels(ctx)
         constant_checks(ctx)

@@ -32,7 +32,7 @@ from .unseen import Read, Sight
 Decider = tuple[ir.Expr, ir.Node]  # the deciding seat's expression, and the decision
 
 
-class _Deciders:
+class Deciders:
     """The decisions a list of statements may wait on, with ``do`` and ``trigger`` followed
     into rules and abilities."""
 
@@ -83,7 +83,7 @@ def _blocks(ruleset: ir.Ruleset) -> Iterator[list[ir.Stmt]]:
 def held_values(ctx: Context, sight: Sight) -> None:
     """Report every loop frame and ``let`` name that holds, while a seat decides,
     something worked out from what that seat cannot see (the module's rule)."""
-    deciders = _Deciders(ctx.r)
+    deciders = Deciders(ctx.r)
     for node in ir.walk(ctx.r):
         if isinstance(node, ir.ForEachIn):
             _check(ctx, sight, "this loop's list", node.coll, deciders.of(node.body),
@@ -102,7 +102,7 @@ def held_values(ctx: Context, sight: Sight) -> None:
             _lets(ctx, sight, block, deciders)
 
 
-def _lets(ctx: Context, sight: Sight, block: list[ir.Stmt], deciders: _Deciders) -> None:
+def _lets(ctx: Context, sight: Sight, block: list[ir.Stmt], deciders: Deciders) -> None:
     """Check each ``let`` of ``block``: its value is kept across the decisions of the
     statements after it, up to the last that reads its name (for each seat as written, its
     first such decision)."""

@@ -1,0 +1,95 @@
+"""Which statement runs while a seat decides: never chosen by what that seat cannot see.
+
+A bot's sample of a seat deals the cards it cannot see anew and conceals what it may not
+know, but it keeps the interpreter where the true game is: inside the branch an ``if`` took,
+inside a ``repeat while`` whose test held. So a decision nested in an ``if`` or ``elif``
+(any branch, the ``else`` too, through ``do RULE``, ``trigger`` and a trick's ``after play``
+and ``after trick`` blocks) or in a ``repeat while`` tells its seat's bot how the tests
+that led there came out. A test read there must be something the deciding seat sees, by
+the one rule of :mod:`.unseen`; otherwise the decision is an error naming the test. The
+test is worked out before the decision, so a seat written as the chooser is taken for the
+chooser when written with local names, or with variables that nothing run between the two
+sets (``repeat while any(hand[shop], ...): shop may choose ...``). How many cards a zone
+holds (``count(Z)``, ``any(Z)``) is public; a test of a seat's own hand by that seat is
+fine.
+
+The same holds when the branch decides whether a decision happens at all (``if
+top(deck).n > 3: 0 chooses ...`` with nothing in the ``else``): that the seat is asked
+tells it the test held.
+"""
+
+from __future__ import annotations
+
+from .. import ir
+from ..show import expr_text
+from ..visitor import nodes_of
+from .held import Decider, Deciders
+from .symbols import Context
+from .unseen import Read, Sight
+
+
+def _guarded(node: ir.Node) -> list[tuple[list[ir.Expr], list[ir.Stmt]]]:
+    """The blocks ``node`` runs by a test, each with the tests that decide it runs: an
+    ``if``'s branch by its own test and those before it, its ``else`` by all of them, a
+    ``repeat while``'s body by its test."""
+    if isinstance(node, ir.If):
+        out = [(node.tests[:k + 1], body) for k, body in enumerate(node.bodies)]
+        return [*out, (node.tests, node.orelse)]
+    if isinstance(node, ir.Repeat) and node.test is not None:
+        return [([node.test], node.body)]
+    return []
+
+
+def hidden_branches(ctx: Context, sight: Sight) -> None:
+    """Report each decision reached by a test that reads what its seat cannot see (the
+    module's rule), once, at the decision, for the outermost such test."""
+    deciders = Deciders(ctx.r)
+    reported: set[int] = set()
+    for node in ir.walk(ctx.r):
+        for tests, body in _guarded(node):
+            found = deciders.of(body)
+            changed = _assigned(body, deciders) if found else set()
+            for chooser, decision in found:
+                if id(decision) in reported:
+                    continue
+                earlier = any(n.id in changed for n in nodes_of(chooser, ir.Name))
+                read = next((r for t in tests
+                             for r in sight.reads(t, chooser, frozenset(), earlier)), None)
+                if read is not None:
+                    reported.add(id(decision))
+                    ctx.error(_message(node, read, (chooser, decision)), decision.span)
+
+
+def _assigned(body: list[ir.Stmt], deciders: Deciders, seen: set[str] | None = None
+              ) -> set[str]:
+    """The names ``body`` may set (``x = ...``, ``x[p] += ...``), following ``do`` and
+    ``trigger`` into rules and abilities."""
+    seen = set() if seen is None else seen
+    out: set[str] = set()
+    for node in ir.walk(body):
+        if isinstance(node, ir.Assign):
+            target = node.target.obj if isinstance(node.target, ir.Index) else node.target
+            if isinstance(target, ir.Name):
+                out.add(target.id)
+        elif isinstance(node, ir.Do | ir.Trigger):
+            key = f"rule {node.name}" if isinstance(node, ir.Do) else f"step {node.step}"
+            if key not in seen:
+                seen.add(key)
+                bodies = [deciders.rules.get(node.name, [])] if isinstance(node, ir.Do) \
+                    else deciders.steps.get(node.step, [])
+                for b in bodies:
+                    out |= _assigned(b, deciders, seen)
+    return out
+
+
+def _message(node: ir.Node, read: Read, d: Decider) -> str:
+    chooser, decision = d
+    trick = isinstance(decision, ir.Trick)
+    who = "the player" if trick else f"seat '{expr_text(chooser)}'"
+    does = "plays in this trick" if trick else "decides here"
+    what = "whether the loop on line" if isinstance(node, ir.Repeat) else \
+        "the branch taken at line"
+    goes = " goes on" if isinstance(node, ir.Repeat) else ""
+    return (f"{who} {does}, and {what} {read.expr.span.line}{goes} depends on {read.text}, "
+            f"which {who} cannot see ({read.why}): bots would learn it from where the game "
+            "is; test only what that seat sees, or decide outside the branch")
