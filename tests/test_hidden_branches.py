@@ -82,6 +82,42 @@ def test_the_error_is_at_the_decision_with_the_test_named() -> None:
     assert [(line, col) for _, line, col in errors] == [(22, 9)]
 
 
+PHASES = """
+game "Phases"
+players 2..2
+
+card card "card":
+    rank: 1..6
+    label: "{rank}"
+
+zone deck "deck": shared, hidden
+
+phase deal "Deal":
+    shuffle deck
+    next high if top(deck).rank > 3
+    next low
+
+phase high "High":
+    0 chooses t from bool
+    next end
+
+phase low "Low":
+    0 chooses t from bool
+    next end
+
+score: 0
+"""
+
+
+def test_a_phase_entered_by_a_hidden_guard_may_not_ask_that_seat() -> None:
+    with pytest.raises(RulesValidationError) as info:
+        rulesplay.loads(PHASES, file="t.rules")
+    found = [(d.message, d.span.line) for d in info.value.diagnostics]
+    assert [line for _, line in found] == [17, 21]
+    assert all("which phase 'deal' goes on to at line 13 depends on deck" in m
+               for m, _ in found)
+
+
 @pytest.mark.parametrize("body", [
     "if any(hand[0], it.rank > 5):\n    0 chooses t from bool",  # its own hand
     "for each player p:\n    if any(hand[p], it.rank > 5):\n        p chooses t from bool",

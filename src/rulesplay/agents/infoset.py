@@ -76,7 +76,8 @@ Limits: a card's place is told by the zones as they were at the last decision, s
 of rules with no decision between a shuffle of a zone and a card taken from it the seat
 forgets the places of its known cards there (never learns more than it saw); card variables
 of unseen cards are copied as they are in the true state; which statement runs (the branch
-an ``if`` took on a hidden test) is the true one, as the rules say; knowledge that follows
+an ``if`` took) is the true one, which is why the validator refuses a decision reached by a
+test its seat cannot see (:mod:`rulesplay.validate.branches`); knowledge that follows
 only from the rules' logic, not from seeing cards (a deal that gives each seat a whole suit
 by rule), is not inferred: those cards are sampled as unknown.
 """

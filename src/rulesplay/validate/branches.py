@@ -4,7 +4,8 @@ A bot's sample of a seat deals the cards it cannot see anew and conceals what it
 know, but it keeps the interpreter where the true game is: inside the branch an ``if`` took,
 inside a ``repeat while`` whose test held. So a decision nested in an ``if`` or ``elif``
 (any branch, the ``else`` too, through ``do RULE``, ``trigger`` and a trick's ``after play``
-and ``after trick`` blocks) or in a ``repeat while`` tells its seat's bot how the tests
+and ``after trick`` blocks), in a ``repeat while``, or in a phase entered by a ``next PHASE
+if TEST`` tells its seat's bot how the tests
 that led there came out. A test read there must be something the deciding seat sees, by
 the one rule of :mod:`.unseen`; otherwise the decision is an error naming the test. The
 test is worked out before the decision, so a seat written as the chooser is taken for the
@@ -27,26 +28,46 @@ from .held import Decider, Deciders
 from .symbols import Context
 from .unseen import Read, Sight
 
+Guarded = list[tuple[list[ir.Expr], list[ir.Stmt]]]  # blocks, each with its tests
 
-def _guarded(node: ir.Node) -> list[tuple[list[ir.Expr], list[ir.Stmt]]]:
+
+def _guarded(node: ir.Node, phases: dict[str, ir.PhaseDecl]) -> Guarded:
     """The blocks ``node`` runs by a test, each with the tests that decide it runs: an
     ``if``'s branch by its own test and those before it, its ``else`` by all of them, a
-    ``repeat while``'s body by its test."""
+    ``repeat while``'s body by its test, the body of a phase that a phase goes on to by
+    the guards of its ``next`` lines up to that one."""
     if isinstance(node, ir.If):
         out = [(node.tests[:k + 1], body) for k, body in enumerate(node.bodies)]
         return [*out, (node.tests, node.orelse)]
     if isinstance(node, ir.Repeat) and node.test is not None:
         return [([node.test], node.body)]
+    if isinstance(node, ir.PhaseDecl) and node.transitions:
+        return _next_phases(node, phases)
     return []
+
+
+def _next_phases(node: ir.PhaseDecl, phases: dict[str, ir.PhaseDecl]) -> Guarded:
+    """The phases ``node`` goes on to, each with the guards that decide it (its own and
+    those tried before it)."""
+    out: Guarded = []
+    guards: list[ir.Expr] = []
+    for tr in node.transitions:
+        if tr.guard is not None:
+            guards.append(tr.guard)
+        target = phases.get(tr.target)
+        if target is not None:
+            out.append((guards[:], target.body))
+    return out
 
 
 def hidden_branches(ctx: Context, sight: Sight) -> None:
     """Report each decision reached by a test that reads what its seat cannot see (the
     module's rule), once, at the decision, for the outermost such test."""
     deciders = Deciders(ctx.r)
+    phases = {p.name: p for p in ctx.r.phases}
     reported: set[int] = set()
     for node in ir.walk(ctx.r):
-        for tests, body in _guarded(node):
+        for tests, body in _guarded(node, phases):
             found = deciders.of(body)
             changed = _assigned(body, deciders) if found else set()
             for chooser, decision in found:
@@ -87,9 +108,9 @@ def _message(node: ir.Node, read: Read, d: Decider) -> str:
     trick = isinstance(decision, ir.Trick)
     who = "the player" if trick else f"seat '{expr_text(chooser)}'"
     does = "plays in this trick" if trick else "decides here"
-    what = "whether the loop on line" if isinstance(node, ir.Repeat) else \
-        "the branch taken at line"
-    goes = " goes on" if isinstance(node, ir.Repeat) else ""
+    what, goes = ("whether the loop on line", " goes on") if isinstance(node, ir.Repeat) \
+        else (f"which phase '{node.name}' goes on to at line", "") \
+        if isinstance(node, ir.PhaseDecl) else ("the branch taken at line", "")
     return (f"{who} {does}, and {what} {read.expr.span.line}{goes} depends on {read.text}, "
             f"which {who} cannot see ({read.why}): bots would learn it from where the game "
             "is; test only what that seat sees, or decide outside the branch")
