@@ -22,6 +22,7 @@ var n: int = 0
 var secret: int = 0 hidden
 player var bid: int = 0
 player var mine: int = 0 owner
+card var mark: int = 0 kept
 phase p "{label}":
     shuffle deck
     deal 3 from deck to hand starting with 0
@@ -82,6 +83,10 @@ def test_what_goes_into_a_variable_only_its_seers_see_is_fine(stmt: str) -> None
     ("bid[0] = mine[0]", "'bid[0]' is shown to every seat, but it reads the variable "
      "'mine[0]' (owner), which some seats may not see; declare 'bid' owner or hidden"),
     ("mine[1] = mine[0]", "reads the variable 'mine[0]' (owner), which that seat may not see"),
+    # a public card variable is seen with its card (and so by that seat's bots)
+    ("top(deck).mark = secret", "'top(deck).mark' is shown to every seat that sees its card, "
+     "but it reads the variable 'secret' (hidden), which some of them may not see; declare "
+     "'mark' hidden"),
     ("bid[0] = sum(hand[1], it.rank)", "declare 'bid' owner or hidden to keep it from the "
      "others"),
 ])

@@ -58,7 +58,9 @@ every record's working copy) the local variable they set is reset to ``none`` an
 ids in ``history`` read ``"<choice>:?"`` (:func:`~rulesplay.engine.observe.conceal`).
 
 Variables the seat may not see (declared ``owner`` of another seat, or ``hidden``) hold their
-declared default in every sample and every record's working copy (``conceal`` again), not a
+declared default in every sample and every record's working copy (``conceal`` again), and so
+does every card variable on a card the seat cannot see where it is now (a ``public`` one is
+seen only with its card), not a
 value drawn from what the seat could infer: simple, and nothing a bot decides depends on their
 true values (two states that differ only there give the same samples).
 
@@ -74,8 +76,8 @@ validator refuses those worked out from what the deciding seat cannot see
 
 Limits: a card's place is told by the zones as they were at the last decision, so in a run
 of rules with no decision between a shuffle of a zone and a card taken from it the seat
-forgets the places of its known cards there (never learns more than it saw); card variables
-of unseen cards are copied as they are in the true state; which statement runs (the branch
+forgets the places of its known cards there (never learns more than it saw); which
+statement runs (the branch
 an ``if`` took) is the true one, which is why the validator refuses a decision reached by a
 test its seat cannot see (:mod:`rulesplay.validate.branches`); knowledge that follows
 only from the rules' logic, not from seeing cards (a deal that gives each seat a whole suit

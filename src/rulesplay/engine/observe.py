@@ -156,17 +156,21 @@ def unseen_places(state: State, seat: int | None) -> dict[str, list[tuple[int, i
 
 
 # (the history as the seat knows it, or None when it knows every choice; the local slots
-# to reset; the variables it may not see, as ("g" | "p" | "c", slot, owning seat or -1))
-Concealment = tuple[list[tuple[int, str]] | None, list[int], list[tuple[str, int, int]]]
+# to reset; the variables it may not see, as ("g" | "p" | "c", slot, owning seat or -1);
+# the card variables it sees on the cards it sees, to reset on the cards it does not)
+Concealment = tuple[list[tuple[int, str]] | None, list[int], list[tuple[str, int, int]],
+                    list[int]]
 
 
 def concealment(s: State, seat: int | None) -> Concealment | None:
     """What :func:`conceal` changes in a copy of ``s`` for ``seat``, or None when ``seat``
-    knows every choice and sees every variable."""
+    knows every choice and there is no variable it may not see, nor card variable."""
     prog = s.program
     unseen = unseen_vars(s, seat) if prog.concealed else []
+    bit = prog.seat_bit(seat)
+    on_seen = [slot for slot, seers in enumerate(prog.cvar_seers) if seers & bit]
     if not prog.secret_choices and not s.unseen_choices:
-        return (None, [], unseen) if unseen else None
+        return (None, [], unseen, on_seen) if unseen or on_seen else None
     hidden: dict[str, bool] = {}  # decision name -> whether its latest is unknown to seat
     history = []
     for i, (p, aid) in enumerate(s.history):
@@ -176,7 +180,7 @@ def concealment(s: State, seat: int | None) -> Concealment | None:
         history.append((p, aid if known else f"{name}:?"))
     slots = [node.value_slot for node in prog.nodes
              if getattr(node, "value_slot", None) is not None and hidden.get(node.name)]
-    return history, slots, unseen
+    return history, slots, unseen, on_seen
 
 
 def unseen_vars(s: State, seat: int | None) -> list[tuple[str, int, int]]:
@@ -199,7 +203,9 @@ def conceal(s: State, seat: int | None, plan: Concealment | None = None) -> None
     public), and the local variable of each choice whose latest decision is one of them is
     reset to ``none``. Every variable ``seat`` may not see (declared ``owner`` of another
     seat, or ``hidden``) is set to its declared default, worked out in ``s`` (a card
-    variable on every card), so nothing decided from ``s`` depends on its true value.
+    variable on every card), and so is every other card variable on each card ``seat``
+    does not see where it is now (:func:`card_seers`: a ``public`` card variable is seen
+    only with its card), so nothing decided from ``s`` depends on their true values.
 
     Works on any ruleset: the decisions' locals are found from the program's nodes.
 
@@ -213,7 +219,7 @@ def conceal(s: State, seat: int | None, plan: Concealment | None = None) -> None
         plan = concealment(s, seat)
         if plan is None:
             return
-    history, slots, unseen = plan
+    history, slots, unseen, on_seen = plan
     if history is not None:
         s.history = history[:]
     for slot in slots:
@@ -226,6 +232,13 @@ def conceal(s: State, seat: int | None, plan: Concealment | None = None) -> None
             s.pv[slot][owner] = prog.pvars[slot][1](s, None)
         else:
             s.cv[slot] = [prog.card_var_defaults[slot]] * prog.num_cards
+    if on_seen:
+        bit = prog.seat_bit(seat)
+        unseen_cards = [c for c in range(prog.num_cards) if not card_seers(s, c) & bit]
+        for slot in on_seen:
+            values, default = s.cv[slot], prog.card_var_defaults[slot]
+            for c in unseen_cards:
+                values[c] = default
 
 
 def repoint_cards(true: State, w: State) -> None:

@@ -6,7 +6,8 @@ account), and so is a ``public`` variable. A ruleset that puts into them a card 
 some seat may not see (``hidden``, ``top`` but for its top card, another seat's ``owner``
 zone), or the value of a secret choice, shows it to every seat; one that writes into a
 public variable the value of a variable some seat may not see (``owner``, ``hidden``) shows
-that. A variable declared ``hidden`` shows nothing to any seat, and one declared ``owner``
+that (a ``public`` card variable: to the seats that see its card, and their bots). A
+variable declared ``hidden`` shows nothing to any seat, and one declared ``owner``
 (``x[p]``) only to seat ``p``: writing there what ``p`` may see (its own ``owner`` zone
 ``hand[p]``, its own secret choice, ``y[p]`` of its own) is fine. (A text may read an
 ``owner`` or ``hidden`` variable: its value is shown as ``?`` to the seats that may not
@@ -114,7 +115,8 @@ def public_leaks(ruleset: ir.Ruleset, checked: Checked) -> list[Diagnostic]:
         if reads.found:
             shown = ", ".join(dict.fromkeys(reads.found))
             who, them = ("its own seat", "that seat") if seat is not None else \
-                ("every seat", "some seats")
+                ("every seat that sees its card", "some of them") \
+                if var is not None and var.scope == "card" else ("every seat", "some seats")
             hint = "" if var is None else \
                 f"; declare '{var.name}' owner or hidden to keep it from the others" \
                 if var.scope == "player" and seat is None else \
