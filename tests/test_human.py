@@ -244,6 +244,51 @@ def test_help_quotes_the_rule_and_moves_lists_tricks() -> None:
     assert "won with" in moves and "Last tricks" in moves
 
 
+FACE_DOWN_TRICK = """game "Face-down trick"
+players 2..2
+card c "c":
+    n: 1..9
+    copies: 1
+    label: "c{n}"
+zone deck "deck": shared, hidden
+zone hand "hand": per player, owner
+zone table "table": shared, hidden
+zone won "won": per player, hidden
+phase main "Main":
+    shuffle deck
+    deal 3 from deck to hand starting with 0
+    repeat 3 times:
+        trick in table led by 1:
+            each player plays card from hand[player]
+            won by highest it.n
+            after trick:
+                move table to won[winner]
+    next end
+score: count(won[player])
+"""
+
+
+@pytest.mark.parametrize("seat", [0, 1])
+def test_moves_credits_each_card_of_a_face_down_trick_to_its_player(seat: int) -> None:
+    """Review 13b, finding 4: masked cards all looked alike, so every one was credited to
+    the seat of the last masked play, the viewer's own card included."""
+    state = rulesplay.loads(FACE_DOWN_TRICK).new_state(num_players=2, seed=3,
+                                                       record_events=True)
+    mine = ""
+    while not any(e["type"] == "trick" for e in state.events or []):
+        action = state.legal_actions()[0]
+        if state.current_player() == seat:
+            mine = action.id.split(":", 1)[1]
+        state.apply(action)
+    book = CardBook(state.program)
+    moves = text_of(render_moves(state.events or [], SeatView(state.program, seat), book))
+    line = next(x for x in moves.splitlines() if "won with" in x)
+    mine = book.text(mine).plain
+    other = f"Seat {1 - seat} a card"
+    assert line.split(": ", 1)[1] == (f"{other}, Seat {seat} (you) {mine}" if seat == 0
+                                      else f"Seat {seat} (you) {mine}, {other}")
+
+
 # ---------------------------------------------------------------- real sessions
 def spawn(args: list[str], cwd: Path) -> pexpect.spawn:
     env = {"TERM": "dumb", "PATH": "/usr/bin:/bin", "PYTHONIOENCODING": "utf-8",

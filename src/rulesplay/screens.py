@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from .engine.state import State
 
 from .cardbook import CardBook
-from .events import Event
+from .events import HIDDEN, Event
 from .seatview import SeatNarrator, SeatView
 
 SINCE_LIMIT = 30  # lines of "since your last turn" shown
@@ -475,29 +475,50 @@ def render_help(state: State, seat: int, book: CardBook) -> list[RenderableType]
     return out
 
 
+def _trick_plays(cards: list[str], plays: list[tuple[int, str]], played: dict[str, int],
+                 ids: set[str]) -> list[tuple[int | None, str]]:
+    """Who played each of a trick's ``cards`` (as the seat sees them), and the card as it
+    may name it. The trick's plays, in order, match its cards when as many and none
+    contradicts a card the seat sees: a card hidden from the seat is then told by its play
+    (its own play names the card it played; a blind pick names a position, not a card of
+    ``ids``). Otherwise a card is credited by its name, and a hidden one to no seat."""
+    if len(plays) == len(cards) and all(
+            c == HIDDEN or pc in (c, HIDDEN) or pc not in ids
+            for c, (_, pc) in zip(cards, plays, strict=True)):
+        return [(p, pc if c == HIDDEN and pc in ids else c)
+                for c, (p, pc) in zip(cards, plays, strict=True)]
+    return [(None if c == HIDDEN else played.get(c), c) for c in cards]
+
+
 def render_moves(events: list[Event], view: SeatView, book: CardBook,
                  tricks: int = 3) -> list[RenderableType]:
     """``moves``: the last ``tricks`` finished tricks: who played what, and who won."""
     prog = view.program
     lang = prog.lang
-    filtered = view.filter(events)
-    played: dict[str, int] = {}
+    ids = set(prog.card_ids)
+    played: dict[str, int] = {}  # a card named by a decision -> its seat
+    plays: list[tuple[int, str]] = []  # this trick's plays so far: seat, card (or HIDDEN)
     found: list[tuple[Event, list[tuple[int | None, str]]]] = []
-    for ev in filtered:
+    for ev in view.filter(events):
         if ev.get("type") == "decision" and ":" in str(ev.get("action")):
-            played[str(ev["action"]).split(":", 1)[1]] = ev["player"]
+            name, card = str(ev["action"]).split(":", 1)
+            if card != HIDDEN:
+                played[card] = ev["player"]
+            if name == "play":
+                plays.append((ev["player"], card))
         elif ev.get("type") == "trick":
-            found.append((ev, [(played.get(c), c) for c in ev.get("cards", [])]))
+            found.append((ev, _trick_plays(ev.get("cards", []), plays, played, ids)))
+            plays = []
     if not found:
         return [Text(tr(lang, "no_tricks"), style="dim")]
     out: list[RenderableType] = [Rule(Text(tr(lang, "last_tricks"), style="bold"),
                                       align="left")]
     narrator = SeatNarrator(prog, view.seat)
-    for ev, plays in found[-tricks:]:
+    for ev, credited in found[-tricks:]:
         line = Text(tr(lang, "won_by", seat=narrator.seat(ev["winner"])) + " ", style="bold")
         line.append_text(book.text(str(ev.get("card"))))
         line.append(": ")
-        for i, (p, cid) in enumerate(plays):
+        for i, (p, cid) in enumerate(credited):
             if i:
                 line.append(", ")
             if p is not None:
