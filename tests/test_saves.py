@@ -193,14 +193,19 @@ def test_edited_decisions_or_seats_are_refused(tmp_path: Path) -> None:
 
 
 # ---------------------------------------------------------------- item 4: mutated saves
-def _leaves(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+def _places(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """Every place of a save that a mutation may hit: leaves and whole lists and dicts
+    alike (a history entry replaced by ``[1]``), a few items of long lists, and a ruleset's
+    text only as a whole."""
+    out = [path]
     if isinstance(value, dict):
-        return [p for k, v in value.items() for p in _leaves(v, (*path, k))] or [path]
-    if isinstance(value, list) and value:
+        for k, v in value.items():
+            out += [(*path, k)] if k == "ruleset" else _places(v, (*path, k))
+    elif isinstance(value, list) and value:
         # a few places in long lists are enough to reach every kind of element
-        picks = sorted({0, len(value) // 2, len(value) - 1})
-        return [p for i in picks for p in _leaves(value[i], (*path, i))]
-    return [path]
+        for i in sorted({0, len(value) // 2, len(value) - 1}):
+            out += _places(value[i], (*path, i))
+    return out
 
 
 JSON_VALUES = st.recursive(
@@ -224,7 +229,7 @@ def test_a_mutated_save_never_gives_a_traceback(valid_save: dict[str, Any], tmp_
                                                 data: st.DataObject) -> None:
     mutated = copy.deepcopy(valid_save)
     for _ in range(data.draw(st.integers(1, 3))):
-        path = data.draw(st.sampled_from(_leaves(mutated)))
+        path = data.draw(st.sampled_from(_places(mutated)))
         parent = mutated
         for key in path[:-1]:
             parent = parent[key]
@@ -379,7 +384,7 @@ def test_a_mutated_log_never_gives_a_traceback(valid_log: list[dict[str, Any]], 
                                                data: st.DataObject) -> None:
     rows = copy.deepcopy(valid_log)
     row = data.draw(st.sampled_from(rows))
-    path = data.draw(st.sampled_from(_leaves(row)))
+    path = data.draw(st.sampled_from(_places(row)))
     parent = row
     for key in path[:-1]:
         parent = parent[key]
@@ -638,20 +643,6 @@ def test_state_from_json_refuses_damaged_data_clearly(change: Any) -> None:
         rulesplay.State.from_json(json.dumps(data))
     with pytest.raises(RulesError):
         rulesplay.State.from_json("[" * 100_000 + "]" * 100_000)
-
-
-def _places(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    """Every place of a saved state that a mutation may hit: leaves and whole lists and
-    dicts alike (a history entry replaced by ``[1]``), a few items of long lists, and the
-    ruleset's text only as a whole."""
-    out = [path]
-    if isinstance(value, dict):
-        for k, v in value.items():
-            out += [(*path, k)] if path == () and k == "ruleset" else _places(v, (*path, k))
-    elif isinstance(value, list) and value:
-        for i in sorted({0, len(value) // 2, len(value) - 1}):
-            out += _places(value[i], (*path, i))
-    return out
 
 
 @pytest.fixture(scope="module")
