@@ -462,8 +462,10 @@ class State:
                 text and options recorded in the save (no file is read), by the loader
                 installed with :func:`set_game_loader`.
 
-        This trusts the saved position (a save made by :meth:`to_json`); ``rulesplay resume``
-        instead replays a save's decisions and refuses one that does not follow from them.
+        Every part of the save is checked for its shape (cards, seats, frames, decisions,
+        counters) before it is used, so a damaged one is refused here; the position itself is
+        trusted (a save made by :meth:`to_json`): ``rulesplay resume`` instead replays a
+        save's decisions and refuses one that does not follow from them.
 
         Raises:
             RulesError: the save is not a rulesplay save, or does not fit the ruleset.
