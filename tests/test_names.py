@@ -79,3 +79,50 @@ def test_validate_prints_lookalike_warnings(tmp_path) -> None:  # type: ignore[n
     result = CliRunner().invoke(main, ["validate", str(path)])
     assert result.exit_code == 0
     assert "n.rules:7:5: warning: 'cоunt' looks like 'count'" in result.output
+
+
+TWO = '''game "N"
+players 2..3
+card c:
+    copies: 2
+    label: "c"
+zone deck: shared, public
+var {a}: int = 0
+var {b}: int = 0
+phase p:
+    {a} += 1
+    next end
+score: {a} + {b}
+'''
+
+
+@pytest.mark.parametrize(("ascii_name", "lookalike"), [
+    ("xa", "xɑ"),    # U+0251 LATIN SMALL LETTER ALPHA (IPA)
+    ("xi", "xı"),    # U+0131 LATIN SMALL LETTER DOTLESS I
+    ("xg", "xɡ"),    # U+0261 LATIN SMALL LETTER SCRIPT G (IPA)
+    ("xi", "xɩ"),    # U+0269 LATIN SMALL LETTER IOTA (IPA)
+    ("xl", "xǀ"),    # U+01C0 LATIN LETTER DENTAL CLICK (Latin Extended-B)
+    ("xl", "xƖ"),    # U+0196 LATIN CAPITAL LETTER IOTA (Latin Extended-B)
+    ("xu", "xʋ"),    # U+028B LATIN SMALL LETTER V WITH HOOK (IPA)
+    ("xy", "xʏ"),    # U+028F LATIN LETTER SMALL CAPITAL Y (IPA)
+    ("xo", "xο"),    # U+03BF GREEK SMALL LETTER OMICRON
+    ("xi", "xі"),    # U+0456 CYRILLIC SMALL LETTER BYELORUSSIAN-UKRAINIAN I
+    ("cafe", "café"),  # a mark on a letter
+])
+def test_two_names_that_look_alike_are_a_warning_whatever_the_script(
+        ascii_name: str, lookalike: str) -> None:
+    """From a hostile review: ``var xɑ`` next to ``var xa`` (and ``ı``/``i``, ``ɡ``/``g``)
+    gave no warning: the check only compared letters of scripts other than Latin. Names
+    are compared by their skeletons (Unicode TR39), Latin lookalikes included, in either
+    order of declaration."""
+    for a, b in ((ascii_name, lookalike), (lookalike, ascii_name)):
+        text = TWO.format(a=a, b=b)
+        warnings = [w.message for w in
+                    check(parse_text(text, "n.rules"), {"n.rules": text}).warnings]
+        assert any(m.startswith(f"'{lookalike}' looks like '{ascii_name}' but is another name")
+                   for m in warnings), warnings
+
+
+def test_names_that_only_share_a_skeleton_with_no_other_name_are_fine() -> None:
+    text = TWO.format(a="xɑ", b="yı")
+    assert check(parse_text(text, "n.rules"), {"n.rules": text}).warnings == []

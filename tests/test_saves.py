@@ -193,14 +193,19 @@ def test_edited_decisions_or_seats_are_refused(tmp_path: Path) -> None:
 
 
 # ---------------------------------------------------------------- item 4: mutated saves
-def _leaves(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+def _places(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """Every place of a save that a mutation may hit: leaves and whole lists and dicts
+    alike (a history entry replaced by ``[1]``), a few items of long lists, and a ruleset's
+    text only as a whole."""
+    out = [path]
     if isinstance(value, dict):
-        return [p for k, v in value.items() for p in _leaves(v, (*path, k))] or [path]
-    if isinstance(value, list) and value:
+        for k, v in value.items():
+            out += [(*path, k)] if k == "ruleset" else _places(v, (*path, k))
+    elif isinstance(value, list) and value:
         # a few places in long lists are enough to reach every kind of element
-        picks = sorted({0, len(value) // 2, len(value) - 1})
-        return [p for i in picks for p in _leaves(value[i], (*path, i))]
-    return [path]
+        for i in sorted({0, len(value) // 2, len(value) - 1}):
+            out += _places(value[i], (*path, i))
+    return out
 
 
 JSON_VALUES = st.recursive(
@@ -224,7 +229,7 @@ def test_a_mutated_save_never_gives_a_traceback(valid_save: dict[str, Any], tmp_
                                                 data: st.DataObject) -> None:
     mutated = copy.deepcopy(valid_save)
     for _ in range(data.draw(st.integers(1, 3))):
-        path = data.draw(st.sampled_from(_leaves(mutated)))
+        path = data.draw(st.sampled_from(_places(mutated)))
         parent = mutated
         for key in path[:-1]:
             parent = parent[key]
@@ -379,7 +384,7 @@ def test_a_mutated_log_never_gives_a_traceback(valid_log: list[dict[str, Any]], 
                                                data: st.DataObject) -> None:
     rows = copy.deepcopy(valid_log)
     row = data.draw(st.sampled_from(rows))
-    path = data.draw(st.sampled_from(_leaves(row)))
+    path = data.draw(st.sampled_from(_places(row)))
     parent = row
     for key in path[:-1]:
         parent = parent[key]
@@ -624,15 +629,84 @@ def test_resume_log_to_a_pipe_is_refused_without_opening_it(tmp_path: Path) -> N
 @pytest.mark.parametrize("change", [
     lambda d: d.update(players=1e400), lambda d: d.update(options=[1, 2]),
     lambda d: d["rng"][1].__setitem__(0, 10**30), lambda d: d["rng"][1].__setitem__(0, -1),
+    # from a hostile review: a history entry that is not (seat, action id), a seat too many
+    lambda d: d["history"].__setitem__(0, [1, 7]), lambda d: d["history"].__setitem__(0, [1]),
+    lambda d: d["stack"].__setitem__(0, [10**9, 0]), lambda d: d["history"].append([2, "x"]),
+    lambda d: d["unseen_choices"].append([0, 1 << 3]), lambda d: d["zones"][0].append(True),
 ])
 def test_state_from_json_refuses_damaged_data_clearly(change: Any) -> None:
     state = rulesplay.load(CH).new_state(num_players=2, seed=3)
+    state.apply(state.legal_actions()[0])
     data = json.loads(state.to_json())
     change(data)
     with pytest.raises(RulesError):
         rulesplay.State.from_json(json.dumps(data))
     with pytest.raises(RulesError):
         rulesplay.State.from_json("[" * 100_000 + "]" * 100_000)
+
+
+@pytest.fixture(scope="module")
+def saved_states() -> list[tuple[rulesplay.Game, dict[str, Any]]]:
+    """Games of every shipped ruleset stopped after a few random decisions, as
+    :meth:`State.to_json` writes them (Bargain Bin's holds choices of unseen cards)."""
+    import random
+
+    out = []
+    for name in ("card_hunt", "bargain_hunter", "bargain_bin", "bargain_quest"):
+        game = rulesplay.load(ROOT / "rulesets" / f"{name}.rules")
+        state = game.new_state(game.player_range[0], seed=3)
+        rng = random.Random(1)
+        for _ in range(12):
+            state.apply(rng.choice(state.legal_actions()))
+        out.append((game, json.loads(state.to_json())))
+    assert any(d["unseen_choices"] for _, d in out)
+    return out
+
+
+def _mutate(d: dict[str, Any], data: st.DataObject) -> dict[str, Any]:
+    """``d`` with one place changed: a new value, a small step for a number, or gone."""
+    d = copy.deepcopy(d)
+    path = data.draw(st.sampled_from(_places(d)[1:]))
+    parent = d
+    for key in path[:-1]:
+        parent = parent[key]
+    key, old = path[-1], parent[path[-1]]
+    how = data.draw(st.sampled_from(["value", "step", "gone"]))
+    if how == "gone":
+        del parent[key]
+    elif how == "step" and isinstance(old, int):
+        parent[key] = old + data.draw(st.sampled_from([-2, -1, 1, 2, 10**30]))
+    else:
+        parent[key] = data.draw(JSON_VALUES)
+    return d
+
+
+@settings(max_examples=400, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_state_from_json_refuses_a_mutated_state_or_plays_it_without_a_traceback(
+        saved_states: list[tuple[rulesplay.Game, dict[str, Any]]],
+        data: st.DataObject) -> None:
+    """From a hostile review: a history entry ``[1, 7]`` or ``[1]`` was accepted and
+    ``public_history`` failed later. Any one part of a saved state changed: ``from_json``
+    refuses it, or the state it gives plays on, every failure a clear RulesError."""
+    game, saved = data.draw(st.sampled_from(saved_states))
+    mutated = _mutate(saved, data)
+    rebuilt = {"ruleset", "options", "lang", "engine", "players", "version"}
+    same_game = all(mutated.get(k) == saved[k] for k in rebuilt)
+    try:
+        state = rulesplay.State.from_json(json.dumps(mutated), game if same_game else None)
+        for _ in range(3):
+            for seat in [*range(state.num_players), None]:
+                state.observation(seat)
+                state.public_history(seat)
+            state.scores()
+            state.winners()
+            if state.is_terminal() or not state.legal_actions():
+                break
+            state.apply(state.legal_actions()[-1])
+    except RulesError:
+        pass
 
 
 def test_cards_put_out_of_sight_are_named_but_not_in_their_order(tmp_path: Path) -> None:

@@ -162,6 +162,30 @@ def test_plot_needs_matplotlib_or_writes_a_png(tmp_path: object) -> None:
         assert run.exit_code == 0 and out.read_bytes()[:4] == b"\x89PNG"
 
 
+def test_plot_shows_a_title_with_dollars_as_written(tmp_path: object) -> None:
+    """From a hostile review: a title holding ``$...$`` was read by matplotlib as
+    mathematics, and ``simulate --plot`` ended in a traceback after all its games. Control
+    characters (a form feed, ``\\f`` in the ruleset) are left out, as on a terminal."""
+    matplotlib = pytest.importorskip("matplotlib", reason="--plot needs matplotlib")
+    rules = tmp_path / "dollars.rules"  # type: ignore[operator]
+    rules.write_text(r'''game "Sale $\\frac{1}{$ 50%\f $x^2$"
+players 2..2
+card c:
+    n: 1..4
+zone deck: shared, hidden
+phase p:
+    next end
+score: 0
+''', encoding="utf-8")
+    out = tmp_path / "plot.svg"  # type: ignore[operator]
+    with matplotlib.rc_context({"svg.fonttype": "none"}):  # the texts as text, to read
+        run = CliRunner().invoke(_cli(), ["simulate", str(rules), "-n", "2", "--workers",
+                                          "1", "--plot", str(out)])
+    assert run.exit_code == 0, run.output
+    shown = out.read_text(encoding="utf-8")
+    assert r"Sale $\frac{1}{$ 50% $x^2$: 2 games, 2 players" in shown
+
+
 def test_holm_correction_keeps_chance_findings_from_being_called_clear() -> None:
     from rulesplay.sim import Line, holm
 

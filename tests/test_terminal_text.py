@@ -24,9 +24,10 @@ from rulesplay.terminal import clean, console, json_text, literal
 MARK = "[/] [bold]x[/bold] [link=http://x]y[/link]"
 OSC = "\x1b]52;c;aGk=\x07\x1b]0;pwned\x07"  # write the clipboard, set the window title
 CSI8 = "\x9b31m"  # an 8-bit CSI (red)
+BIDI = "\u202e\u2067"  # a right-to-left override and isolate: reorder what follows
 # What a hostile ruleset writes after each text (Python escapes, read by the parser).
-WRITTEN = "\\x1b]52;c;aGk=\\x07\\x1b]0;pwned\\x07\\x9b31m"
-CONTROLS = ("\x1b", "\x07", "\x9b", "\x9d", "\x9c")
+WRITTEN = "\\x1b]52;c;aGk=\\x07\\x1b]0;pwned\\x07\\x9b31m\\u202e\\u2067"
+CONTROLS = ("\x1b", "\x07", "\x9b", "\x9d", "\x9c", "\u202e", "\u2067")
 
 HOSTILE = '''
 game "Sale H" @ja "Sale H"
@@ -147,11 +148,13 @@ def test_clean_removes_control_sequences_and_characters_and_keeps_text() -> None
 
 
 def test_json_text_escapes_what_json_writers_leave_raw() -> None:
-    text = json.dumps({"t": f"a\x1b{CSI8}\x7f"}, ensure_ascii=False)
+    text = json.dumps({"t": f"a\x1b{CSI8}\x7f{BIDI}\u2066\u200f"}, ensure_ascii=False)
     assert "\x9b" in text and "\x1b" not in text  # json.dumps leaves C1 and DEL raw
+    assert "\u202e" in text  # and the bidirectional controls
     safe = json_text(text)
     _safe(safe)
-    assert json.loads(safe) == json.loads(text)
+    assert not re.search("[\u202a-\u202e\u2066-\u2069\u200e\u200f]", safe)
+    assert "\\u202e" in safe and json.loads(safe) == json.loads(text)
 
 
 def test_rulesplay_consoles_show_markup_literally_and_drop_controls() -> None:
@@ -212,7 +215,9 @@ def test_simulate_compare_and_diff(folder: Path) -> None:
     base, variant = str(folder / "hostile.rules"), str(folder / "variant.rules")
     assert f"Sale {MARK}" in _cli("simulate", base, "-n", "2", "--workers", "1")
     data = json.loads(_cli("simulate", base, "-n", "2", "--workers", "1", "--json"))
-    assert data["title"] == f"Sale {MARK}{OSC}{CSI8}"  # the JSON keeps the text exactly
+    assert data["title"] == f"Sale {MARK}{OSC}{CSI8}{BIDI}"  # the JSON keeps the text exactly
+    data = json.loads(_cli("compare", base, variant, "-n", "2", "--workers", "1", "--json"))
+    assert data["variant"]["title"] == f"Variant {MARK}{OSC}{CSI8}{BIDI}"
     out = " ".join(_cli("compare", base, variant, "-n", "2", "--workers", "1").split())
     assert f"Sale {MARK}" in out and f"Variant {MARK}" in out
     assert MARK in _cli("diff", base, variant)

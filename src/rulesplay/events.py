@@ -28,8 +28,11 @@ class ZoneRef(TypedDict):
     zone: str
     owner: int | None
 
+# A card moved. ``under`` (only ever true, and only then present) says that the card did not
+# end on top of a zone whose top card alone some seat sees (a ``top`` zone: slid under the
+# pile, or covered by the next card of the same move): such a seat does not see it arrive.
 Move = TypedDict("Move", {"type": Literal["move"], "card": str, "attrs": "dict[str, Any]",
-                          "from": ZoneRef, "to": ZoneRef})
+                          "from": ZoneRef, "to": ZoneRef, "under": NotRequired[bool]})
 
 
 class Decision(TypedDict):
@@ -100,9 +103,14 @@ class End(TypedDict):
 Event = dict[str, Any]  # any event, as read back (from a log, or a seat's view)
 
 
-def move(card: str, attrs: dict[str, Any], src: ZoneRef, dst: ZoneRef) -> Move:
-    """A card moved from zone ``src`` to zone ``dst`` (its id and attributes)."""
-    return {"type": "move", "card": card, "attrs": attrs, "from": src, "to": dst}
+def move(card: str, attrs: dict[str, Any], src: ZoneRef, dst: ZoneRef,
+         under: bool = False) -> Move:
+    """A card moved from zone ``src`` to zone ``dst`` (its id and attributes); ``under``:
+    it did not end on top of a zone whose top card alone some seat sees."""
+    ev: Move = {"type": "move", "card": card, "attrs": attrs, "from": src, "to": dst}
+    if under:
+        ev["under"] = True
+    return ev
 
 
 def decision(player: int, phase: str, name: str, prompt: str, action: str, label: str,

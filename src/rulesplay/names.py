@@ -1,14 +1,16 @@
 """Names in a ruleset: one spelling per name, and a warning for names that only look alike.
 
 Identifiers are normalised to Unicode NFKC, as Python does (``ｒｏｕｎｄ`` and ``round`` are
-one name, so are ``ﬁnal`` and ``final``). Letters that look alike across scripts (Latin
-``o``, Cyrillic ``о``, Greek ``ο``) are not folded - they are different letters - but a name
-that mixes those scripts, or two names that differ only by such letters, gets a warning, so
-a name that looks right but is not cannot hide in a ruleset (issue 13, item 8).
+one name, so are ``ﬁnal`` and ``final``). Letters that look alike (Latin ``o``, Cyrillic
+``о``, Greek ``ο``; Latin ``a`` and ``ɑ``, ``i`` and ``ı``) are not folded - they are
+different letters - but a name that mixes those scripts, or two names with one
+:func:`skeleton`, gets a warning, so a name that looks right but is not cannot hide in a
+ruleset (issue 13, item 8).
 """
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections.abc import Iterator
@@ -52,7 +54,10 @@ def lookalike_warnings(sources: dict[str, str]) -> list[Diagnostic]:
     for file, text in sources.items():
         for name, span in identifiers(text, file):
             first.setdefault(name, span)
-    by_skeleton = {name: name for name in first if name.isascii()}
+    by_skeleton: dict[str, str] = {}  # skeleton -> the first name with it, ASCII ones first
+    for name in first:
+        if name.isascii():
+            by_skeleton.setdefault(skeleton(name), name)
     for name, span in first.items():
         if name.isascii():
             continue
@@ -73,14 +78,36 @@ def lookalike_warnings(sources: dict[str, str]) -> list[Diagnostic]:
 
 
 def skeleton(name: str) -> str:
-    """``name`` with each letter that looks like a Latin one replaced by it."""
-    found = confusables.is_confusable(name, greedy=True, preferred_aliases=["latin"]) or []
-    swap = {}
-    for item in found:
-        latin = [h["c"] for h in item["homoglyphs"] if len(h["c"]) == 1 and h["c"].isascii()]
-        if latin:
-            swap[item["character"]] = latin[0]
-    return "".join(swap.get(ch, ch) for ch in name)
+    """What ``name`` looks like, in the manner of Unicode TR39's skeletons: its letters
+    decomposed (NFKD) without their marks, then each replaced by one chosen member of its
+    class of lookalikes (the Unicode confusables data, whatever the script: Latin ``ɑ``
+    and ``a``, Cyrillic ``о`` and Latin ``o``). Two names that look alike have one
+    skeleton; the skeleton itself is only for comparing."""
+    bare = (ch for ch in unicodedata.normalize("NFKD", name) if not unicodedata.combining(ch))
+    shape = _lookalikes()
+    return "".join(shape.get(ch, ch) for ch in bare)
+
+
+@functools.cache
+def _lookalikes() -> dict[str, str]:
+    """Character -> the one member chosen for its class of lookalikes (the lowest code
+    point): the classes join every character to those the confusables data says it may be
+    taken for, one character for one (not ``m`` for ``rn``)."""
+    parent: dict[str, str] = {}
+
+    def root(ch: str) -> str:
+        while parent.get(ch, ch) != ch:
+            ch = parent[ch]
+        return ch
+
+    for ch, glyphs in confusables.confusables_data.items():
+        for glyph in glyphs:
+            other = glyph["c"]
+            if len(ch) == 1 and len(other) == 1:
+                a, b = root(ch), root(other)
+                if a != b:
+                    parent[max(a, b)] = min(a, b)
+    return {ch: root(ch) for ch in parent}
 
 
 def _letters(name: str) -> str:

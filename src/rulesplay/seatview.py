@@ -27,14 +27,14 @@ if TYPE_CHECKING:
 class SeatView:
     """The public part of an event stream, as seen by one seat (None: an onlooker).
 
-    A card movement keeps its card only when the seat sees the zone it leaves or the zone it
-    enters; otherwise the card becomes ``?`` (so a deal into other hands is a count). A card
-    decision keeps its card when the decider is the seat or the card is then moved where the
-    seat sees it; a secret decision (``"private": true``, the one secrecy flag) of another
-    seat keeps only that it was made (its action becomes ``NAME:?``, told as "Seat 2 decides
-    in secret: draft a card"); a
-    trick's cards are named when the seat saw them arrive; a text's values of variables the
-    seat may not see (its ``masks``) become ``?``.
+    A card movement keeps its card only when the seat sees the zone it leaves or the card
+    where it lands (a zone it sees, or the top of a ``top`` zone); otherwise the card
+    becomes ``?`` (so a deal into other hands is a count). A card decision keeps its card
+    when the decider is the seat or the card is then moved where the seat sees it; a
+    secret decision (``"private": true``, the one secrecy flag) of another seat keeps only
+    that it was made (its action becomes ``NAME:?``, told as "Seat 2 decides in secret:
+    draft a card"); a trick's cards are named when the seat saw them arrive; a text's values
+    of variables the seat may not see (its ``masks``) become ``?``.
 
     Args:
         program: the compiled game.
@@ -57,11 +57,13 @@ class SeatView:
         z = self._zone(ref)
         return z is not None and self.program.view(z, self.seat) == "all"
 
-    def sees_arriving(self, ref: dict[str, Any]) -> bool:
-        """Whether the seat sees a card that arrives in zone ``ref``: a zone it sees, or one
-        that shows its top card (where the card arriving lands)."""
-        z = self._zone(ref)
-        return z is not None and self.program.view(z, self.seat) in ("all", "top")
+    def sees_arriving(self, move: Event) -> bool:
+        """Whether the seat sees the card of event ``move`` where it lands: in a zone it
+        sees, or on top of one that shows it its top card (not slid ``under`` it), the rule
+        of :func:`rulesplay.engine.observe.card_seers`."""
+        z = self._zone(move["to"])
+        how = "none" if z is None else self.program.view(z, self.seat)
+        return how == "all" or (how == "top" and not move.get("under"))
 
     def filter(self, events: list[Event]) -> list[Event]:
         """The events the seat may know about, hidden cards replaced by ``?``; cards that go
@@ -84,8 +86,8 @@ class SeatView:
         for i, ev in enumerate(events):
             kind = ev.get("type")
             if kind == "move":
-                shown = self.sees(ev["from"]) or self.sees_arriving(ev["to"])
-                if self.sees_arriving(ev["to"]):
+                shown = self.sees(ev["from"]) or self.sees_arriving(ev)
+                if self.sees_arriving(ev):
                     seen.add(ev["card"])
                 else:
                     seen.discard(ev["card"])
@@ -112,7 +114,7 @@ class SeatView:
 
         for ev in events:
             hides = ev.get("type") == "move" and self.sees(ev["from"]) and \
-                not self.sees_arriving(ev["to"])
+                not self.sees_arriving(ev)
             if not hides or (run and (run[0]["from"], run[0]["to"]) != (ev["from"], ev["to"])):
                 flush()
             if hides:
@@ -139,7 +141,7 @@ class SeatView:
             if later.get("type") == "decision":
                 break
             if later.get("type") == "move" and later.get("card") == value:
-                if self.sees_arriving(later["to"]) or self.sees(later["from"]):
+                if self.sees_arriving(later) or self.sees(later["from"]):
                     return ev
                 break
         return {**ev, "action": f"{ev.get('decision')}:{HIDDEN}",

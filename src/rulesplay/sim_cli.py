@@ -187,10 +187,19 @@ def _plot(r: Result, path: str) -> None:
     import matplotlib  # optional (the 'plot' extra), checked by _check_plot
 
     matplotlib.use("Agg")
+    # Every text of the plot shown as written (ticks and legend included): matplotlib would
+    # read "$...$" in a ruleset's title as mathematics, and with a user's usetex as LaTeX.
+    with matplotlib.rc_context({"text.parse_math": False, "text.usetex": False}):
+        _draw(r, path)
+
+
+def _draw(r: Result, path: str) -> None:
     import matplotlib.pyplot as plt
+    shown = terminal.clean  # outside text (title, bots) without control characters
     fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(11, 4.2))
     for p in range(r.players):
-        ax1.hist(r.scores(p), bins=30, histtype="step", label=f"seat {p} ({r.bots[p]})")
+        ax1.hist(r.scores(p), bins=30, histtype="step",
+                 label=f"seat {p} ({shown(r.bots[p])})")
     ax1.set_xlabel("final score")
     ax1.set_ylabel("games")
     ax1.set_title("Score distribution by seat")
@@ -204,7 +213,7 @@ def _plot(r: Result, path: str) -> None:
     ax2.set_ylabel("win rate (%) with 95% CI")
     ax2.set_title("Win rate by seat")
     ax2.legend()
-    fig.suptitle(f"{r.title}: {r.n} games, {r.players} players")
+    fig.suptitle(f"{shown(r.title)}: {r.n} games, {r.players} players")
     fig.tight_layout()
     fig.savefig(path, format=Path(path).suffix.lower()[1:])  # never a name of its own
     plt.close(fig)

@@ -36,11 +36,13 @@ _SEQUENCE = re.compile(
     r"(?:\x1b\[|\x9b)[0-?]*[ -/]*[@-~]?"
     r"|(?:\x1b[\]PX^_]|[\x9d\x90\x98\x9e\x9f])[^\x07\x1b\x9c\n]*(?:\x07|\x1b\\|\x9c)?"
     r"|\x1b[ -/]*[0-~]?")
-# C0 except tab and newline, DEL, C1, and the bidirectional controls (embeddings, overrides,
-# isolates, marks) that reorder how the rest of a line reads ("Trojan source").
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e"
-                      r"\u2066-\u2069]")
-_RAW_IN_JSON = re.compile(r"[\x7f-\x9f]")
+# The bidirectional controls (embeddings, overrides, isolates, marks) that reorder how the
+# rest of a line reads ("Trojan source").
+_BIDI = r"\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
+# C0 except tab and newline, DEL, C1, and the bidirectional controls.
+_CONTROL = re.compile(rf"[\x00-\x08\x0b-\x1f\x7f-\x9f{_BIDI}]")
+# What JSON writers leave raw of those (they escape C0 only).
+_RAW_IN_JSON = re.compile(rf"[\x7f-\x9f{_BIDI}]")
 
 
 def clean(text: str, columns: bool = False) -> str:
@@ -67,9 +69,10 @@ def clean(text: str, columns: bool = False) -> str:
 
 
 def json_text(text: str) -> str:
-    """JSON text (from ``json.dumps`` or pydantic) with DEL and C1 characters written as
-    ``\\u`` escapes: JSON writers escape only C0 characters, and outside JSON strings these
-    characters cannot occur, so the escape is lossless and the JSON means the same."""
+    """JSON text (from ``json.dumps`` or pydantic) with DEL, C1 and the bidirectional
+    controls written as ``\\u`` escapes (``\\u202e``): JSON writers escape only C0
+    characters, and outside JSON strings these characters cannot occur, so the escape is
+    lossless and the JSON means the same. Every JSON rulesplay prints goes through it."""
     return _RAW_IN_JSON.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 

@@ -95,7 +95,8 @@ class Knowledge:
             seen_leaving = visible_to(s, zs, seat) == "all" or (
                 visible_to(s, zs, seat) == "top" and zs not in shuffled
                 and zs not in entered and bool(order) and order[-1] == c)  # the top card
-            if visible_to(s, zd, seat) != "none":
+            landing = visible_to(s, zd, seat)  # seen where it lands (not slid under a top)?
+            if landing == "all" or (landing == "top" and not e.get("under")):
                 placed = c in self.known and self.block[c] != LOOSE
                 told = zs not in shuffled and zs not in entered
                 if not seen_leaving and not placed and self._untold(zs, order, told):

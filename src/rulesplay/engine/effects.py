@@ -27,7 +27,9 @@ Effect = Callable[["State"], None]
 
 def move_cards(s: State, cards: Any, to: int, top: bool = True) -> None:
     """Move one card (an int) or several (in order) to zone ``to``; resets card variables;
-    while a choice of a card resolves (``s.watch``), notes who sees that card arrive.
+    while a choice of a card resolves (``s.watch``), notes who sees that card arrive. The
+    events of the cards that do not end on top of a zone whose top card alone some seat
+    sees are marked ``under`` (that seat does not see them arrive: :func:`card_seers`).
 
     Args:
         s: the state.
@@ -55,6 +57,11 @@ def move_cards(s: State, cards: Any, to: int, top: bool = True) -> None:
         zones[to].extend(batch)
     else:
         zones[to][:0] = batch
+    if events is not None and s.program.top_only(to):
+        on_top = s.program.card_ids[zones[to][-1]]
+        for ev in events[len(events) - len(batch):]:
+            if ev["card"] != on_top:
+                ev["under"] = True
     watch = s.watch  # a chosen card: who sees it arrive
     if watch is not None and watch[0] in batch:
         watch[1] |= card_seers(s, watch[0])
@@ -70,8 +77,8 @@ def move_card(s: State, c: int | None, to: int, top: bool = True) -> None:
     where[c] = to
     for slot, default in s.program.card_var_resets:
         s.cv[slot][c] = default
-    if s.events is not None:
-        s.events.append(s.program.move_event(c, src, to))
+    if s.events is not None:  # under: slid under the cards there
+        s.events.append(s.program.move_event(c, src, to, not top and bool(s.zones[to])))
     if top:
         s.zones[to].append(c)
     else:

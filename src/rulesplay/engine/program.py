@@ -170,10 +170,17 @@ class Program:
         """Zone id ``z`` as events name it: ``{"zone": name, "owner": seat or None}``."""
         return {"zone": self.layout.zone_name[z], "owner": self.layout.zone_owner[z]}
 
-    def move_event(self, card: int, src: int, dst: int) -> events.Move:
-        """The event of ``card`` moving from zone ``src`` to zone ``dst`` (ids, attributes)."""
+    def move_event(self, card: int, src: int, dst: int, under: bool = False) -> events.Move:
+        """The event of ``card`` moving from zone ``src`` to zone ``dst`` (ids, attributes);
+        ``under``: it does not end on top of ``dst`` (marked only where that hides it from
+        a seat, see :meth:`top_only`)."""
         return events.move(self.card_ids[card], self.card_attrs[card], self.zone_ref(src),
-                           self.zone_ref(dst))
+                           self.zone_ref(dst), under and self.top_only(dst))
+
+    def top_only(self, zone: int) -> bool:
+        """Whether some seat (or an onlooker) sees the top card of zone ``zone`` and not
+        the others (a ``top`` zone): where a card lands there decides who sees it."""
+        return self.zone_top_seers[zone] != self.zone_seers[zone]
 
     def locate(self, tb: TracebackType | None) -> Span | None:
         """The statement whose generated line was running innermost in traceback ``tb``

@@ -333,7 +333,9 @@ class State:
             with self._faults(rs.winners.span if rs.winners else None, "the winners rule"):
                 return sorted(set(self.program.winners_fn(self, None)))
         keys = self.rank_keys()
-        best = max(keys)
+        score = self.program.ruleset.score
+        with self._faults(score.span if score else None, "the score"):
+            best = max(keys)  # (scores that are not numbers: a damaged save)
         return [seat for seat, k in enumerate(keys) if k == best]
 
     def public_history(self, seat: int | None) -> list[tuple[int, str | None]]:
@@ -460,8 +462,10 @@ class State:
                 text and options recorded in the save (no file is read), by the loader
                 installed with :func:`set_game_loader`.
 
-        This trusts the saved position (a save made by :meth:`to_json`); ``rulesplay resume``
-        instead replays a save's decisions and refuses one that does not follow from them.
+        Every part of the save is checked for its shape (cards, seats, frames, decisions,
+        counters) before it is used, so a damaged one is refused here; the position itself is
+        trusted (a save made by :meth:`to_json`): ``rulesplay resume`` instead replays a
+        save's decisions and refuses one that does not follow from them.
 
         Raises:
             RulesError: the save is not a rulesplay save, or does not fit the ruleset.
@@ -483,12 +487,13 @@ class State:
                 raise RulesError(f"this save was written by the "
                                  f"{str(d.get('engine'))[:20]!r} engine; load its game with "
                                  f"that engine to resume it (this one is {game.engine!r})")
-            prog = game.program(int(d["players"]))
+            if d["players"].__class__ is not int:
+                raise RulesError("the save is damaged (the number of players)")
+            prog = game.program(d["players"])
+            _check_shape(d, prog)
             s = State.__new__(State)
             s.program = prog
             s.zones = [list(z) for z in d["zones"]]
-            if len(s.zones) != prog.num_zones or sum(map(len, s.zones)) != prog.num_cards:
-                raise RulesError("the save does not fit this ruleset (zones or cards differ)")
             s.where = [0] * prog.num_cards
             for z, cards in enumerate(s.zones):
                 for c in cards:
@@ -502,11 +507,10 @@ class State:
             s.pending = tuple(d["pending"]) if d["pending"] else None
             s.terminal, s.phase = d["terminal"], d["phase"]
             s.decisions, s.seed = d["decisions"], d["seed"]
-            s.history = [tuple(h) for h in d.get("history", [])]
-            s.unseen_choices = {int(i): int(mask) for i, mask in d.get("unseen_choices", [])}
+            s.history = [(p, aid) for p, aid in d["history"]]
+            s.unseen_choices = dict(d["unseen_choices"])
             s.watch = None
             s.events, s._legal, s.span = None, None, None
-            _check_shape(s, prog)
             return s
         except RulesError:
             raise
@@ -516,39 +520,66 @@ class State:
                              f"({str(exc)[:200]})") from None
 
 
-def _check_shape(s: State, prog: Program) -> None:
-    """Reject a save whose parts do not fit the ruleset (so a damaged file fails on loading,
-    not later in the middle of play)."""
-    n, lay = prog.layout.n, prog.layout
+def _check_shape(d: dict[str, Any], prog: Program) -> None:
+    """Reject a save whose parts do not fit the ruleset or are not of their kind (so a
+    damaged file fails on loading, not later in the middle of play): every part that the
+    engine reads as a card, a seat, a node, a counter or an action id is one; the values of
+    variables are any JSON (a wrong one fails where the rules use it, as a located error).
+
+    Raises:
+        RulesError: naming the part that is damaged.
+    """
+    n, lay, cards = prog.layout.n, prog.layout, prog.num_cards
 
     def need(ok: bool, what: str) -> None:
         if not ok:
             raise RulesError(f"the save is damaged ({what})")
 
-    cards = sorted(c for zone in s.zones for c in zone)
-    need(cards == list(range(prog.num_cards)), "every card must be in exactly one zone")
-    need(isinstance(s.g, list) and len(s.g) == len(lay.gslot), "variables")
-    need(isinstance(s.pv, list) and len(s.pv) == len(lay.pslot)
-         and all(isinstance(v, list) and len(v) == n for v in s.pv), "player variables")
-    need(isinstance(s.cv, list) and len(s.cv) == len(lay.cslot)
-         and all(isinstance(v, list) and len(v) == prog.num_cards for v in s.cv),
+    def is_int(v: Any, low: int = 0, high: int | None = None) -> bool:
+        return v.__class__ is int and low <= v and (high is None or v < high)
+
+    def table(v: Any, size: int) -> bool:
+        return isinstance(v, list) and len(v) == size
+
+    zones = d["zones"]
+    need(table(zones, prog.num_zones) and all(isinstance(z, list) for z in zones)
+         and all(is_int(c) for z in zones for c in z)
+         and sorted(c for z in zones for c in z) == list(range(cards)),
+         "every card must be in exactly one zone")
+    need(table(d["g"], len(lay.gslot)), "variables")
+    need(table(d["pv"], len(lay.pslot)) and all(table(v, n) for v in d["pv"]),
+         "player variables")
+    need(table(d["cv"], len(lay.cslot)) and all(table(v, cards) for v in d["cv"]),
          "card variables")
-    need(isinstance(s.loc, list) and len(s.loc) == prog.num_locals, "local names")
-    need(isinstance(s.by, list) and len(s.by) == prog.num_cards, "who played each card")
-    need(isinstance(s.stack, list) and all(
-        isinstance(f, list) and f and isinstance(f[0], int) and 0 <= f[0] < len(prog.nodes)
-        for f in s.stack), "position in the phase graph")
-    if s.pending is not None:
-        seat, node = s.pending
-        need(isinstance(seat, int) and 0 <= seat < n and isinstance(node, int)
-             and 0 <= node < len(prog.nodes) and hasattr(prog.nodes[node], "legal"),
-             "pending decision")
-    need(s.phase is None or (isinstance(s.phase, int) and 0 <= s.phase < len(prog.phases)),
-         "phase")
-    need(isinstance(s.decisions, int) and isinstance(s.terminal, bool), "counters")
-    need(all(0 <= i < len(s.history) and 0 < mask < 1 << n + 1
-             for i, mask in s.unseen_choices.items()), "choices of unseen cards")
-    need(s.terminal or s.pending is not None, "a game in play must wait for a decision")
+    need(table(d["loc"], prog.num_locals), "local names")
+    need(table(d["by"], cards) and all(p is None or is_int(p, 0, n) for p in d["by"]),
+         "who played each card")
+    stack, nodes = d["stack"], prog.nodes
+    # (a frame's other values fail as located errors where they are used; a lowered
+    # routine's resume point it does not have, by the line its code ends with)
+    need(isinstance(stack, list) and all(
+        isinstance(f, list) and f and is_int(f[0], 0, len(nodes)) for f in stack),
+        "position in the phase graph")
+    rng = d["rng"]
+    need(table(rng, 3) and isinstance(rng[1], list), "the random generator")
+    pending = d["pending"]
+    need(pending is None or (table(pending, 2) and is_int(pending[0], 0, n)
+                             and is_int(pending[1], 0, len(nodes))
+                             and hasattr(nodes[pending[1]], "legal")), "pending decision")
+    need(d["phase"] is None or is_int(d["phase"], 0, len(prog.phases)), "phase")
+    need(isinstance(d["terminal"], bool) and d["seed"].__class__ is int, "counters")
+    need((pending is None) == d["terminal"],
+         "a game in play must wait for a decision, and one over wait for none")
+    history = d["history"]
+    need(isinstance(history, list) and all(
+        table(h, 2) and is_int(h[0], 0, n) and isinstance(h[1], str) for h in history),
+        "the decisions so far: each a seat and an action")
+    need(is_int(d["decisions"]) and d["decisions"] == len(history), "counters")
+    unseen = d["unseen_choices"]
+    need(isinstance(unseen, list) and all(
+        table(u, 2) and is_int(u[0], 0, len(history)) and is_int(u[1], 1, 1 << n + 1)
+        for u in unseen) and len({u[0] for u in unseen}) == len(unseen),
+        "choices of unseen cards")
 
 
 def _plain(exc: Exception) -> str:
