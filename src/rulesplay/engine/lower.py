@@ -290,21 +290,22 @@ class Lowerer:
 
     def plain_ForEachPlayer(self, code: Code, st: ir.ForEachPlayer,
                             loops: list[_Loop]) -> None:
-        v = code.temp("v")
-        code.emit(f"for {v} in {self._seats(code, st)}:")
-        code.indent += 1
-        code.emit(f"s.loc[{self.lay.local(st.var)}] = {v}")
-        self._count_step(code)
-        self.block(code, st.body, [*loops, _Loop(True, 0)])
-        code.indent -= 1
+        self._plain_each(code, self._seats(code, st), st.var, st.body, loops)
 
     def plain_ForEachIn(self, code: Code, st: ir.ForEachIn, loops: list[_Loop]) -> None:
+        self._plain_each(code, f"list({self.comp.gen_coll(st.coll)})", st.var, st.body,
+                         loops)
+
+    def _plain_each(self, code: Code, values: str, var: str, body: list[ir.Stmt],
+                    loops: list[_Loop]) -> None:
+        """A ``for each`` with no decision inside: a Python ``for`` over ``values`` (the
+        source of a list fixed when the loop starts), local ``var`` bound to each."""
         v = code.temp("v")
-        code.emit(f"for {v} in list({self.comp.gen_coll(st.coll)}):")
+        code.emit(f"for {v} in {values}:")
         code.indent += 1
-        code.emit(f"s.loc[{self.lay.local(st.var)}] = {v}")
+        code.emit(f"s.loc[{self.lay.local(var)}] = {v}")
         self._count_step(code)
-        self.block(code, st.body, [*loops, _Loop(True, 0)])
+        self.block(code, body, [*loops, _Loop(True, 0)])
         code.indent -= 1
 
     def _seats(self, code: Code, st: ir.ForEachPlayer) -> str:
