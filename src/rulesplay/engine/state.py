@@ -418,6 +418,12 @@ class State:
     # ------------------------------------------------------------ copies
     def clone(self) -> State:
         """An independent copy (the event log is not copied)."""
+        return self.copy_with_rng(self.rng.getstate())
+
+    def copy_with_rng(self, rng_state: Any) -> State:
+        """:meth:`clone`, its generator set to ``rng_state`` (from ``Random.getstate()``;
+        a caller that copies one state often keeps that once), or, when None, not set: the
+        caller gives the copy a generator before using it."""
         s = State.__new__(State)
         s.program = self.program
         s.zones = [z[:] for z in self.zones]
@@ -428,8 +434,10 @@ class State:
         s.loc = self.loc[:]
         s.stack = [f[:] for f in self.stack]
         s.by = self.by[:]
-        s.rng = random.Random()
-        s.rng.setstate(self.rng.getstate())
+        # Not Random(), which seeds itself from the OS first (half of a clone's time).
+        s.rng = random.Random.__new__(random.Random)
+        if rng_state is not None:
+            s.rng.setstate(rng_state)
         s.pending, s.terminal, s.phase, s.span = self.pending, self.terminal, self.phase, \
             self.span
         s.events = None
