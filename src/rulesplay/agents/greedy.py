@@ -59,8 +59,9 @@ class GreedyAgent(Agent):
         seat = self.seat
         for _ in range(self.samples):
             world = info.sample(rng)
+            chance = world.rng.getstate()  # each action's world starts from the same chance
             for i, a in enumerate(legal):
-                s = world.clone()
+                s = world.copy_with_rng(chance)
                 s.apply(a.id)
                 others_moved = False
                 n = 0

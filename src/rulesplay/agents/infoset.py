@@ -92,11 +92,14 @@ from typing import Any
 
 from ..engine.choices import Action, Position
 from ..engine.observe import conceal, concealment, knows_choice, repoint_cards, visible_to
-from ..engine.state import State
+from ..engine.state import FAULTS, State
 from ..errors import RulesError
+from .deal import Dealer
 from .knowledge import Knowledge, scramble
 
 __all__ = ["InfoSet", "Tracker"]
+
+CHECKS_KEPT = 4096  # answers of exact checks kept per record (a deal may come again)
 
 
 def _seen_cards(s: State, seat: int) -> set[int]:
@@ -128,7 +131,7 @@ class _Record:
     """One earlier decision by another seat: the state before it (private) and the action."""
 
     __slots__ = ("seat", "action", "state", "zones", "hidden", "work", "work_key", "excl",
-                 "tested", "traffic")
+                 "tested", "traffic", "past", "frame", "checked")
 
     def __init__(self, state: State, observer: int, action: str) -> None:
         self.seat = state.current_player()
@@ -138,11 +141,44 @@ class _Record:
                       if owner == self.seat and visible_to(state, z, observer) != "all"]
         self.hidden = {c for z, _ in _unseen_slots(state, observer)
                        for c in _unseen_part(state, z, observer)}
+        self.past = {z: _unseen_part(state, z, observer) for z in self.zones}  # cards then
         self.work: State | None = None
         self.work_key: Any = None
         self.excl: dict[int, set[int]] = {}
         self.tested: dict[int, set[int]] = {}
         self.traffic: dict[int, int] = {}  # the tracker's unseen-move counts at this point
+        self.frame: _Frame | None = None  # what every layout of the working copy shares
+        self.checked: dict[tuple[tuple[int, int], ...], bool] = {}  # _check's answers
+
+
+class _Frame:
+    """What every layout of a record's working copy shares (it depends on the record and
+    the observing seat only): the other unseen zones to fill and the kind of each of their
+    places, where left-over cards of each kind go, which zones keep a visible top card,
+    the state's generator and what the seat does not know of the choices made before."""
+
+    __slots__ = ("fill", "last_of_kind", "spill", "last", "top", "rng", "concealment")
+
+    def __init__(self, rec: _Record, seat: int) -> None:
+        s = rec.state
+        kind_of = s.program.layout.kind_of
+        own = set(rec.zones)
+        self.fill = [(z, [kind_of[c] for c in _unseen_part(s, z, seat)])
+                     for z, _ in _unseen_slots(s, seat) if z not in own]
+        self.last_of_kind: dict[str, int] = {}
+        for z, kinds in self.fill:
+            for k in kinds:
+                self.last_of_kind[k] = z
+        self.spill = None
+        if not self.fill:  # no other unseen zone: put the rest on top of some other zone
+            self.spill = next(z for z in range(len(s.zones)) if z not in own)
+        last = self.fill[-1][0] if self.fill else self.spill
+        assert last is not None  # no unseen zone to fill: spill was chosen above
+        self.last: int = last
+        self.top = {z: visible_to(s, z, seat) == "top" and bool(s.zones[z])
+                    for z in [*rec.zones, *(z for z, _ in self.fill)]}
+        self.rng = s.rng.getstate()
+        self.concealment = concealment(s, seat)
 
 
 def _picks_blind(s: State, aid: str) -> bool:
@@ -289,6 +325,7 @@ class InfoSet:
         self._history: tuple[tuple[int, str | None], ...] | None = None
         self._obs: dict[str, Any] | None = None
         self._plan: Any = None
+        self._dealer: Dealer  # with the plan
         self._conceal: Any = False  # concealment(state, seat), worked out once
 
     @property
@@ -330,11 +367,12 @@ class InfoSet:
         """
         plan = self._plan or self._make_plan()
         slots, kinds, unknown, allowed, checks, groups = plan
+        dealer = self._dealer
         tr = self._tracker
         best, best_bad = None, None
         tries = tr.tries if tr is not None and checks else 1
         for _ in range(tries):
-            deal = self._deal(slots, kinds, unknown, allowed, rng)
+            deal = dealer.deal(rng)
             if deal is None:
                 continue
             bad = sum(1 for rec, zones in checks if not self._check(rec, zones, deal))
@@ -350,7 +388,7 @@ class InfoSet:
             if best_bad is None or best_bad > 0:
                 tr.stats["fallbacks"] += 1
         if best is None:  # no deal respects the exclusions: deal without them
-            best = self._deal(slots, kinds, unknown, None, rng)
+            best = dealer.deal(rng, constrained=False)
             assert best is not None
         return self._build(slots, best, groups, rng)
 
@@ -376,26 +414,34 @@ class InfoSet:
         excl: dict[int, set[int]] = {}
         if tr is not None:
             seen_now = _seen_cards(s, seat)
+            traffic = tr.traffic
+            fits_in: dict[int, set[int]] = {}  # zone -> the unknown cards of its kinds
             for rec in tr.records:
+                # Unseen moves into or out of a zone since (never undone) end its checks.
+                if all(traffic.get(z, 0) != rec.traffic.get(z, 0) for z in rec.zones):
+                    continue
                 live = []
                 accounted: list[tuple[int, list[int]]] = []
                 for z in rec.zones:
-                    past = _unseen_part(rec.state, z, seat)
+                    past = rec.past[z]
                     acc = [c for c in past if c in seen_now or c in known]
                     accounted.append((z, acc))
                     # Exact only when the unknown cards now in z are as many, and of the same
                     # kinds, as the cards of z then that are not accounted for.
-                    gone = Counter(kind_of[c] for c in past if c not in seen_now
-                                   and c not in known)
-                    unchanged = tr.traffic.get(z, 0) == rec.traffic.get(z, 0)
-                    if z in zone_kinds and gone == zone_kinds[z] and unchanged:
+                    if z in zone_kinds and traffic.get(z, 0) == rec.traffic.get(z, 0) \
+                            and len(past) - len(acc) == len(kinds[z]) \
+                            and Counter(kind_of[c] for c in past if c not in seen_now
+                                        and c not in known) == zone_kinds[z]:
                         live.append(z)
                 if not live:
                     continue
                 self._prepare(rec, accounted)
                 checks.append((rec, live))
                 for z in live:
-                    fits = {c for c in unknown if kind_of[c] in zone_kinds[z]}
+                    fits = fits_in.get(z)
+                    if fits is None:
+                        fits = {c for c in unknown if kind_of[c] in zone_kinds[z]}
+                        fits_in[z] = fits
                     ex = self._exclusions(rec, z, fits)
                     if ex:
                         excl.setdefault(z, set()).update(ex)
@@ -406,6 +452,7 @@ class InfoSet:
         # Known cards whose places the seat does not know (moved in together, or shuffled
         # since) are shuffled among their places after the deal.
         groups = tr.knowledge.places(s, slots) if tr is not None else []
+        self._dealer = Dealer(slots, kinds, unknown, allowed, kind_of)
         self._plan = (slots, kinds, unknown, allowed, checks, groups)
         return self._plan
 
@@ -417,42 +464,38 @@ class InfoSet:
         key = tuple((z, tuple(acc)) for z, acc in accounted)
         if rec.work is not None and rec.work_key == key:
             return
-        w = rec.state.clone()
+        frame = rec.frame or _Frame(rec, self.seat)
+        rec.frame = frame
+        w = rec.state.copy_with_rng(frame.rng)
         kind_of = w.program.layout.kind_of
         placed = {c for _, acc in accounted for c in acc}
         rest: dict[str, list[int]] = {}
         for c in sorted(rec.hidden - placed):
             rest.setdefault(kind_of[c], []).append(c)
-        own = {z for z, _ in accounted}
-        fill = [z for z, _ in _unseen_slots(w, self.seat) if z not in own]
+        taken = dict.fromkeys(rest, 0)  # of each kind's list, how many went to a place
         layout: dict[int, list[int]] = {}
-        last_of_kind: dict[str, int] = {}
-        for z in fill:
+        for z, kinds in frame.fill:
             cards = []
-            for c in _unseen_part(rec.state, z, self.seat):
-                k = kind_of[c]
-                cards.append(rest[k].pop(0))
-                last_of_kind[k] = z
+            for k in kinds:
+                cards.append(rest[k][taken[k]])
+                taken[k] += 1
             layout[z] = cards
-        spill = None
-        if not fill:  # no other unseen zone: put the rest on top of some other zone
-            spill = next(z for z in range(len(w.zones)) if z not in own)
+        spill = frame.spill
+        if spill is not None:
             layout[spill] = list(w.zones[spill])
-        last = fill[-1] if fill else spill
-        assert last is not None  # no unseen zone to fill: spill was chosen above
-        for k, left in rest.items():
-            layout[last_of_kind.get(k, last)].extend(left)
+        for k, cards in rest.items():
+            layout[frame.last_of_kind.get(k, frame.last)].extend(cards[taken[k]:])
+        top = frame.top
         for z, acc in accounted:
-            _set_zone(w, z, acc, visible_to(w, z, self.seat) == "top" and bool(w.zones[z]))
+            _set_zone(w, z, acc, top[z])
         for z, cards in layout.items():
-            keep_top = z != spill and visible_to(w, z, self.seat) == "top" and bool(w.zones[z])
-            _set_zone(w, z, cards, keep_top)
-        conceal(w, self.seat)
+            _set_zone(w, z, cards, z != spill and top[z])
+        conceal(w, self.seat, frame.concealment)
         w._legal = None
         rec.work, rec.work_key = w, key
         # Exclusions found with another layout may not hold for this one (and keeping them
         # would make samples depend on what was asked before, e.g. not replay after a resume).
-        rec.excl, rec.tested = {}, {}
+        rec.excl, rec.tested, rec.checked = {}, {}, {}
 
     def _exclusions(self, rec: _Record, z: int, unknown: set[int]) -> set[int]:
         """Cards that cannot be in zone ``z`` given the record's action (cached)."""
@@ -463,10 +506,9 @@ class InfoSet:
             return ex & unknown
         w = rec.work
         assert w is not None
-        for x in sorted(todo):
-            tested.add(x)
-            if x not in rec.hidden or not _legal_with(w, rec.action, [(x, z)]):
-                ex.add(x)
+        tested |= todo
+        ex |= todo - rec.hidden
+        ex |= _refusing(w, rec.action, todo & rec.hidden, z)
         return ex & unknown
 
     def _check(self, rec: _Record, zones: list[int], deal: dict[int, list[int]]) -> bool:
@@ -478,88 +520,18 @@ class InfoSet:
                 if c not in rec.hidden:
                     return False
                 moves.append((c, z))
-        return _legal_with(w, rec.action, moves)
-
-    def _deal(self, slots: list[tuple[int, list[int]]], kinds: dict[int, list[str]],
-              unknown: list[int], allowed: dict[int, list[int]] | None,
-              rng: random.Random) -> dict[int, list[int]] | None:
-        """Assign the unknown cards to unseen places of their kind (sizes kept), respecting
-        ``allowed`` (card -> zones it may be in). Returns, per zone, the cards for its
-        unknown places in order (aligned with the zone's indices in ``slots``)."""
-        kind_of = self._state.program.layout.kind_of
-        if allowed is None:
-            by_kind: dict[str, list[int]] = {}
-            for c in unknown:
-                by_kind.setdefault(kind_of[c], []).append(c)
-            for cards in by_kind.values():
-                rng.shuffle(cards)
-            return {z: [by_kind[k].pop() for k in kinds[z]] for z, _ in slots}
-        order = unknown[:]
-        rng.shuffle(order)
-        order.sort(key=lambda c: len(allowed[c]))
-        room = Counter((z, k) for z, _ in slots for k in kinds[z])
-        bucket: dict[tuple[int, str], list[int]] = {}
-        for c in order:
-            k = kind_of[c]
-            options = [z for z in allowed[c] if room[z, k] > 0]
-            if not options:
-                # The quick deal painted itself into a corner; a complete search finds a
-                # deal whenever one exists.
-                return self._match(slots, kinds, unknown, allowed, rng)
-            total = sum(room[z, k] for z in options)
-            r = rng.random() * total
-            for z in options:
-                r -= room[z, k]
-                if r < 0:
-                    break
-            bucket.setdefault((z, k), []).append(c)
-            room[z, k] -= 1
-        for cards in bucket.values():
-            rng.shuffle(cards)
-        return {z: [bucket[z, k].pop() for k in kinds[z]] for z, _ in slots}
-
-    def _match(self, slots: list[tuple[int, list[int]]], kinds: dict[int, list[str]],
-               unknown: list[int], allowed: dict[int, list[int]],
-               rng: random.Random) -> dict[int, list[int]] | None:
-        """A deal respecting ``allowed`` found by augmenting paths (a bipartite matching of
-        cards to places, in random order), or None when no such deal exists."""
-        kind_of = self._state.program.layout.kind_of
-        room = Counter((z, k) for z, _ in slots for k in kinds[z])
-        held: dict[tuple[int, str], list[int]] = {b: [] for b in room}
-        at: dict[int, tuple[int, str]] = {}
-
-        def place(c: int, seen: set[tuple[int, str]]) -> bool:
-            options = [(z, kind_of[c]) for z in allowed[c] if (z, kind_of[c]) in room]
-            rng.shuffle(options)
-            for b in options:
-                if b in seen:
-                    continue
-                seen.add(b)
-                if len(held[b]) < room[b]:
-                    held[b].append(c)
-                    at[c] = b
-                    return True
-                for other in list(held[b]):
-                    held[b].remove(other)
-                    if place(other, seen):
-                        held[b].append(c)
-                        at[c] = b
-                        return True
-                    held[b].append(other)
-            return False
-
-        order = unknown[:]
-        rng.shuffle(order)
-        for c in order:
-            if not place(c, set()):
-                return None
-        for cards in held.values():
-            rng.shuffle(cards)
-        return {z: [held[z, k].pop() for k in kinds[z]] for z, _ in slots}
+        key = tuple(moves)
+        ok = rec.checked.get(key)
+        if ok is None:  # the answer depends on the working copy and the moves only
+            ok = _legal_with(w, rec.action, moves)
+            if len(rec.checked) >= CHECKS_KEPT:
+                rec.checked.clear()
+            rec.checked[key] = ok
+        return ok
 
     def _build(self, slots: list[tuple[int, list[int]]], deal: dict[int, list[int]],
                groups: list[list[tuple[int, int]]], rng: random.Random) -> State:
-        s = self._state.clone()
+        s = self._state.copy_with_rng(None)  # its generator is reseeded below
         where = s.where
         for z, idx in slots:
             content = s.zones[z]
@@ -572,7 +544,7 @@ class InfoSet:
         if self._conceal is False:
             self._conceal = concealment(self._state, self.seat)
         conceal(s, self.seat, self._conceal)
-        s.rng = random.Random(rng.getrandbits(64))
+        s.rng.seed(rng.getrandbits(64))
         s._legal = None
         return s
 
@@ -586,26 +558,69 @@ def _set_zone(w: State, z: int, cards: list[int], keep_top: bool) -> None:
         w.where[c] = z
 
 
+def _refusing(w: State, action: str, cards: set[int], z: int) -> set[int]:
+    """The cards of ``cards`` with which, moved alone to the top of zone ``z``, ``action``
+    is not legal in ``w`` (what :func:`_legal_with` says of each, in one loop: this is
+    asked for every unknown card and every constraint at every decision)."""
+    out: set[int] = set()
+    if not cards:
+        return out
+    zones, where = w.zones, w.where
+    target = zones[z]
+    assert w.pending is not None  # a record's state waits for the decision it records
+    node = w.program.nodes[w.pending[1]]
+    w._legal = None
+    for x in cards:
+        src = where[x]
+        content = zones[src]
+        i = content.index(x)
+        del content[i]
+        target.append(x)
+        where[x] = z
+        try:
+            ok = False
+            for a in node.legal(w):
+                if a.id == action:
+                    ok = True
+                    break
+        except FAULTS:
+            ok = True  # the rebuilt past cannot be evaluated: do not constrain
+        finally:
+            target.pop()
+            content.insert(i, x)
+            where[x] = src
+        if not ok:
+            out.add(x)
+    return out
+
+
 def _legal_with(w: State, action: str, moves: list[tuple[int, int]]) -> bool:
-    """Whether ``action`` is legal in ``w`` with each card ``c`` of ``moves`` moved to zone
-    ``z``; ``w`` is restored afterwards."""
+    """Whether ``action`` is legal in ``w`` with each card ``c`` of ``moves`` moved to the
+    top of zone ``z``; ``w`` is restored afterwards, every card back in its place (so the
+    answer depends on ``w`` and ``moves`` only, never on the checks made before)."""
     back = []
     zones, where = w.zones, w.where
     for c, z in moves:
         src = where[c]
-        zones[src].remove(c)
+        content = zones[src]
+        i = content.index(c)
+        del content[i]
         zones[z].append(c)
         where[c] = z
-        back.append((c, src, z))
+        back.append((c, src, i, z))
     w._legal = None
     try:
-        ok = any(a.id == action for a in w.legal_actions())
+        ok = False
+        for a in w.legal_actions():
+            if a.id == action:
+                ok = True
+                break
     except RulesError:
         ok = True  # the rebuilt past cannot be evaluated: do not constrain
     finally:
-        for c, src, z in reversed(back):
-            zones[z].remove(c)
-            zones[src].append(c)
+        for c, src, i, z in reversed(back):
+            zones[z].pop()
+            zones[src].insert(i, c)
             where[c] = src
         w._legal = None
     return ok
