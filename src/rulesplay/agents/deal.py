@@ -67,17 +67,24 @@ class Dealer:
         random_ = rng.random
         bucket: dict[int, list[int]] = {}
         for c in order:
-            options = [b for b in bins_of[c] if room[b] > 0]
-            if not options:
-                return self.match(rng)
+            # A zone with room left for the card's kind, chosen in proportion to that room
+            # (the arithmetic, and so the choice, as a sum over a list of options).
+            bins = bins_of[c]
             total = 0
-            for b in options:
+            for b in bins:
                 total += room[b]
+            if not total:
+                return self.match(rng)
             r = random_() * total
-            for b in options:
-                r -= room[b]
-                if r < 0:
-                    break
+            chosen = -1
+            for b in bins:
+                left = room[b]
+                if left:
+                    chosen = b
+                    r -= left
+                    if r < 0:
+                        break
+            b = chosen
             if b in bucket:
                 bucket[b].append(c)
             else:

@@ -131,7 +131,7 @@ class _Record:
     """One earlier decision by another seat: the state before it (private) and the action."""
 
     __slots__ = ("seat", "action", "state", "zones", "hidden", "work", "work_key", "excl",
-                 "tested", "traffic", "past", "frame", "checked")
+                 "tested", "traffic", "past", "frame", "checked", "over")
 
     def __init__(self, state: State, observer: int, action: str) -> None:
         self.seat = state.current_player()
@@ -149,15 +149,16 @@ class _Record:
         self.traffic: dict[int, int] = {}  # the tracker's unseen-move counts at this point
         self.frame: _Frame | None = None  # what every layout of the working copy shares
         self.checked: dict[tuple[tuple[int, int], ...], bool] = {}  # _check's answers
+        self.over = False  # unseen moves since into or out of each of its zones: no check
 
 
 class _Frame:
     """What every layout of a record's working copy shares (it depends on the record and
     the observing seat only): the other unseen zones to fill and the kind of each of their
-    places, where left-over cards of each kind go, which zones keep a visible top card,
-    the state's generator and what the seat does not know of the choices made before."""
+    places, where left-over cards of each kind go, which zones keep a visible top card
+    and what the seat does not know of the choices made before."""
 
-    __slots__ = ("fill", "last_of_kind", "spill", "last", "top", "rng", "concealment")
+    __slots__ = ("fill", "last_of_kind", "spill", "last", "top", "concealment", "hidden")
 
     def __init__(self, rec: _Record, seat: int) -> None:
         s = rec.state
@@ -177,8 +178,25 @@ class _Frame:
         self.last: int = last
         self.top = {z: visible_to(s, z, seat) == "top" and bool(s.zones[z])
                     for z in [*rec.zones, *(z for z, _ in self.fill)]}
-        self.rng = s.rng.getstate()
         self.concealment = concealment(s, seat)
+        by_kind: dict[str, list[int]] = {}
+        for c in sorted(rec.hidden):
+            by_kind.setdefault(kind_of[c], []).append(c)
+        self.hidden = list(by_kind.values())  # the hidden cards by kind, each in order
+
+
+# The generator of the copies that are only asked for their legal actions (a record's
+# state and its working copies): never drawn from, as the validator keeps chance out of
+# what a choice or a trick may list.
+_NO_CHANCE = random.Random(0)
+
+
+def _unplayed_copy(s: State) -> State:
+    """A copy of ``s`` that will only be asked for its legal actions, never played on:
+    its generator (copying one costs more than the rest) is :data:`_NO_CHANCE`."""
+    w = s.copy_with_rng(None)
+    w.rng = _NO_CHANCE
+    return w
 
 
 def _picks_blind(s: State, aid: str) -> bool:
@@ -212,6 +230,7 @@ class Tracker:
     def _reset(self, state: State | None) -> None:
         self.cur: State | None = state
         self.records: list[_Record] = []
+        self.alive: list[_Record] = []  # the records not yet over, in order
         self.knowledge = Knowledge(self.seat)
         self.known = self.knowledge.known  # card -> the unseen zone it is known to be in
         self.traffic = self.knowledge.traffic  # zone -> moves in or out this seat did not see
@@ -248,13 +267,14 @@ class Tracker:
                 record = None
                 if p != self.seat and aid.split(":", 1)[0] not in cur.program.secret_choices \
                         and not _picks_blind(cur, aid):
-                    record = _Record(cur.clone(), self.seat, aid)
+                    record = _Record(_unplayed_copy(cur), self.seat, aid)
                     record.traffic = dict(self.traffic)
                 before = [z[:] for z in cur.zones]
                 cur.apply(aid)
                 # Nor does a choice of a card this seat never saw (a face-down discard).
                 if record is not None and knows_choice(cur, len(cur.history) - 1, self.seat):
                     self.records.append(record)
+                    self.alive.append(record)
                 self._observe(cur, before)
         except RulesError:
             self._restart(state)
@@ -416,9 +436,12 @@ class InfoSet:
             seen_now = _seen_cards(s, seat)
             traffic = tr.traffic
             fits_in: dict[int, set[int]] = {}  # zone -> the unknown cards of its kinds
-            for rec in tr.records:
+            ended = False
+            for rec in tr.alive:
                 # Unseen moves into or out of a zone since (never undone) end its checks.
                 if all(traffic.get(z, 0) != rec.traffic.get(z, 0) for z in rec.zones):
+                    rec.over = ended = True
+                    rec.work = rec.frame = None  # (kept no longer)
                     continue
                 live = []
                 accounted: list[tuple[int, list[int]]] = []
@@ -445,6 +468,8 @@ class InfoSet:
                     ex = self._exclusions(rec, z, fits)
                     if ex:
                         excl.setdefault(z, set()).update(ex)
+            if ended:
+                tr.alive = [rec for rec in tr.alive if not rec.over]
         allowed = None
         if excl:
             allowed = {c: [z for z, _ in slots if kind_of[c] in zone_kinds[z]
@@ -466,31 +491,38 @@ class InfoSet:
             return
         frame = rec.frame or _Frame(rec, self.seat)
         rec.frame = frame
-        w = rec.state.copy_with_rng(frame.rng)
+        # The layout below places every hidden card and touches no other card, and checks
+        # put back what they move: the last layout's copy is reused, unless concealing sets
+        # variables from the layout (defaults worked out in it, card variables of the cards
+        # the seat cannot see there), which a fresh copy of the true values must then get.
+        w = rec.work
+        plan = frame.concealment
+        if w is None or plan is not None and (plan[2] or plan[3]):
+            w = _unplayed_copy(rec.state)
         kind_of = w.program.layout.kind_of
         placed = {c for _, acc in accounted for c in acc}
-        rest: dict[str, list[int]] = {}
-        for c in sorted(rec.hidden - placed):
-            rest.setdefault(kind_of[c], []).append(c)
-        taken = dict.fromkeys(rest, 0)  # of each kind's list, how many went to a place
-        layout: dict[int, list[int]] = {}
-        for z, kinds in frame.fill:
-            cards = []
-            for k in kinds:
-                cards.append(rest[k][taken[k]])
-                taken[k] += 1
-            layout[z] = cards
+        # The other hidden cards of each kind in order, the kinds in the order of their
+        # first such card, dealt in turn to the places of their kind.
+        rest = []
+        for cards in frame.hidden:
+            left = [c for c in cards if c not in placed]
+            if left:
+                rest.append(left)
+        rest.sort()
+        deck = {kind_of[cards[0]]: iter(cards) for cards in rest}
+        layout = {z: [next(deck[k]) for k in kinds] for z, kinds in frame.fill}
         spill = frame.spill
         if spill is not None:
-            layout[spill] = list(w.zones[spill])
-        for k, cards in rest.items():
-            layout[frame.last_of_kind.get(k, frame.last)].extend(cards[taken[k]:])
+            layout[spill] = list(rec.state.zones[spill])
+        for k, more in deck.items():
+            layout[frame.last_of_kind.get(k, frame.last)].extend(more)
         top = frame.top
         for z, acc in accounted:
             _set_zone(w, z, acc, top[z])
         for z, cards in layout.items():
             _set_zone(w, z, cards, z != spill and top[z])
-        conceal(w, self.seat, frame.concealment)
+        if plan is not None:
+            conceal(w, self.seat, plan)
         w._legal = None
         rec.work, rec.work_key = w, key
         # Exclusions found with another layout may not hold for this one (and keeping them
@@ -609,13 +641,14 @@ def _legal_with(w: State, action: str, moves: list[tuple[int, int]]) -> bool:
         where[c] = z
         back.append((c, src, i, z))
     w._legal = None
+    assert w.pending is not None  # a record's state waits for the decision it records
     try:
         ok = False
-        for a in w.legal_actions():
+        for a in w.program.nodes[w.pending[1]].legal(w):  # (what legal_actions() lists)
             if a.id == action:
                 ok = True
                 break
-    except RulesError:
+    except FAULTS:
         ok = True  # the rebuilt past cannot be evaluated: do not constrain
     finally:
         for c, src, i, z in reversed(back):
