@@ -10,8 +10,23 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from typing import Any
 
-__all__ = ["Dealer"]
+__all__ = ["Dealer", "shuffle"]
+
+
+def shuffle(x: list[Any], rng: random.Random) -> None:
+    """``rng.shuffle(x)`` with the same draws and the same result, about twice as fast: the
+    loop of CPython's ``Random.shuffle`` and ``_randbelow_with_getrandbits`` in one
+    function (a sampler shuffles every unknown card twice per sample)."""
+    getrandbits = rng.getrandbits
+    for i in range(len(x) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        x[i], x[j] = x[j], x[i]
 
 
 class Dealer:
@@ -57,10 +72,10 @@ class Dealer:
         if self.allowed is None or not constrained:
             by_kind = {k: cards[:] for k, cards in self.by_kind.items()}
             for cards in by_kind.values():
-                rng.shuffle(cards)
+                shuffle(cards, rng)
             return {z: [by_kind[k].pop() for k in self.kinds[z]] for z, _ in self.slots}
         order = self.unknown[:]
-        rng.shuffle(order)
+        shuffle(order, rng)
         order.sort(key=self.ways.__getitem__)
         room = self.room[:]
         bins_of = self.bins_of
@@ -91,7 +106,7 @@ class Dealer:
                 bucket[b] = [c]
             room[b] -= 1
         for cards in bucket.values():
-            rng.shuffle(cards)
+            shuffle(cards, rng)
         return {z: [bucket[b].pop() for b in bins] for z, bins in self.slot_bins}
 
     def match(self, rng: random.Random) -> dict[int, list[int]] | None:

@@ -95,7 +95,7 @@ from ..engine.observe import conceal, concealment, knows_choice, repoint_cards, 
 from ..engine.state import FAULTS, State
 from ..errors import RulesError
 from .deal import Dealer
-from .knowledge import Knowledge, scramble
+from .knowledge import Knowledge, Scrambler
 
 __all__ = ["InfoSet", "Tracker"]
 
@@ -148,7 +148,7 @@ class _Record:
         self.tested: dict[int, set[int]] = {}
         self.traffic: dict[int, int] = {}  # the tracker's unseen-move counts at this point
         self.frame: _Frame | None = None  # what every layout of the working copy shares
-        self.checked: dict[tuple[tuple[int, int], ...], bool] = {}  # _check's answers
+        self.checked: dict[tuple[int, ...], bool] = {}  # _check's answers, by the deal
         self.over = False  # unseen moves since into or out of each of its zones: no check
 
 
@@ -346,6 +346,7 @@ class InfoSet:
         self._obs: dict[str, Any] | None = None
         self._plan: Any = None
         self._dealer: Dealer  # with the plan
+        self._scrambler: Scrambler  # with the plan
         self._conceal: Any = False  # concealment(state, seat), worked out once
 
     @property
@@ -478,6 +479,7 @@ class InfoSet:
         # since) are shuffled among their places after the deal.
         groups = tr.knowledge.places(s, slots) if tr is not None else []
         self._dealer = Dealer(slots, kinds, unknown, allowed, kind_of)
+        self._scrambler = Scrambler(s, groups, {(z, i) for z, idx in slots for i in idx})
         self._plan = (slots, kinds, unknown, allowed, checks, groups)
         return self._plan
 
@@ -546,16 +548,17 @@ class InfoSet:
     def _check(self, rec: _Record, zones: list[int], deal: dict[int, list[int]]) -> bool:
         w = rec.work
         assert w is not None
-        moves = []
+        hidden = rec.hidden
         for z in zones:
-            for c in deal[z]:
-                if c not in rec.hidden:
-                    return False
-                moves.append((c, z))
-        key = tuple(moves)
+            if not hidden.issuperset(deal[z]):
+                return False
+        if len(zones) == 1:
+            key: tuple[int, ...] = (zones[0], *deal[zones[0]])
+        else:
+            key = tuple(c for z in zones for c in (-1 - z, *deal[z]))
         ok = rec.checked.get(key)
         if ok is None:  # the answer depends on the working copy and the moves only
-            ok = _legal_with(w, rec.action, moves)
+            ok = _legal_with(w, rec.action, [(z, deal[z]) for z in zones])
             if len(rec.checked) >= CHECKS_KEPT:
                 rec.checked.clear()
             rec.checked[key] = ok
@@ -571,7 +574,7 @@ class InfoSet:
                 content[i] = c
                 where[c] = z
         if groups:
-            scramble(s, groups, rng)  # within zones: ``where`` stays right
+            self._scrambler(s, rng)  # within zones: ``where`` stays right
         repoint_cards(self._state, s)
         if self._conceal is False:
             self._conceal = concealment(self._state, self.seat)
@@ -626,20 +629,23 @@ def _refusing(w: State, action: str, cards: set[int], z: int) -> set[int]:
     return out
 
 
-def _legal_with(w: State, action: str, moves: list[tuple[int, int]]) -> bool:
-    """Whether ``action`` is legal in ``w`` with each card ``c`` of ``moves`` moved to the
-    top of zone ``z``; ``w`` is restored afterwards, every card back in its place (so the
-    answer depends on ``w`` and ``moves`` only, never on the checks made before)."""
-    back = []
+def _legal_with(w: State, action: str, moves: list[tuple[int, list[int]]]) -> bool:
+    """Whether ``action`` is legal in ``w`` with, for each ``(z, cards)`` of ``moves``,
+    ``cards`` moved in order to the top of zone ``z``; ``w`` is restored afterwards, every
+    card back in its place (so the answer depends on ``w`` and ``moves`` only, never on
+    the checks made before)."""
     zones, where = w.zones, w.where
-    for c, z in moves:
-        src = where[c]
-        content = zones[src]
-        i = content.index(c)
-        del content[i]
-        zones[z].append(c)
-        where[c] = z
-        back.append((c, src, i, z))
+    back = []
+    for z, cards in moves:
+        for c in cards:
+            src = where[c]
+            content = zones[src]
+            i = content.index(c)
+            del content[i]
+            back.append((c, src, i))
+        zones[z].extend(cards)
+        for c in cards:
+            where[c] = z
     w._legal = None
     assert w.pending is not None  # a record's state waits for the decision it records
     try:
@@ -651,8 +657,9 @@ def _legal_with(w: State, action: str, moves: list[tuple[int, int]]) -> bool:
     except FAULTS:
         ok = True  # the rebuilt past cannot be evaluated: do not constrain
     finally:
-        for c, src, i, z in reversed(back):
-            zones[z].pop()
+        for z, cards in reversed(moves):
+            del zones[z][len(zones[z]) - len(cards):]
+        for c, src, i in reversed(back):
             zones[src].insert(i, c)
             where[c] = src
         w._legal = None
