@@ -16,6 +16,7 @@ from typing import Any
 from ..engine.choices import Action
 from ..engine.state import State
 from .base import Agent
+from .draws import choice
 from .infoset import InfoSet
 
 # What a spec may ask for (a spec can come from a shared save).
@@ -70,7 +71,7 @@ class GreedyAgent(Agent):
                     if p == seat and others_moved:
                         break
                     others_moved = others_moved or p != seat
-                    s.apply(rng.choice(s.legal_actions()))
+                    s.apply(choice(s.legal_actions(), rng))
                     n += 1
                 totals[i] += self.value(s)
         best = max(totals)

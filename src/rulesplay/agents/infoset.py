@@ -95,6 +95,7 @@ from ..engine.observe import conceal, concealment, knows_choice, repoint_cards, 
 from ..engine.state import FAULTS, State
 from ..errors import RulesError
 from .deal import Dealer
+from .draws import LateSeeded
 from .knowledge import Knowledge, Scrambler
 
 __all__ = ["InfoSet", "Tracker"]
@@ -579,7 +580,7 @@ class InfoSet:
         if self._conceal is False:
             self._conceal = concealment(self._state, self.seat)
         conceal(s, self.seat, self._conceal)
-        s.rng.seed(rng.getrandbits(64))
+        s.rng = LateSeeded(rng.getrandbits(64))  # (most samples never draw)
         s._legal = None
         return s
 

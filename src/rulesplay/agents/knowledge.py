@@ -33,7 +33,7 @@ from typing import Any
 
 from ..engine.observe import visible_to
 from ..engine.state import State
-from .deal import shuffle
+from .draws import shuffle
 
 LOOSE = -1  # the block of a card known only to be in its zone
 
