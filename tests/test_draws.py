@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from rulesplay.agents.draws import LateSeeded, choice, shuffle
+from rulesplay.agents.draws import LateSeeded, choice, copier, shuffle
 
 
 @pytest.mark.parametrize("size", [0, 1, 2, 3, 7, 64, 100])
@@ -70,3 +70,12 @@ def test_a_late_seeded_generator_can_be_set_or_reseeded_first() -> None:
     late = LateSeeded(1)
     late.seed(9)
     assert late.random() == random.Random(9).random()
+
+
+def test_a_copier_makes_generators_in_the_state_it_saw() -> None:
+    for g in (LateSeeded(3), random.Random(3)):
+        make = copier(g)
+        twins = [make(), make()]
+        want = _use(random.Random(3))
+        assert [_use(t) for t in twins] == [want, want]
+        assert _use(g) == want  # the copied generator itself is untouched

@@ -11,9 +11,10 @@ used (most samples are played to the end without a chance event).
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any, TypeVar
 
-__all__ = ["LateSeeded", "choice", "shuffle"]
+__all__ = ["LateSeeded", "choice", "copier", "shuffle"]
 
 T = TypeVar("T")
 
@@ -85,6 +86,23 @@ class LateSeeded(random.Random):
     def __reduce__(self) -> Any:
         _start(self)
         return random.Random.__reduce__(self)
+
+
+def copier(g: random.Random) -> Callable[[], random.Random]:
+    """A function that makes generators in the state ``g`` is in now (each draws what
+    ``g`` would draw next). Copies of a :class:`LateSeeded` not yet started are late
+    seeded too, so they cost nothing until one draws."""
+    seed = g.__dict__.get("_seed") if type(g) is LateSeeded else None
+    if seed is not None:
+        return lambda: LateSeeded(seed)
+    state = g.getstate()
+
+    def copy() -> random.Random:
+        twin = random.Random.__new__(random.Random)  # (Random() would seed itself first)
+        twin.setstate(state)
+        return twin
+
+    return copy
 
 
 def _start(g: random.Random) -> None:

@@ -16,7 +16,7 @@ from typing import Any
 from ..engine.choices import Action
 from ..engine.state import State
 from .base import Agent
-from .draws import choice
+from .draws import choice, copier
 from .infoset import InfoSet
 
 # What a spec may ask for (a spec can come from a shared save).
@@ -60,9 +60,10 @@ class GreedyAgent(Agent):
         seat = self.seat
         for _ in range(self.samples):
             world = info.sample(rng)
-            chance = world.rng.getstate()  # each action's world starts from the same chance
+            chance = copier(world.rng)  # each action's world starts from the same chance
             for i, a in enumerate(legal):
-                s = world.copy_with_rng(chance)
+                s = world.copy_with_rng(None)
+                s.rng = chance()
                 s.apply(a.id)
                 others_moved = False
                 n = 0
