@@ -42,8 +42,14 @@ class Dealer:
         room = Counter((z, k) for z, _ in slots for k in kinds[z])
         bins = {b: i for i, b in enumerate(room)}
         self.room = list(room.values())
-        self.bins_of = {c: [bins[z, kind_of[c]] for z in allowed[c] if (z, kind_of[c]) in bins]
-                        for c in unknown}
+        self.bins_of: dict[int, list[int]] = {}
+        made: dict[tuple[int, str], list[int]] = {}  # (allowed list, kind) -> its bins
+        for c in unknown:
+            k, zones = kind_of[c], allowed[c]
+            key = (id(zones), k)  # (cards of a kind excluded nowhere share one list)
+            if key not in made:
+                made[key] = [bins[z, k] for z in zones if (z, k) in bins]
+            self.bins_of[c] = made[key]
         self.ways = {c: len(allowed[c]) for c in unknown}
         self.slot_bins = [(z, [bins[z, k] for k in kinds[z]]) for z, _ in slots]
 

@@ -474,8 +474,13 @@ class InfoSet:
                 tr.alive = [rec for rec in tr.alive if not rec.over]
         allowed = None
         if excl:
-            allowed = {c: [z for z, _ in slots if kind_of[c] in zone_kinds[z]
-                           and c not in excl.get(z, ())] for c in unknown}
+            # Most cards are excluded nowhere: they share their kind's list of zones.
+            zones_of = {k: [z for z, _ in slots if k in zone_kinds[z]]
+                        for k in {kind_of[c] for c in unknown}}
+            somewhere = set().union(*excl.values())
+            allowed = {c: zones_of[kind_of[c]] if c not in somewhere else
+                       [z for z in zones_of[kind_of[c]] if c not in excl.get(z, ())]
+                       for c in unknown}
         # Known cards whose places the seat does not know (moved in together, or shuffled
         # since) are shuffled among their places after the deal.
         groups = tr.knowledge.places(s, slots) if tr is not None else []
