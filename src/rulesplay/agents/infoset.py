@@ -47,6 +47,17 @@ then checked exactly against all live constraints; a failing deal is rejected an
 to ``tries`` times, after which the deal with the fewest violations is used and counted in
 ``Tracker.stats["fallbacks"]``.
 
+What it costs. The exclusions (one legal list of a record's working copy per unknown card
+and live record) are worked out when the plan of a decision is made and kept while the
+record's layout stays the same; most of a bot's time not spent playing goes there. A check
+moves cards into a working copy and puts every card back in its place, and asks no chance
+(the validator keeps it out of what a choice lists), so its answer depends on the layout and
+the moved cards only: answers are kept per layout, and a new layout reuses the copy. What
+every sample of one decision shares (the deal's bins, the scrambled groups, the concealment)
+is made once per decision (:class:`~rulesplay.agents.deal.Dealer`,
+:class:`~rulesplay.agents.knowledge.Scrambler`); draws go through
+:mod:`~rulesplay.agents.draws` (the very draws of ``random.Random``, fewer Python calls).
+
 Everything a sample depends on is public or the seat's own (zone sizes, cards seen, moves
 seen, the history) and the agent's generator: permuting the cards the seat cannot see in the
 true state leaves every sample, hence every choice, unchanged.
