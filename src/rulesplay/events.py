@@ -107,7 +107,7 @@ class Tally(list[Any]):
     """Stands in for ``State.events`` when only counts are wanted (``simulate``): it keeps
     no event, counts the events it is given by kind (``counts``) and the phases begun by
     name (``phases``, in the order first begun). The engine does not even make the events
-    that cost most and are not counted here: moves, decisions and the end."""
+    that cost most and are not counted here: moves, decisions, ``say`` texts and the end."""
 
     def __init__(self) -> None:
         super().__init__()

@@ -7,6 +7,7 @@ import random
 from ..engine.choices import Action
 from ..engine.state import State
 from .base import Agent
+from .draws import choice
 from .infoset import InfoSet
 
 
@@ -21,7 +22,7 @@ class RandomAgent(Agent):
         a simulation asks this at every decision."""
         if isinstance(info, State) and info.pending is not None \
                 and info.pending[0] == self.seat:
-            return (rng or self.rng).choice(info.legal_actions())
+            return choice(info.legal_actions(), rng or self.rng)
         return super().step(info, rng)
 
     def choose(self, info: InfoSet, rng: random.Random) -> Action:
