@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import json
 import math
+import random
 
 import click
 import pytest
 from click.testing import CliRunner
-from conftest import BARGAIN_HUNTER, RULESETS
+from conftest import BARGAIN_HUNTER, RULESETS, load_game
 
+from rulesplay.events import Tally
 from rulesplay.sim import _t95 as t95
 from rulesplay.sim import compare, game_seed, newcombe, simulate, welch, wilson
 from rulesplay.sim_cli import compare as compare_cmd
@@ -81,6 +83,34 @@ def test_summary_measures_games() -> None:
     assert s["seats"][0]["score"]["mean"] > max(x["score"]["mean"] for x in s["seats"][1:])
     data = json.loads(json.dumps(r.to_dict()))
     assert len(data["per_game"]) == 30 and data["per_game"][0]["index"] == 0
+
+
+@pytest.mark.parametrize("path", sorted(RULESETS.glob("*.rules")), ids=lambda p: p.stem)
+def test_counted_events_agree_with_recorded_ones(path: object) -> None:
+    """``record_events="counts"`` (what simulate uses) counts the tricks and phases that
+    a full record holds, and plays the same game."""
+    game = load_game(path)  # type: ignore[arg-type]
+    players = max(game.player_range[0], 3)
+    for seed in (1, 2):
+        full = game.new_state(players, seed, record_events=True)
+        counted = game.new_state(players, seed, record_events="counts")
+        rng = random.Random(seed)
+        while not full.terminal:
+            action = rng.choice(full.legal_actions()).id
+            full.apply(action)
+            counted.apply(action)
+        tally = counted.events
+        assert isinstance(tally, Tally) and not tally and counted.terminal
+        kinds: dict[str, int] = {}
+        phases: dict[str, int] = {}
+        for e in full.events or []:
+            kinds[e["type"]] = kinds.get(e["type"], 0) + 1
+            if e["type"] == "phase":
+                phases[e["phase"]] = phases.get(e["phase"], 0) + 1
+        assert tally.counts.get("trick", 0) == kinds.get("trick", 0)
+        assert list(tally.phases.items()) == list(phases.items())  # the same order too
+        assert counted.scores() == full.scores()
+        assert not {"move", "decision", "say", "end"} & set(tally.counts)
 
 
 def test_simulate_rejects_bad_input() -> None:

@@ -103,6 +103,24 @@ class End(TypedDict):
 Event = dict[str, Any]  # any event, as read back (from a log, or a seat's view)
 
 
+class Tally(list[Any]):
+    """Stands in for ``State.events`` when only counts are wanted (``simulate``): it keeps
+    no event, counts the events it is given by kind (``counts``) and the phases begun by
+    name (``phases``, in the order first begun). The engine does not even make the events
+    that cost most and are not counted here: moves, decisions, ``say`` texts and the end."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.counts: dict[str, int] = {}
+        self.phases: dict[str, int] = {}
+
+    def append(self, event: Any) -> None:
+        kind = event["type"]
+        self.counts[kind] = self.counts.get(kind, 0) + 1
+        if kind == "phase":
+            self.phases[event["phase"]] = self.phases.get(event["phase"], 0) + 1
+
+
 def move(card: str, attrs: dict[str, Any], src: ZoneRef, dst: ZoneRef,
          under: bool = False) -> Move:
     """A card moved from zone ``src`` to zone ``dst`` (its id and attributes); ``under``:

@@ -30,6 +30,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from .events import Tally
+
 Z95 = statistics.NormalDist().inv_cdf(0.975)
 
 __all__ = ["Comparison", "GameRecord", "Result", "compare", "game_seed", "simulate"]
@@ -72,29 +74,17 @@ def play_game(game: Any, players: int, bots: Mapping[int, str], seed: int,
     from .agents import make_agent
 
     t0 = time.perf_counter()
-    s = game.new_state(num_players=players, seed=seed, record_events=True)
+    # Only counts of the events are kept (tricks, phases begun): no event is recorded.
+    s = game.new_state(num_players=players, seed=seed, record_events="counts")
+    tally = s.events
+    assert isinstance(tally, Tally)
     agents = [make_agent(bots.get(p, "random"), p, seed) for p in range(players)]
-    tricks = 0
-    phases: dict[str, int] = {}
-
-    def count() -> None:
-        nonlocal tricks
-        for e in s.events:
-            kind = e["type"]
-            if kind == "trick":
-                tricks += 1
-            elif kind == "phase":
-                phases[e["phase"]] = phases.get(e["phase"], 0) + 1
-        s.events.clear()
-
-    count()
     first = s.current_player()
     while not s.terminal:
         s.apply(agents[s.current_player()].step(s))
-        count()
-    rounds = next((k for k in phases.values() if k > 1), 1)
-    return GameRecord(index, seed, s.scores(), s.winners(), s.decisions, tricks, rounds,
-                      first, time.perf_counter() - t0)
+    rounds = next((k for k in tally.phases.values() if k > 1), 1)
+    return GameRecord(index, seed, s.scores(), s.winners(), s.decisions,
+                      tally.counts.get("trick", 0), rounds, first, time.perf_counter() - t0)
 
 
 # ------------------------------------------------------------ workers

@@ -16,6 +16,7 @@ from typing import Any
 from ..engine.choices import Action
 from ..engine.state import State
 from .base import Agent
+from .draws import choice, copier
 from .infoset import InfoSet
 
 # What a spec may ask for (a spec can come from a shared save).
@@ -59,8 +60,10 @@ class GreedyAgent(Agent):
         seat = self.seat
         for _ in range(self.samples):
             world = info.sample(rng)
+            chance = copier(world.rng)  # each action's world starts from the same chance
             for i, a in enumerate(legal):
-                s = world.clone()
+                s = world.copy_with_rng(None)
+                s.rng = chance()
                 s.apply(a.id)
                 others_moved = False
                 n = 0
@@ -69,7 +72,7 @@ class GreedyAgent(Agent):
                     if p == seat and others_moved:
                         break
                     others_moved = others_moved or p != seat
-                    s.apply(rng.choice(s.legal_actions()))
+                    s.apply(choice(s.legal_actions(), rng))
                     n += 1
                 totals[i] += self.value(s)
         best = max(totals)

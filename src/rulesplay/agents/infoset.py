@@ -47,6 +47,17 @@ then checked exactly against all live constraints; a failing deal is rejected an
 to ``tries`` times, after which the deal with the fewest violations is used and counted in
 ``Tracker.stats["fallbacks"]``.
 
+What it costs. The exclusions (one legal list of a record's working copy per unknown card
+and live record) are worked out when the plan of a decision is made and kept while the
+record's layout stays the same; most of a bot's time not spent playing goes there. A check
+moves cards into a working copy and puts every card back in its place, and asks no chance
+(the validator keeps it out of what a choice lists), so its answer depends on the layout and
+the moved cards only: answers are kept per layout, and a new layout reuses the copy. What
+every sample of one decision shares (the deal's bins, the scrambled groups, the concealment)
+is made once per decision (:class:`~rulesplay.agents.deal.Dealer`,
+:class:`~rulesplay.agents.knowledge.Scrambler`); draws go through
+:mod:`~rulesplay.agents.draws` (the very draws of ``random.Random``, fewer Python calls).
+
 Everything a sample depends on is public or the seat's own (zone sizes, cards seen, moves
 seen, the history) and the agent's generator: permuting the cards the seat cannot see in the
 true state leaves every sample, hence every choice, unchanged.
@@ -92,11 +103,15 @@ from typing import Any
 
 from ..engine.choices import Action, Position
 from ..engine.observe import conceal, concealment, knows_choice, repoint_cards, visible_to
-from ..engine.state import State
+from ..engine.state import FAULTS, State
 from ..errors import RulesError
-from .knowledge import Knowledge, scramble
+from .deal import Dealer
+from .draws import LateSeeded
+from .knowledge import Knowledge, Scrambler
 
 __all__ = ["InfoSet", "Tracker"]
+
+CHECKS_KEPT = 4096  # answers of exact checks kept per record (a deal may come again)
 
 
 def _seen_cards(s: State, seat: int) -> set[int]:
@@ -128,7 +143,7 @@ class _Record:
     """One earlier decision by another seat: the state before it (private) and the action."""
 
     __slots__ = ("seat", "action", "state", "zones", "hidden", "work", "work_key", "excl",
-                 "tested", "traffic")
+                 "tested", "traffic", "past", "frame", "checked", "over")
 
     def __init__(self, state: State, observer: int, action: str) -> None:
         self.seat = state.current_player()
@@ -138,11 +153,62 @@ class _Record:
                       if owner == self.seat and visible_to(state, z, observer) != "all"]
         self.hidden = {c for z, _ in _unseen_slots(state, observer)
                        for c in _unseen_part(state, z, observer)}
+        self.past = {z: _unseen_part(state, z, observer) for z in self.zones}  # cards then
         self.work: State | None = None
         self.work_key: Any = None
         self.excl: dict[int, set[int]] = {}
         self.tested: dict[int, set[int]] = {}
         self.traffic: dict[int, int] = {}  # the tracker's unseen-move counts at this point
+        self.frame: _Frame | None = None  # what every layout of the working copy shares
+        self.checked: dict[tuple[int, ...], bool] = {}  # _check's answers, by the deal
+        self.over = False  # unseen moves since into or out of each of its zones: no check
+
+
+class _Frame:
+    """What every layout of a record's working copy shares (it depends on the record and
+    the observing seat only): the other unseen zones to fill and the kind of each of their
+    places, where left-over cards of each kind go, which zones keep a visible top card
+    and what the seat does not know of the choices made before."""
+
+    __slots__ = ("fill", "last_of_kind", "spill", "last", "top", "concealment", "hidden")
+
+    def __init__(self, rec: _Record, seat: int) -> None:
+        s = rec.state
+        kind_of = s.program.layout.kind_of
+        own = set(rec.zones)
+        self.fill = [(z, [kind_of[c] for c in _unseen_part(s, z, seat)])
+                     for z, _ in _unseen_slots(s, seat) if z not in own]
+        self.last_of_kind: dict[str, int] = {}
+        for z, kinds in self.fill:
+            for k in kinds:
+                self.last_of_kind[k] = z
+        self.spill = None
+        if not self.fill:  # no other unseen zone: put the rest on top of some other zone
+            self.spill = next(z for z in range(len(s.zones)) if z not in own)
+        last = self.fill[-1][0] if self.fill else self.spill
+        assert last is not None  # no unseen zone to fill: spill was chosen above
+        self.last: int = last
+        self.top = {z: visible_to(s, z, seat) == "top" and bool(s.zones[z])
+                    for z in [*rec.zones, *(z for z, _ in self.fill)]}
+        self.concealment = concealment(s, seat)
+        by_kind: dict[str, list[int]] = {}
+        for c in sorted(rec.hidden):
+            by_kind.setdefault(kind_of[c], []).append(c)
+        self.hidden = list(by_kind.values())  # the hidden cards by kind, each in order
+
+
+# The generator of the copies that are only asked for their legal actions (a record's
+# state and its working copies): never drawn from, as the validator keeps chance out of
+# what a choice or a trick may list.
+_NO_CHANCE = random.Random(0)
+
+
+def _unplayed_copy(s: State) -> State:
+    """A copy of ``s`` that will only be asked for its legal actions, never played on:
+    its generator (copying one costs more than the rest) is :data:`_NO_CHANCE`."""
+    w = s.copy_with_rng(None)
+    w.rng = _NO_CHANCE
+    return w
 
 
 def _picks_blind(s: State, aid: str) -> bool:
@@ -176,6 +242,7 @@ class Tracker:
     def _reset(self, state: State | None) -> None:
         self.cur: State | None = state
         self.records: list[_Record] = []
+        self.alive: list[_Record] = []  # the records not yet over, in order
         self.knowledge = Knowledge(self.seat)
         self.known = self.knowledge.known  # card -> the unseen zone it is known to be in
         self.traffic = self.knowledge.traffic  # zone -> moves in or out this seat did not see
@@ -212,13 +279,14 @@ class Tracker:
                 record = None
                 if p != self.seat and aid.split(":", 1)[0] not in cur.program.secret_choices \
                         and not _picks_blind(cur, aid):
-                    record = _Record(cur.clone(), self.seat, aid)
+                    record = _Record(_unplayed_copy(cur), self.seat, aid)
                     record.traffic = dict(self.traffic)
                 before = [z[:] for z in cur.zones]
                 cur.apply(aid)
                 # Nor does a choice of a card this seat never saw (a face-down discard).
                 if record is not None and knows_choice(cur, len(cur.history) - 1, self.seat):
                     self.records.append(record)
+                    self.alive.append(record)
                 self._observe(cur, before)
         except RulesError:
             self._restart(state)
@@ -289,6 +357,8 @@ class InfoSet:
         self._history: tuple[tuple[int, str | None], ...] | None = None
         self._obs: dict[str, Any] | None = None
         self._plan: Any = None
+        self._dealer: Dealer  # with the plan
+        self._scrambler: Scrambler  # with the plan
         self._conceal: Any = False  # concealment(state, seat), worked out once
 
     @property
@@ -330,11 +400,12 @@ class InfoSet:
         """
         plan = self._plan or self._make_plan()
         slots, kinds, unknown, allowed, checks, groups = plan
+        dealer = self._dealer
         tr = self._tracker
         best, best_bad = None, None
         tries = tr.tries if tr is not None and checks else 1
         for _ in range(tries):
-            deal = self._deal(slots, kinds, unknown, allowed, rng)
+            deal = dealer.deal(rng)
             if deal is None:
                 continue
             bad = sum(1 for rec, zones in checks if not self._check(rec, zones, deal))
@@ -350,7 +421,7 @@ class InfoSet:
             if best_bad is None or best_bad > 0:
                 tr.stats["fallbacks"] += 1
         if best is None:  # no deal respects the exclusions: deal without them
-            best = self._deal(slots, kinds, unknown, None, rng)
+            best = dealer.deal(rng, constrained=False)
             assert best is not None
         return self._build(slots, best, groups, rng)
 
@@ -376,36 +447,56 @@ class InfoSet:
         excl: dict[int, set[int]] = {}
         if tr is not None:
             seen_now = _seen_cards(s, seat)
-            for rec in tr.records:
+            traffic = tr.traffic
+            fits_in: dict[int, set[int]] = {}  # zone -> the unknown cards of its kinds
+            ended = False
+            for rec in tr.alive:
+                # Unseen moves into or out of a zone since (never undone) end its checks.
+                if all(traffic.get(z, 0) != rec.traffic.get(z, 0) for z in rec.zones):
+                    rec.over = ended = True
+                    rec.work = rec.frame = None  # (kept no longer)
+                    continue
                 live = []
                 accounted: list[tuple[int, list[int]]] = []
                 for z in rec.zones:
-                    past = _unseen_part(rec.state, z, seat)
+                    past = rec.past[z]
                     acc = [c for c in past if c in seen_now or c in known]
                     accounted.append((z, acc))
                     # Exact only when the unknown cards now in z are as many, and of the same
                     # kinds, as the cards of z then that are not accounted for.
-                    gone = Counter(kind_of[c] for c in past if c not in seen_now
-                                   and c not in known)
-                    unchanged = tr.traffic.get(z, 0) == rec.traffic.get(z, 0)
-                    if z in zone_kinds and gone == zone_kinds[z] and unchanged:
+                    if z in zone_kinds and traffic.get(z, 0) == rec.traffic.get(z, 0) \
+                            and len(past) - len(acc) == len(kinds[z]) \
+                            and Counter(kind_of[c] for c in past if c not in seen_now
+                                        and c not in known) == zone_kinds[z]:
                         live.append(z)
                 if not live:
                     continue
                 self._prepare(rec, accounted)
                 checks.append((rec, live))
                 for z in live:
-                    fits = {c for c in unknown if kind_of[c] in zone_kinds[z]}
+                    fits = fits_in.get(z)
+                    if fits is None:
+                        fits = {c for c in unknown if kind_of[c] in zone_kinds[z]}
+                        fits_in[z] = fits
                     ex = self._exclusions(rec, z, fits)
                     if ex:
                         excl.setdefault(z, set()).update(ex)
+            if ended:
+                tr.alive = [rec for rec in tr.alive if not rec.over]
         allowed = None
         if excl:
-            allowed = {c: [z for z, _ in slots if kind_of[c] in zone_kinds[z]
-                           and c not in excl.get(z, ())] for c in unknown}
+            # Most cards are excluded nowhere: they share their kind's list of zones.
+            zones_of = {k: [z for z, _ in slots if k in zone_kinds[z]]
+                        for k in {kind_of[c] for c in unknown}}
+            somewhere = set().union(*excl.values())
+            allowed = {c: zones_of[kind_of[c]] if c not in somewhere else
+                       [z for z in zones_of[kind_of[c]] if c not in excl.get(z, ())]
+                       for c in unknown}
         # Known cards whose places the seat does not know (moved in together, or shuffled
         # since) are shuffled among their places after the deal.
         groups = tr.knowledge.places(s, slots) if tr is not None else []
+        self._dealer = Dealer(slots, kinds, unknown, allowed, kind_of)
+        self._scrambler = Scrambler(s, groups, {(z, i) for z, idx in slots for i in idx})
         self._plan = (slots, kinds, unknown, allowed, checks, groups)
         return self._plan
 
@@ -417,42 +508,45 @@ class InfoSet:
         key = tuple((z, tuple(acc)) for z, acc in accounted)
         if rec.work is not None and rec.work_key == key:
             return
-        w = rec.state.clone()
+        frame = rec.frame or _Frame(rec, self.seat)
+        rec.frame = frame
+        # The layout below places every hidden card and touches no other card, and checks
+        # put back what they move: the last layout's copy is reused, unless concealing sets
+        # variables from the layout (defaults worked out in it, card variables of the cards
+        # the seat cannot see there), which a fresh copy of the true values must then get.
+        w = rec.work
+        plan = frame.concealment
+        if w is None or plan is not None and (plan[2] or plan[3]):
+            w = _unplayed_copy(rec.state)
         kind_of = w.program.layout.kind_of
         placed = {c for _, acc in accounted for c in acc}
-        rest: dict[str, list[int]] = {}
-        for c in sorted(rec.hidden - placed):
-            rest.setdefault(kind_of[c], []).append(c)
-        own = {z for z, _ in accounted}
-        fill = [z for z, _ in _unseen_slots(w, self.seat) if z not in own]
-        layout: dict[int, list[int]] = {}
-        last_of_kind: dict[str, int] = {}
-        for z in fill:
-            cards = []
-            for c in _unseen_part(rec.state, z, self.seat):
-                k = kind_of[c]
-                cards.append(rest[k].pop(0))
-                last_of_kind[k] = z
-            layout[z] = cards
-        spill = None
-        if not fill:  # no other unseen zone: put the rest on top of some other zone
-            spill = next(z for z in range(len(w.zones)) if z not in own)
-            layout[spill] = list(w.zones[spill])
-        last = fill[-1] if fill else spill
-        assert last is not None  # no unseen zone to fill: spill was chosen above
-        for k, left in rest.items():
-            layout[last_of_kind.get(k, last)].extend(left)
+        # The other hidden cards of each kind in order, the kinds in the order of their
+        # first such card, dealt in turn to the places of their kind.
+        rest = []
+        for cards in frame.hidden:
+            left = [c for c in cards if c not in placed]
+            if left:
+                rest.append(left)
+        rest.sort()
+        deck = {kind_of[cards[0]]: iter(cards) for cards in rest}
+        layout = {z: [next(deck[k]) for k in kinds] for z, kinds in frame.fill}
+        spill = frame.spill
+        if spill is not None:
+            layout[spill] = list(rec.state.zones[spill])
+        for k, more in deck.items():
+            layout[frame.last_of_kind.get(k, frame.last)].extend(more)
+        top = frame.top
         for z, acc in accounted:
-            _set_zone(w, z, acc, visible_to(w, z, self.seat) == "top" and bool(w.zones[z]))
+            _set_zone(w, z, acc, top[z])
         for z, cards in layout.items():
-            keep_top = z != spill and visible_to(w, z, self.seat) == "top" and bool(w.zones[z])
-            _set_zone(w, z, cards, keep_top)
-        conceal(w, self.seat)
+            _set_zone(w, z, cards, z != spill and top[z])
+        if plan is not None:
+            conceal(w, self.seat, plan)
         w._legal = None
         rec.work, rec.work_key = w, key
         # Exclusions found with another layout may not hold for this one (and keeping them
         # would make samples depend on what was asked before, e.g. not replay after a resume).
-        rec.excl, rec.tested = {}, {}
+        rec.excl, rec.tested, rec.checked = {}, {}, {}
 
     def _exclusions(self, rec: _Record, z: int, unknown: set[int]) -> set[int]:
         """Cards that cannot be in zone ``z`` given the record's action (cached)."""
@@ -463,103 +557,33 @@ class InfoSet:
             return ex & unknown
         w = rec.work
         assert w is not None
-        for x in sorted(todo):
-            tested.add(x)
-            if x not in rec.hidden or not _legal_with(w, rec.action, [(x, z)]):
-                ex.add(x)
+        tested |= todo
+        ex |= todo - rec.hidden
+        ex |= _refusing(w, rec.action, todo & rec.hidden, z)
         return ex & unknown
 
     def _check(self, rec: _Record, zones: list[int], deal: dict[int, list[int]]) -> bool:
         w = rec.work
         assert w is not None
-        moves = []
+        hidden = rec.hidden
         for z in zones:
-            for c in deal[z]:
-                if c not in rec.hidden:
-                    return False
-                moves.append((c, z))
-        return _legal_with(w, rec.action, moves)
-
-    def _deal(self, slots: list[tuple[int, list[int]]], kinds: dict[int, list[str]],
-              unknown: list[int], allowed: dict[int, list[int]] | None,
-              rng: random.Random) -> dict[int, list[int]] | None:
-        """Assign the unknown cards to unseen places of their kind (sizes kept), respecting
-        ``allowed`` (card -> zones it may be in). Returns, per zone, the cards for its
-        unknown places in order (aligned with the zone's indices in ``slots``)."""
-        kind_of = self._state.program.layout.kind_of
-        if allowed is None:
-            by_kind: dict[str, list[int]] = {}
-            for c in unknown:
-                by_kind.setdefault(kind_of[c], []).append(c)
-            for cards in by_kind.values():
-                rng.shuffle(cards)
-            return {z: [by_kind[k].pop() for k in kinds[z]] for z, _ in slots}
-        order = unknown[:]
-        rng.shuffle(order)
-        order.sort(key=lambda c: len(allowed[c]))
-        room = Counter((z, k) for z, _ in slots for k in kinds[z])
-        bucket: dict[tuple[int, str], list[int]] = {}
-        for c in order:
-            k = kind_of[c]
-            options = [z for z in allowed[c] if room[z, k] > 0]
-            if not options:
-                # The quick deal painted itself into a corner; a complete search finds a
-                # deal whenever one exists.
-                return self._match(slots, kinds, unknown, allowed, rng)
-            total = sum(room[z, k] for z in options)
-            r = rng.random() * total
-            for z in options:
-                r -= room[z, k]
-                if r < 0:
-                    break
-            bucket.setdefault((z, k), []).append(c)
-            room[z, k] -= 1
-        for cards in bucket.values():
-            rng.shuffle(cards)
-        return {z: [bucket[z, k].pop() for k in kinds[z]] for z, _ in slots}
-
-    def _match(self, slots: list[tuple[int, list[int]]], kinds: dict[int, list[str]],
-               unknown: list[int], allowed: dict[int, list[int]],
-               rng: random.Random) -> dict[int, list[int]] | None:
-        """A deal respecting ``allowed`` found by augmenting paths (a bipartite matching of
-        cards to places, in random order), or None when no such deal exists."""
-        kind_of = self._state.program.layout.kind_of
-        room = Counter((z, k) for z, _ in slots for k in kinds[z])
-        held: dict[tuple[int, str], list[int]] = {b: [] for b in room}
-        at: dict[int, tuple[int, str]] = {}
-
-        def place(c: int, seen: set[tuple[int, str]]) -> bool:
-            options = [(z, kind_of[c]) for z in allowed[c] if (z, kind_of[c]) in room]
-            rng.shuffle(options)
-            for b in options:
-                if b in seen:
-                    continue
-                seen.add(b)
-                if len(held[b]) < room[b]:
-                    held[b].append(c)
-                    at[c] = b
-                    return True
-                for other in list(held[b]):
-                    held[b].remove(other)
-                    if place(other, seen):
-                        held[b].append(c)
-                        at[c] = b
-                        return True
-                    held[b].append(other)
-            return False
-
-        order = unknown[:]
-        rng.shuffle(order)
-        for c in order:
-            if not place(c, set()):
-                return None
-        for cards in held.values():
-            rng.shuffle(cards)
-        return {z: [held[z, k].pop() for k in kinds[z]] for z, _ in slots}
+            if not hidden.issuperset(deal[z]):
+                return False
+        if len(zones) == 1:
+            key: tuple[int, ...] = (zones[0], *deal[zones[0]])
+        else:
+            key = tuple(c for z in zones for c in (-1 - z, *deal[z]))
+        ok = rec.checked.get(key)
+        if ok is None:  # the answer depends on the working copy and the moves only
+            ok = _legal_with(w, rec.action, [(z, deal[z]) for z in zones])
+            if len(rec.checked) >= CHECKS_KEPT:
+                rec.checked.clear()
+            rec.checked[key] = ok
+        return ok
 
     def _build(self, slots: list[tuple[int, list[int]]], deal: dict[int, list[int]],
                groups: list[list[tuple[int, int]]], rng: random.Random) -> State:
-        s = self._state.clone()
+        s = self._state.copy_with_rng(None)  # its generator is reseeded below
         where = s.where
         for z, idx in slots:
             content = s.zones[z]
@@ -567,12 +591,12 @@ class InfoSet:
                 content[i] = c
                 where[c] = z
         if groups:
-            scramble(s, groups, rng)  # within zones: ``where`` stays right
+            self._scrambler(s, rng)  # within zones: ``where`` stays right
         repoint_cards(self._state, s)
         if self._conceal is False:
             self._conceal = concealment(self._state, self.seat)
         conceal(s, self.seat, self._conceal)
-        s.rng = random.Random(rng.getrandbits(64))
+        s.rng = LateSeeded(rng.getrandbits(64))  # (most samples never draw)
         s._legal = None
         return s
 
@@ -586,26 +610,74 @@ def _set_zone(w: State, z: int, cards: list[int], keep_top: bool) -> None:
         w.where[c] = z
 
 
-def _legal_with(w: State, action: str, moves: list[tuple[int, int]]) -> bool:
-    """Whether ``action`` is legal in ``w`` with each card ``c`` of ``moves`` moved to zone
-    ``z``; ``w`` is restored afterwards."""
-    back = []
+def _refusing(w: State, action: str, cards: set[int], z: int) -> set[int]:
+    """The cards of ``cards`` with which, moved alone to the top of zone ``z``, ``action``
+    is not legal in ``w`` (what :func:`_legal_with` says of each, in one loop: this is
+    asked for every unknown card and every constraint at every decision)."""
+    out: set[int] = set()
+    if not cards:
+        return out
     zones, where = w.zones, w.where
-    for c, z in moves:
-        src = where[c]
-        zones[src].remove(c)
-        zones[z].append(c)
-        where[c] = z
-        back.append((c, src, z))
+    target = zones[z]
+    assert w.pending is not None  # a record's state waits for the decision it records
+    node = w.program.nodes[w.pending[1]]
     w._legal = None
+    for x in cards:
+        src = where[x]
+        content = zones[src]
+        i = content.index(x)
+        del content[i]
+        target.append(x)
+        where[x] = z
+        try:
+            ok = False
+            for a in node.legal(w):
+                if a.id == action:
+                    ok = True
+                    break
+        except FAULTS:
+            ok = True  # the rebuilt past cannot be evaluated: do not constrain
+        finally:
+            target.pop()
+            content.insert(i, x)
+            where[x] = src
+        if not ok:
+            out.add(x)
+    return out
+
+
+def _legal_with(w: State, action: str, moves: list[tuple[int, list[int]]]) -> bool:
+    """Whether ``action`` is legal in ``w`` with, for each ``(z, cards)`` of ``moves``,
+    ``cards`` moved in order to the top of zone ``z``; ``w`` is restored afterwards, every
+    card back in its place (so the answer depends on ``w`` and ``moves`` only, never on
+    the checks made before)."""
+    zones, where = w.zones, w.where
+    back = []
+    for z, cards in moves:
+        for c in cards:
+            src = where[c]
+            content = zones[src]
+            i = content.index(c)
+            del content[i]
+            back.append((c, src, i))
+        zones[z].extend(cards)
+        for c in cards:
+            where[c] = z
+    w._legal = None
+    assert w.pending is not None  # a record's state waits for the decision it records
     try:
-        ok = any(a.id == action for a in w.legal_actions())
-    except RulesError:
+        ok = False
+        for a in w.program.nodes[w.pending[1]].legal(w):  # (what legal_actions() lists)
+            if a.id == action:
+                ok = True
+                break
+    except FAULTS:
         ok = True  # the rebuilt past cannot be evaluated: do not constrain
     finally:
-        for c, src, z in reversed(back):
-            zones[z].remove(c)
-            zones[src].append(c)
+        for z, cards in reversed(moves):
+            del zones[z][len(zones[z]) - len(cards):]
+        for c, src, i in reversed(back):
+            zones[src].insert(i, c)
             where[c] = src
         w._legal = None
     return ok

@@ -33,6 +33,7 @@ from typing import Any
 
 from ..engine.observe import visible_to
 from ..engine.state import State
+from .draws import shuffle
 
 LOOSE = -1  # the block of a card known only to be in its zone
 
@@ -176,18 +177,40 @@ class Knowledge:
         return groups
 
 
-def scramble(s: State, groups: list[list[tuple[int, int]]], rng: random.Random) -> None:
-    """Shuffle the cards of each group of places of ``s`` among them, within each kind
+class Scrambler:
+    """Shuffles the cards of each group of places of a sample among them, within each kind
     (the kind of the card in every place stays: kinds are public). The cards are sorted
-    first, so the result depends on which cards are there and on ``rng`` only."""
-    kind_of = s.program.layout.kind_of
-    zones = s.zones
-    for group in groups:
-        by_kind: dict[str, list[tuple[int, int]]] = {}
-        for z, i in group:
-            by_kind.setdefault(kind_of[zones[z][i]], []).append((z, i))
-        for spots in by_kind.values():
-            cards = sorted(zones[z][i] for z, i in spots)
-            rng.shuffle(cards)
+    first, so the result depends on which cards are there and on the generator only.
+
+    Built once per information set: the kind in every place is the same in every sample,
+    and so are the cards of a group without a place that the deal fills.
+
+    Args:
+        s: the state sampled (before the deal).
+        groups: the groups of places (:meth:`Knowledge.places`).
+        dealt: the places the deal fills, as ``(zone, index)``.
+    """
+
+    def __init__(self, s: State, groups: list[list[tuple[int, int]]],
+                 dealt: set[tuple[int, int]]) -> None:
+        kind_of = s.program.layout.kind_of
+        zones = s.zones
+        # (places of one kind in one group, their cards sorted; None: dealt, sorted anew)
+        self.parts: list[tuple[list[tuple[int, int]], list[int] | None]] = []
+        for group in groups:
+            by_kind: dict[str, list[tuple[int, int]]] = {}
+            for z, i in group:
+                by_kind.setdefault(kind_of[zones[z][i]], []).append((z, i))
+            for spots in by_kind.values():
+                fixed = None if any(p in dealt for p in spots) else \
+                    sorted(zones[z][i] for z, i in spots)
+                self.parts.append((spots, fixed))
+
+    def __call__(self, s: State, rng: random.Random) -> None:
+        """Shuffle the groups of the sample ``s`` (after the deal) with ``rng``."""
+        zones = s.zones
+        for spots, fixed in self.parts:
+            cards = fixed[:] if fixed is not None else sorted(zones[z][i] for z, i in spots)
+            shuffle(cards, rng)
             for (z, i), c in zip(spots, cards, strict=True):
                 zones[z][i] = c

@@ -29,6 +29,7 @@ from typing import Any
 from ..engine.choices import Action
 from ..engine.state import State
 from .base import Agent
+from .draws import choice
 from .infoset import InfoSet
 
 
@@ -151,7 +152,7 @@ class MctsAgent(Agent):
             s.apply(best_a)
             node = best
         while not s.terminal:
-            s.apply(rng.choice(s.legal_actions()))
+            s.apply(choice(s.legal_actions(), rng))
         r = self.rewards(s)
         up: Node | None = node
         while up is not None:

@@ -139,7 +139,7 @@ def compile_say(prog: Program, comp: ExprCompiler, say: ir.Say) -> Effect:
     text = template(prog, comp, say.text)
 
     def emit(s: State) -> None:
-        if s.events is not None:
+        if s.events is not None and s.events.__class__ is not events.Tally:  # (counts only)
             s.events.append(events.say(*text.masked(s)))
     return emit
 

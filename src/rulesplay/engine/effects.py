@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from .. import events
 from ..errors import RulesRuntimeError, Span
+from ..events import Tally
 from .expr import Fn
 from .observe import card_seers
 
@@ -44,6 +45,8 @@ def move_cards(s: State, cards: Any, to: int, top: bool = True) -> None:
     if not batch:
         return
     zones, where, cv, events = s.zones, s.where, s.cv, s.events
+    if events.__class__ is Tally:
+        events = None  # counts only: moves are not counted
     resets = s.program.card_var_resets
     for c in batch:
         src = where[c]
@@ -77,7 +80,8 @@ def move_card(s: State, c: int | None, to: int, top: bool = True) -> None:
     where[c] = to
     for slot, default in s.program.card_var_resets:
         s.cv[slot][c] = default
-    if s.events is not None:  # under: slid under the cards there
+    if s.events is not None and s.events.__class__ is not Tally:  # (counts: no moves)
+        # under: slid under the cards there
         s.events.append(s.program.move_event(c, src, to, not top and bool(s.zones[to])))
     if top:
         s.zones[to].append(c)

@@ -101,13 +101,15 @@ class Game:
         return self._programs[num_players]
 
     def new_state(self, num_players: int | None = None, seed: int = 0,
-                  record_events: bool = False) -> State:
+                  record_events: bool | str = False) -> State:
         """A new game, run up to its first decision.
 
         Args:
             num_players: seats at the table (default: the ruleset's minimum).
             seed: seed of the state's random generator (all chance flows from it).
-            record_events: keep every decision and card movement in ``state.events``.
+            record_events: keep every decision and card movement in ``state.events``;
+                ``"counts"``: keep only how many tricks, phases... there were (a
+                :class:`~rulesplay.events.Tally`, what ``simulate`` needs).
 
         Raises:
             OptionError: a player count outside the ruleset's range, or an option value

@@ -255,28 +255,29 @@ def repoint_cards(true: State, w: State) -> None:
         w: the sample (its ``loc`` and ``stack`` are changed in place; they are its own
             copies, :meth:`State.clone` copies frames).
     """
-    moved: dict[int, int] = {}
-    for old, new in zip(true.zones, w.zones, strict=True):
-        if old != new:
-            moved.update((a, b) for a, b in zip(old, new, strict=True) if a != b)
-    if not moved:
-        return
+    # Only the few cards held are looked up where they are (a sample asks this each time).
+    where, zones, sample = true.where, true.zones, w.zones
+
+    def at_its_place(c: int) -> int:
+        z = where[c]
+        return sample[z][zones[z].index(c)]  # (a sample keeps every zone's size)
+
     prog, loc = w.program, w.loc
     for slot in prog.card_locals:
         if isinstance(loc[slot], int):
-            loc[slot] = moved.get(loc[slot], loc[slot])
+            loc[slot] = at_its_place(loc[slot])
     for slot in prog.card_list_locals:
         if isinstance(loc[slot], list):
-            loc[slot] = [moved.get(c, c) for c in loc[slot]]
+            loc[slot] = [at_its_place(c) for c in loc[slot]]
     nodes = prog.nodes
     for f in w.stack:
         node = nodes[f[0]]
         for at in node.card_slots:
             if isinstance(f[at], int):
-                f[at] = moved.get(f[at], f[at])
+                f[at] = at_its_place(f[at])
         for at in node.card_list_slots:
             if isinstance(f[at], list):
-                f[at] = [moved.get(c, c) for c in f[at]]
+                f[at] = [at_its_place(c) for c in f[at]]
 
 
 def resample(state: State, seat: int | None, rng: random.Random) -> State:

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 from .. import events
 from ..errors import IllegalActionError, RulesError, RulesRuntimeError, Span
+from ..events import Tally
 from .actions import Action
 from .observe import card_seers, knows_choice, observation
 
@@ -81,9 +82,16 @@ class State:
     :func:`~rulesplay.engine.effects.move_cards` adds the seats that see it arrive."""
 
     @classmethod
-    def new(cls, program: Program, seed: int, record_events: bool = False) -> State:
+    def new(cls, program: Program, seed: int, record_events: bool | str = False) -> State:
         """A new game: every card in the first zone, variables at their defaults, run to the
-        first decision."""
+        first decision.
+
+        Args:
+            program: the compiled game for its number of players.
+            seed: seed of the state's random generator.
+            record_events: True keeps every event in ``events``; ``"counts"`` keeps only
+                their counts (a :class:`~rulesplay.events.Tally`); False keeps none.
+        """
         s = cls.__new__(cls)
         lay = program.layout
         s.program = program
@@ -98,7 +106,7 @@ class State:
         s.cv = [[default] * program.num_cards for default in program.card_var_defaults]
         s.by = [None] * program.num_cards
         s.pending, s.terminal, s.phase, s.span = None, False, None, None
-        s.events = [] if record_events else None
+        s.events = Tally() if record_events == "counts" else [] if record_events else None
         s._legal = None
         s.decisions = 0
         s.history = []
@@ -191,7 +199,7 @@ class State:
         node = prog.nodes[index]
         if self.decisions >= DECISION_LIMIT:
             self._too_long()
-        if self.events is not None:
+        if self.events is not None and self.events.__class__ is not Tally:
             prompt, masks = node.masked_prompt(self)
             self.events.append(events.decision(
                 player, prog.phase_name(self), node.name, prompt, chosen.id,
@@ -295,7 +303,7 @@ class State:
         """Mark the game over (called by ``next end`` and ``end game``)."""
         self.terminal = True
         self.pending = None
-        if self.events is not None:
+        if self.events is not None and self.events.__class__ is not Tally:
             self.events.append(events.end(self.scores(), self.winners()))
 
     # ------------------------------------------------------------ results
@@ -410,6 +418,12 @@ class State:
     # ------------------------------------------------------------ copies
     def clone(self) -> State:
         """An independent copy (the event log is not copied)."""
+        return self.copy_with_rng(self.rng.getstate())
+
+    def copy_with_rng(self, rng_state: Any) -> State:
+        """:meth:`clone`, its generator set to ``rng_state`` (from ``Random.getstate()``;
+        a caller that copies one state often keeps that once), or, when None, not set: the
+        caller gives the copy a generator before using it."""
         s = State.__new__(State)
         s.program = self.program
         s.zones = [z[:] for z in self.zones]
@@ -420,8 +434,10 @@ class State:
         s.loc = self.loc[:]
         s.stack = [f[:] for f in self.stack]
         s.by = self.by[:]
-        s.rng = random.Random()
-        s.rng.setstate(self.rng.getstate())
+        # Not Random(), which seeds itself from the OS first (half of a clone's time).
+        s.rng = random.Random.__new__(random.Random)
+        if rng_state is not None:
+            s.rng.setstate(rng_state)
         s.pending, s.terminal, s.phase, s.span = self.pending, self.terminal, self.phase, \
             self.span
         s.events = None
