@@ -1,0 +1,419 @@
+"""Fuzz the engine with generated statements inserted into the shipped rulesets.
+
+Each trial takes one shipped ruleset or variant, inserts one generated statement (an
+assignment, a move, a loop, a choice, a 'say' with a placeholder, ...) before a statement of
+one of its phases, loads the result and, when it loads, plays one game with random choices.
+A trial must end in one of three ways:
+
+  refused   the ruleset does not load: every diagnostic has a file:line:col place;
+  stopped   the game stops with a located runtime error (a RulesError with a place);
+  finished  the game ends.
+
+Anything else is a failure: a Python exception other than a located RulesError
+("traceback"), or a trial still running after the harness timeout ("hang"; the engine's own
+budgets, counted in steps and decisions, should have stopped it first). Trials run in worker
+processes with a memory cap, so a runaway ruleset cannot take the machine down.
+
+Everything is seeded: trial K of seed S is the same statement at the same place every time
+(``--show K`` prints it).
+
+Examples:
+  python tools/fuzz_statements.py --count 2000 --workers 2
+  python tools/fuzz_statements.py --seed 7 --show 153
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing as mp
+import os
+import random
+import re
+import resource
+import sys
+import time
+import traceback
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+RULESETS = ROOT / "rulesets"
+MEMORY_CAP = 2 * 1024**3  # bytes of address space per worker
+STATEMENT_WORDS = ("move", "shuffle", "deal", "let", "if", "repeat", "for", "say", "do",
+                   "trigger", "end", "trick")
+
+
+# ------------------------------------------------------------ the rulesets' words
+@dataclass
+class Words:
+    """Names a ruleset declares, for the generator to use."""
+
+    zones: list[str]
+    shared_zones: list[str]
+    int_vars: list[str]
+    player_int_vars: list[str]
+    player_vars: list[str]
+    rules: list[str]
+    steps: list[str]
+    attrs: list[str]
+
+
+def _words(text: str) -> Words:
+    zones = re.findall(r"^\s*zone (\w+)[^:\n]*:\s*(.*)$", text, re.M)
+    attrs: list[str] = []
+    in_card = False
+    for line in text.split("\n"):
+        if line and not line[0].isspace():
+            in_card = line.startswith("card ")
+        elif in_card:
+            m = re.match(r"\s+(\w+)\s*(?::|=)", line)
+            if m and m.group(1) not in ("table", "copies", "label", "short"):
+                attrs.append(m.group(1))
+    return Words(
+        zones=[z for z, _ in zones] or ["deck"],
+        shared_zones=[z for z, flags in zones if "shared" in flags],
+        int_vars=re.findall(r"^var (\w+)[^:\n]*:\s*int\b", text, re.M),
+        player_int_vars=re.findall(r"^player var (\w+)[^:\n]*:\s*int\b", text, re.M),
+        player_vars=re.findall(r"^var (\w+)[^:\n]*:\s*player\b", text, re.M),
+        rules=re.findall(r"^rule (\w+)", text, re.M),
+        steps=re.findall(r"^\s+at (\w+)\s*:", text, re.M),
+        attrs=attrs or ["rank"],
+    )
+
+
+def _bundle_files() -> dict[str, str]:
+    return {p.relative_to(RULESETS).as_posix(): p.read_text(encoding="utf-8")
+            for p in sorted(RULESETS.rglob("*")) if p.suffix in (".rules", ".part")}
+
+
+def _family(target: str, files: dict[str, str]) -> str:
+    """The text of ``target`` and of every file it extends or includes."""
+    seen: list[str] = []
+    todo = [target]
+    while todo:
+        key = todo.pop()
+        if key in seen or key not in files:
+            continue
+        seen.append(key)
+        base = Path(key).parent
+        for ref in re.findall(r'^(?:extends|include) "([^"]+)"', files[key], re.M):
+            todo.append(Path(os.path.normpath(base / ref)).as_posix())
+    return "\n".join(files[k] for k in seen)
+
+
+def _targets(files: dict[str, str]) -> list[str]:
+    return [k for k in files if k.endswith(".rules")]
+
+
+# ------------------------------------------------------------ the generator
+class Generator:
+    """Random statements and expressions over one ruleset's names.
+
+    Args:
+        rng: the trial's generator (all choices come from it).
+        words: the ruleset's names (from its own text and the files it builds on).
+        locals_: local names bound where the statement goes (players and cards).
+    """
+
+    def __init__(self, rng: random.Random, words: Words, players: list[str], cards: list[str]):
+        self.r, self.w, self.players, self.cards = rng, words, players, cards
+
+    def pick(self, items: list[str]) -> str:
+        return self.r.choice(items)
+
+    def number(self) -> str:
+        return str(self.r.choice([0, 1, 2, 3, 5, 13, 100, 10**6, 10**12, 10**20, 10**40,
+                                  999_999_999_999]))
+
+    def player(self) -> str:
+        options = [*self.players, *self.w.player_vars]
+        who = self.pick(options)
+        return f"left of {who}" if self.r.random() < 0.15 else who
+
+    def has_player(self) -> bool:
+        return bool(self.players or self.w.player_vars)
+
+    def zone(self) -> str:
+        name = self.pick(self.w.zones)
+        if name in self.w.shared_zones or not self.has_player():
+            return name
+        return f"{name}[{self.player()}]"
+
+    def cards_expr(self, depth: int = 0) -> str:
+        z = self.zone()
+        roll = self.r.random()
+        if roll < 0.5 or depth > 2:
+            return z
+        inner = self.cards_expr(depth + 1)
+        return f"({inner} where it.{self.pick(self.w.attrs)} >= {self.int_expr(depth + 1)})"
+
+    def int_expr(self, depth: int = 0) -> str:
+        r = self.r.random()
+        if depth > 3 or r < 0.25:
+            return self.number()
+        if r < 0.35 and self.w.int_vars:
+            return self.pick(self.w.int_vars)
+        if r < 0.45 and self.w.player_int_vars and self.has_player():
+            return f"{self.pick(self.w.player_int_vars)}[{self.player()}]"
+        if r < 0.55:
+            return f"count({self.cards_expr(depth + 1)})"
+        if r < 0.62:
+            return f"count({self.int_expr(depth + 1)}..{self.int_expr(depth + 1)})"
+        if r < 0.69:
+            return f"sum({self.int_expr(depth + 1)}..{self.int_expr(depth + 1)}, it)"
+        if r < 0.74:
+            return f"top({self.cards_expr(depth + 1)}).{self.pick(self.w.attrs)}"
+        if r < 0.78:
+            return f"random(1..{self.int_expr(depth + 1)})"
+        if r < 0.82 and self.cards:
+            return f"{self.pick(self.cards)}.{self.pick(self.w.attrs)}"
+        op = self.pick(["+", "-", "*", "*", "/", "%"])
+        return f"({self.int_expr(depth + 1)} {op} {self.int_expr(depth + 1)})"
+
+    def bool_expr(self, depth: int = 0) -> str:
+        r = self.r.random()
+        if r < 0.15:
+            return self.pick(["true", "false"])
+        if r < 0.3:
+            return f"count({self.cards_expr(depth + 1)}) > 0"
+        op = self.pick(["==", "!=", "<", ">", "<=", ">="])
+        return f"{self.int_expr(depth + 1)} {op} {self.int_expr(depth + 1)}"
+
+    def statement(self, indent: str, depth: int = 0) -> list[str]:
+        """One statement as lines at ``indent`` (a compound one brings its block)."""
+        r = self.r.random()
+        inner = indent + "    "
+        if not self.has_player() and depth == 0:  # most statements need a player somewhere
+            self.players.append("q9")
+            return [f"{indent}for each player q9:", *self.statement(inner, depth + 1)]
+        if depth < 2 and r < 0.22:
+            kind = self.r.randrange(5)
+            if kind == 0:
+                head = f"repeat {self.int_expr()} times:"
+            elif kind == 1:
+                head = f"repeat while {self.bool_expr()}:"
+            elif kind == 2:
+                head = f"if {self.bool_expr()}:"
+            elif kind == 3:
+                q = f"q{depth}"
+                self.players.append(q)
+                head = f"for each player {q}:"
+            else:
+                c = f"c{depth}"
+                self.cards.append(c)
+                head = f"for each card {c} in {self.cards_expr()}:"
+            return [indent + head, *self.statement(inner, depth + 1)]
+        if r < 0.34 and self.w.int_vars:
+            return [f"{indent}{self.pick(self.w.int_vars)} = {self.int_expr()}"]
+        if r < 0.44 and self.w.player_int_vars:
+            who = self.player()
+            var = self.pick(self.w.player_int_vars)
+            return [f"{indent}{var}[{who}] {self.pick(['+=', '-=', '='])} {self.int_expr()}"]
+        if r < 0.52:
+            what = self.pick([self.zone(), f"top({self.zone()})", self.cards_expr()])
+            return [f"{indent}move {what} to {self.zone()}"]
+        if r < 0.56:
+            return [f"{indent}shuffle {self.zone()}"]
+        if r < 0.60:
+            return [f"{indent}deal {self.int_expr()} from {self.zone()} to "
+                    f"{self.pick(self.w.zones)}"]
+        if r < 0.70:
+            return [f'{indent}say "fuzz {{{self.int_expr()}}}"']
+        if r < 0.76 and self.w.rules:
+            return [f"{indent}do {self.pick(self.w.rules)}"]
+        if r < 0.80 and self.w.steps:
+            return [f"{indent}trigger {self.pick(self.w.steps)} for {self.player()}"]
+        if r < 0.90:
+            verb = self.pick(["chooses", "may choose"])
+            domain = self.pick([f"{self.int_expr()}..{self.int_expr()}", self.cards_expr()])
+            return [f"{indent}{self.player()} {verb} x from {domain}"]
+        if r < 0.95:
+            return [f"{indent}let v{depth} = {self.int_expr()}"]
+        return [f"{indent}{self.pick(['end game', 'break'])}"]
+
+
+def _insertion_points(text: str) -> list[tuple[int, str, list[str], list[str]]]:
+    """Lines of a phase, rule or step body before which a statement may go, with their
+    indentation and the player and card names bound around them (roughly)."""
+    points = []
+    players: list[str] = []
+    cards: list[str] = []
+    in_body = False
+    for i, line in enumerate(text.split("\n")):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        indent = line[: len(line) - len(line.lstrip())]
+        if not indent:
+            in_body = line.startswith(("phase ", "rule ", "ability ", "replace phase",
+                                       "replace rule"))
+            players, cards = [], []
+            continue
+        words = line.split()
+        players += re.findall(r"for each player (\w+)", line)
+        cards += re.findall(r"for each (?:card )?(\w+) in", line)
+        cards += re.findall(r"plays (\w+) from", line)
+        assigns = re.match(r"\w+(\[.*\])? [+-]?= ", line.strip())
+        if in_body and (words[0] in STATEMENT_WORDS or assigns):
+            points.append((i, indent, list(players), list(cards)))
+    return points
+
+
+def make_trial(seed: int, k: int, files: dict[str, str]) -> tuple[str, int, str, dict[str, str]]:
+    """Trial ``k`` of ``seed``: (target file, line number, inserted text, mutated files)."""
+    rng = random.Random(seed * 1_000_003 + k)
+    targets = _targets(files)
+    while True:
+        target = rng.choice(targets)
+        points = _insertion_points(files[target])
+        if points:
+            break
+    line, indent, players, cards = rng.choice(points)
+    gen = Generator(rng, _words(_family(target, files)), players, cards)
+    new = gen.statement(indent)
+    lines = files[target].split("\n")
+    lines[line:line] = new
+    mutated = dict(files)
+    mutated[target] = "\n".join(lines)
+    return target, line + 1, "\n".join(new), mutated
+
+
+# ------------------------------------------------------------ running a trial
+def run_trial(seed: int, k: int, files: dict[str, str]) -> tuple[str, str]:
+    """Load trial ``k`` and play it once: (outcome, detail). Outcomes: refused, stopped,
+    finished, traceback."""
+    from rulesplay.compose import Bundle
+    from rulesplay.engine.game import load_bundle
+    from rulesplay.errors import RulesError
+
+    target, _, _, mutated = make_trial(seed, k, files)
+    try:
+        try:
+            game = load_bundle(Bundle(name=target, top=target, files=mutated))
+        except RulesError as exc:
+            return _located("refused", exc)
+        low, high = game.player_range
+        rng = random.Random(k)
+        try:
+            state = game.new_state(rng.randint(low, high), seed=k)
+            while not state.is_terminal():
+                state.apply(rng.choice(state.legal_actions()))
+            state.scores()
+        except RulesError as exc:
+            return _located("stopped", exc)
+        return "finished", ""
+    except BaseException as exc:  # noqa: BLE001 - anything else is the finding
+        if isinstance(exc, KeyboardInterrupt):
+            raise
+        tb = traceback.format_exception(exc)
+        return "traceback", "".join(tb[-3:]).strip()
+
+
+def _located(outcome: str, exc: Exception) -> tuple[str, str]:
+    from rulesplay.errors import RulesError
+
+    assert isinstance(exc, RulesError)
+    text = exc.render()
+    if all(d.span.line > 0 for d in exc.diagnostics):
+        return outcome, text.split("\n", 1)[0]
+    return "unlocated", text
+
+
+def _worker(conn: object, seed: int) -> None:
+    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_CAP, MEMORY_CAP))
+    sys.setrecursionlimit(10_000)
+    files = _bundle_files()
+    while True:
+        k = conn.recv()  # type: ignore[attr-defined]
+        if k is None:
+            return
+        conn.send(run_trial(seed, k, files))  # type: ignore[attr-defined]
+
+
+class Pool:
+    """Worker processes that each run one trial at a time; a worker past the harness
+    timeout is killed (the trial is a hang) and replaced."""
+
+    def __init__(self, seed: int, workers: int, timeout: float):
+        self.seed, self.timeout = seed, timeout
+        self.ctx = mp.get_context("spawn")
+        self.slots = [self._start() for _ in range(workers)]
+
+    def _start(self) -> list:
+        parent, child = self.ctx.Pipe()
+        proc = self.ctx.Process(target=_worker, args=(child, self.seed), daemon=True)
+        proc.start()
+        return [proc, parent, None, 0.0]  # process, pipe, trial, started
+
+    def run(self, trials: list[int], progress: bool = False) -> dict[int, tuple[str, str]]:
+        todo = list(reversed(trials))
+        results: dict[int, tuple[str, str]] = {}
+        while todo or any(s[2] is not None for s in self.slots):
+            for i, slot in enumerate(self.slots):
+                proc, pipe, k, started = slot
+                if k is None and todo:
+                    slot[2], slot[3] = todo.pop(), time.monotonic()
+                    pipe.send(slot[2])
+                elif k is not None and pipe.poll():
+                    try:
+                        results[k] = pipe.recv()
+                    except EOFError:  # the worker died (out of memory, a signal)
+                        results[k] = ("traceback", f"worker died ({proc.exitcode})")
+                        self.slots[i] = self._start()
+                        continue
+                    slot[2] = None
+                    if progress and len(results) % 50 == 0:
+                        print(f"  {len(results)} trials", file=sys.stderr, flush=True)
+                elif k is not None and time.monotonic() - started > self.timeout:
+                    proc.kill()
+                    proc.join()
+                    results[k] = ("hang", f"still running after {self.timeout:g} s")
+                    self.slots[i] = self._start()
+            time.sleep(0.002)
+        return results
+
+    def close(self) -> None:
+        for proc, pipe, _, _ in self.slots:
+            pipe.send(None)
+            proc.join(5)
+
+
+FAILURES = ("traceback", "unlocated", "hang")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--seed", type=int, default=1, help="the run's seed (default 1)")
+    ap.add_argument("--count", type=int, default=100, help="trials (default 100)")
+    ap.add_argument("--first", type=int, default=0, help="first trial number (default 0)")
+    ap.add_argument("--workers", type=int, default=2, help="worker processes (default 2)")
+    ap.add_argument("--timeout", type=float, default=60.0,
+                    help="seconds after which a trial counts as a hang (default 60)")
+    ap.add_argument("--show", type=int, metavar="K", help="print trial K's statement and stop")
+    args = ap.parse_args(argv)
+    files = _bundle_files()
+    if args.show is not None:
+        target, line, text, _ = make_trial(args.seed, args.show, files)
+        print(f"{target}:{line}: inserted\n{text}")
+        print(run_trial(args.seed, args.show, files))
+        return 0
+    pool = Pool(args.seed, args.workers, args.timeout)
+    t0 = time.monotonic()
+    try:
+        results = pool.run(list(range(args.first, args.first + args.count)), progress=True)
+    finally:
+        pool.close()
+    counts = Counter(outcome for outcome, _ in results.values())
+    print(f"{len(results)} trials (seed {args.seed}) in {time.monotonic() - t0:.0f} s: "
+          + ", ".join(f"{n} {o}" for o, n in sorted(counts.items())))
+    for k in sorted(results):
+        outcome, detail = results[k]
+        if outcome in FAILURES:
+            target, line, text, _ = make_trial(args.seed, k, files)
+            print(f"\n[{k}] {outcome}: {target}:{line}: {text.strip()}\n{detail}")
+    return 1 if any(counts[f] for f in FAILURES) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
