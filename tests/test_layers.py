@@ -39,6 +39,8 @@ LAYERS: dict[str, int] = {
     "build": 5,
     # 6. Game and the loaders
     "game": 6,
+    # 7. checks of a whole loaded game (every player count)
+    "player_counts": 7,
 }
 NODES_LAYER = 3
 

@@ -30,6 +30,7 @@ from .cliargs import ENGINE_OPTION, claim_output, echo_warnings, parse_pairs
 from .compose import changed_since
 from .engine.game import Game, load, load_bundle
 from .engine.lower import ENGINES
+from .engine.player_counts import check_player_counts
 from .engine.routine_code import listing
 from .engine.state import State
 from .errors import OptionError, RulesError
@@ -462,22 +463,26 @@ def _report_difference(logged: list[dict[str, Any]], replayed: list[dict[str, An
 def validate(files: tuple[str, ...]) -> None:
     """Check ruleset files; print 'FILE: ok' or each problem as path:line:col with a caret.
 
-    Every player count the ruleset allows is compiled too, so option defaults and card
-    tables are checked. Warnings (legal, but probably not meant) print the same way before
-    'FILE: ok'. Exit 1 if any file has an error; warnings alone exit 0.
+    Every player count the ruleset allows is compiled and started too, so option defaults,
+    card tables and deals are checked for each count. Warnings (legal, but probably not
+    meant) print the same way before 'FILE: ok'. Exit 1 if any file has an error; warnings
+    alone exit 0.
     """
     failed = False
     for path in files:
         try:
             game = load(path)
-            lo, hi = game.player_range
-            for n in range(lo, hi + 1):
-                game.program(n)
+            counted = check_player_counts(game)
         except RulesError as exc:
             failed = True
             click.echo(exc.render())
             continue
-        warnings = game.checked.warnings
+        errors = [d for d in counted if d.severity == "error"]
+        if errors:
+            failed = True
+            click.echo(RulesError(errors[0].message, errors[0].span, errors).render())
+            continue
+        warnings = [*game.checked.warnings, *counted]
         echo_warnings(warnings, err=False)
         click.echo(f"{path}: ok" + (f" ({len(warnings)} warning{'s' * (len(warnings) > 1)})"
                                     if warnings else ""))

@@ -22,7 +22,7 @@ from ..errors import Diagnostic, RulesValidationError, did_you_mean
 from ..names import lookalike_warnings
 from ..phasegraph import phase_edges, start_phase
 from .branches import hidden_branches
-from .constants import MAX_CARDS, const_eval, constant_checks
+from .constants import MAX_CARDS, const_eval, constant_checks, value_before_play
 from .declarations import Declarations
 from .expressions import ExprChecker
 from .functions import BUILTINS, PER_ELEMENT, Builtin
@@ -38,7 +38,7 @@ from .warn import unused_options
 
 __all__ = ["ANY", "BUILTINS", "MAX_CARDS", "PER_ELEMENT", "RESERVED", "Builtin", "Checked",
            "Checker", "Symbols", "check", "compatible", "const_eval", "describe", "elem_type",
-           "per_player_hint", "phase_edges", "start_phase"]
+           "per_player_hint", "phase_edges", "start_phase", "value_before_play"]
 
 
 class Checker:

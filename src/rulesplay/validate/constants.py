@@ -59,6 +59,16 @@ def const_eval(e: ir.Expr, env: dict[str, Any]) -> Any:
     return ConstEval(env).visit(e)
 
 
+def value_before_play(e: ir.Expr, env: dict[str, Any]) -> Any:
+    """The value of ``e`` when it is fixed before play (as :func:`const_eval`), else
+    :data:`~rulesplay.validate.functions.UNKNOWN` (it reads the game's state, or working it
+    out fails: the validator or the game reports that where it matters)."""
+    try:
+        return const_eval(e, env)
+    except (_NotConstant, _EvalFault, _Reported):
+        return UNKNOWN
+
+
 class ConstEval(Stage):
     """The constant evaluator: ``visit_<Node>(e)`` returns the value of ``e`` with names
     from ``env`` (see :func:`const_eval`, which says what it raises)."""

@@ -1,0 +1,94 @@
+"""Can every player count a ruleset allows be dealt and started? (``rulesplay validate``)
+
+A ruleset says ``players 4..10``; whether a deal of 5 cards from a 40-card deck works
+depends on the count. Two checks per count, both before anybody plays:
+
+* a ``deal N`` whose ``N`` is fixed before play (numbers, ``players``, options) needs
+  ``N`` cards for each player: more than the game's cards can never be dealt;
+* the game is started (run to its first decision, seed 0): a fault on the way, such as a
+  deal from a zone emptied by an earlier move, is reported with the counts it happens at.
+
+A ``deal N`` whose ``N`` is known only during play is warned about: no check can say that
+every count has cards enough (``deal up to`` deals what there is).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .. import ir
+from ..errors import Diagnostic, RulesError, Span
+from ..validate import value_before_play
+from ..validate.functions import UNKNOWN
+from ..visitor import nodes_of
+
+if TYPE_CHECKING:
+    from .game import Game
+
+
+def _counts(ns: list[int]) -> str:
+    """``[9, 10]`` -> "9 or 10 players"; runs of counts shown as ranges."""
+    if len(ns) > 2 and ns[-1] - ns[0] == len(ns) - 1:
+        return f"{ns[0]} to {ns[-1]} players"
+    return (", ".join(map(str, ns[:-1])) + " or " if len(ns) > 1 else "") + f"{ns[-1]} players"
+
+
+def check_player_counts(game: Game) -> list[Diagnostic]:
+    """Problems dealing or starting ``game`` at the player counts its ruleset allows.
+
+    Args:
+        game: a loaded game (its chosen options are used; the rest take their defaults).
+
+    Returns:
+        Diagnostics with their sources attached: an error per ``deal`` that needs more cards
+        than the game has at some counts, an error per fault met while starting the game
+        (with the counts it happens at), a warning per ``deal`` whose count is known only
+        during play. Empty when every count can be dealt and started.
+
+    Raises:
+        RulesError: a player count's program cannot be built (an option not allowed with
+            that many players, a kind with no copies): what ``validate`` reports already.
+    """
+    deals = [d for d in nodes_of(game.ruleset, ir.Deal) if not d.up_to]
+    short: dict[int, list[tuple[int, int, int, int]]] = {}  # deal -> (n, each, needed, cards)
+    unknown: set[int] = set()
+    faults: dict[Span, list[tuple[int, str]]] = {}  # where -> (count, message)
+    lo, hi = game.player_range
+    for n in range(lo, hi + 1):
+        prog = game.program(n)
+        env = dict(prog.layout.options, players=n)
+        fits = True
+        for i, d in enumerate(deals):
+            each = value_before_play(d.count, env)
+            if each is UNKNOWN or not isinstance(each, int):
+                unknown.add(i)
+            elif each * n > prog.num_cards:
+                short.setdefault(i, []).append((n, each, each * n, prog.num_cards))
+                fits = False
+        if fits:  # a count whose deal cannot fit fails at that deal: said once, above
+            try:
+                game.new_state(n, seed=0)
+            except RulesError as exc:
+                faults.setdefault(exc.span, []).append((n, exc.message))
+    found: list[Diagnostic] = []
+    for i, rows in short.items():
+        ns = [n for n, *_ in rows]
+        _, each, needed, cards = rows[0]
+        fit = [n for n in range(lo, hi + 1) if n not in ns]
+        allowed = f"; players {fit[0]}..{fit[-1]} can be dealt" if fit else ""
+        found.append(Diagnostic(
+            f"with {_counts(ns)} this deal cannot be made: {each} cards to each of {ns[0]} "
+            f"players need {needed}, and the game has {cards} cards{allowed} (or write "
+            "'deal up to')", deals[i].span))
+    for span, failed in faults.items():
+        ns = [n for n, _ in failed]
+        first = f" (with {ns[0]}: {failed[0][1]})" if len(ns) > 1 else f": {failed[0][1]}"
+        found.append(Diagnostic(f"with {_counts(ns)} the game cannot start{first}", span))
+    for i in sorted(unknown - short.keys()):
+        found.append(Diagnostic(
+            "the number this deals is known only during play, so no check can say that "
+            f"every player count from {lo} to {hi} has cards enough (write 'deal up to' to "
+            "deal what there is)", deals[i].span, severity="warning"))
+    for diag in found:
+        diag.source = game.checked.sources.get(diag.span.file)
+    return found

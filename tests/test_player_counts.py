@@ -1,0 +1,86 @@
+"""Every player count a ruleset allows can be dealt and started, or 'validate' says which
+cannot (issue 14 item 5)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from rulesplay import loads
+from rulesplay.cli import main
+from rulesplay.engine.player_counts import check_player_counts
+
+SHIPPED = [*sorted(Path("rulesets").glob("*.rules")),
+           *sorted(Path("rulesets/variants").glob("*.rules"))]
+
+
+def ruleset(opening: str, players: str = "4..10", cards: int = 40) -> str:
+    body = "\n".join("    " + line for line in opening.strip().split("\n"))
+    return f"""game "Deals"
+players {players}
+var hand_size: int = 5
+card card:
+    rank: 1..{cards}
+zone deck: shared, hidden
+zone aside: shared, hidden
+zone hand: per player, owner
+phase deal:
+{body}
+    for each player p:
+        p chooses c from hand[p]
+        move c to deck
+    end game
+score: count(hand[player])
+"""
+
+
+def test_a_deal_too_big_for_some_counts_is_an_error_naming_them_and_those_that_fit() -> None:
+    text = ruleset("deal 5 from deck to hand")
+    [diag] = check_player_counts(loads(text, file="d.rules"))
+    assert diag.severity == "error" and diag.span.line == 10
+    assert "with 9 or 10 players" in diag.message and "40 cards" in diag.message
+    assert "players 4..8 can be dealt" in diag.message
+    assert "deal 5 from deck to hand" in diag.render()  # the line and its caret
+
+
+def test_a_deal_that_fits_every_count_or_deals_up_to_is_fine() -> None:
+    assert check_player_counts(loads(ruleset("deal 5 from deck to hand", "2..8"))) == []
+    assert check_player_counts(loads(ruleset("deal up to 7 from deck to hand"))) == []
+
+
+def test_a_deal_from_a_zone_emptied_first_fails_when_the_game_starts() -> None:
+    # 40 cards in all, but 30 go aside before the deal: only 2 players can get 5 each
+    text = ruleset("repeat 30 times:\n    move top(deck) to aside\ndeal 5 from deck to hand",
+                   players="2..4")
+    [diag] = check_player_counts(loads(text, file="d.rules"))
+    assert diag.severity == "error"
+    assert "with 3 or 4 players the game cannot start" in diag.message
+    assert diag.span.line == 12
+
+
+def test_a_deal_of_a_number_known_only_during_play_is_warned_about() -> None:
+    text = ruleset("hand_size = count(deck) / 8\ndeal hand_size from deck to hand", "2..4")
+    [diag] = check_player_counts(loads(text))
+    assert diag.severity == "warning" and "known only during play" in diag.message
+
+
+def test_validate_exits_1_on_an_undealable_count_0_on_warnings(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.rules"
+    bad.write_text(ruleset("deal 5 from deck to hand"), encoding="utf-8")
+    result = CliRunner().invoke(main, ["validate", str(bad)])
+    assert result.exit_code == 1 and "with 9 or 10 players" in result.output
+    warned = tmp_path / "warned.rules"
+    warned.write_text(ruleset("hand_size = 2\ndeal hand_size from deck to hand", "2..4"),
+                      encoding="utf-8")
+    result = CliRunner().invoke(main, ["validate", str(warned)])
+    assert result.exit_code == 0 and "warning:" in result.output
+    assert "ok (1 warning)" in result.output
+
+
+@pytest.mark.parametrize("path", SHIPPED, ids=lambda p: p.stem)
+def test_every_shipped_ruleset_deals_and_starts_at_every_count(path: Path) -> None:
+    from rulesplay import load
+
+    assert check_player_counts(load(path)) == []
