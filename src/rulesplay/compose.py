@@ -38,7 +38,7 @@ from pydantic import BaseModel, ConfigDict, StrictStr
 
 from . import ir
 from .errors import Diagnostic, RulesError, RulesValidationError, Span, did_you_mean
-from .parse import parse_text
+from .parse import MAX_SOURCE_CHARS, parse_text
 from .validate import Checked, check
 
 # Ruleset list field -> the word a variant uses for it (``replace card ...``).
@@ -56,7 +56,8 @@ def read_source(path: str) -> str:
     """The text of a ruleset file.
 
     Raises:
-        RulesError: the file is missing, a folder, unreadable, or not UTF-8 text.
+        RulesError: the file is missing, a folder, unreadable, larger than
+            :data:`~rulesplay.parse.MAX_SOURCE_CHARS` bytes, or not UTF-8 text.
     """
     p = Path(path)
     if not p.exists():
@@ -67,7 +68,11 @@ def read_source(path: str) -> str:
     if p.is_dir():
         raise RulesError("is a folder, not a ruleset file", Span(file=path, line=1, col=1))
     try:
-        data = p.read_bytes()
+        with p.open("rb") as f:  # no more than the largest ruleset (a device never ends)
+            data = f.read(MAX_SOURCE_CHARS + 1)
+        if len(data) > MAX_SOURCE_CHARS:
+            raise RulesError(f"is too large for a ruleset file (more than "
+                             f"{MAX_SOURCE_CHARS:,} bytes)", Span(file=path, line=1, col=1))
     except OSError as exc:
         raise RulesError(f"cannot be read ({exc.strerror})", Span(file=path, line=1, col=1)) \
             from None

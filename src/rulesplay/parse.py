@@ -36,9 +36,14 @@ def parse_text(text: str, file: str = "<input>") -> ir.Ruleset:
         file: the path used in spans and diagnostics.
 
     Raises:
-        RulesSyntaxError: the text is not in the language; the diagnostic names what was
-            expected at the failing position.
+        RulesSyntaxError: the text is not in the language, or longer than
+            :data:`MAX_SOURCE_CHARS`; the diagnostic names what was expected at the failing
+            position.
     """
+    if len(text) > MAX_SOURCE_CHARS:
+        raise RulesSyntaxError(f"the file is too large for a ruleset ({len(text):,} "
+                               f"characters; at most {MAX_SOURCE_CHARS:,})",
+                               Span(file=file, line=1, col=1))
     text = normalize_newlines(text.removeprefix("\ufeff"))
     if "\x00" in text:
         raise located("the file is binary, not a ruleset (it contains NUL bytes)", file, 1, 1,
@@ -74,6 +79,9 @@ def normalize_newlines(text: str) -> str:
 
 
 # Longer numbers are refused by the validator (a ruleset counts cards, seats and points).
+# The longest ruleset file (the shipped ones are under 30 kB): reading and parsing stay
+# quick and small whatever a file holds.
+MAX_SOURCE_CHARS = 1_000_000
 MAX_DIGITS = 18
 # Longer ones cannot even become a value (Python's own limit): a syntax error.
 MAX_READ_DIGITS = 4300

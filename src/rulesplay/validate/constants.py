@@ -17,7 +17,8 @@ from .declarations import whole_at_least_1
 from .functions import BUILTINS, UNKNOWN
 from .symbols import Context
 
-# The most cards one kind may make, and the longest range a default may build.
+# The most cards a game may have (all kinds together), and the longest range a default may
+# build: the engine lists cards, so a bigger game would take minutes and gigabytes to load.
 MAX_CARDS = 10_000
 
 
@@ -211,8 +212,8 @@ def constant_checks(c: Context) -> None:
 
     Rules: an option's default may use numbers, ``players``, earlier options and choice
     values, and must be allowed by the option's type for every player count in
-    ``players lo..hi``; a kind's ``copies`` must be at least 1 for every player count; no kind
-    makes more than :data:`MAX_CARDS` cards.
+    ``players lo..hi``; a kind's ``copies`` must be at least 1 for every player count; the
+    kinds together make at most :data:`MAX_CARDS` cards.
     """
     r = c.r
     if not 1 <= r.min_players <= r.max_players <= 64:
@@ -263,6 +264,7 @@ def constant_checks(c: Context) -> None:
                        f"{problem}", o.default, (o.name, 0))
                 continue
             env[o.name] = value
+        total = 0  # cards of the kinds so far, for this player count
         for k in r.kinds:
             try:
                 copies = const_eval(k.copies, env)
@@ -288,5 +290,13 @@ def constant_checks(c: Context) -> None:
                     elif a.lo is not None and a.hi is not None and a.lo <= a.hi:
                         cards *= a.hi - a.lo + 1
             if cards > MAX_CARDS:
-                report(f"card kind '{k.name}' makes {cards} cards; at most {MAX_CARDS} are "
-                       "allowed", k, (k.name, 0))
+                where = f" with {n} players" if _names(k.copies) & varying and \
+                    r.min_players < r.max_players else ""
+                report(f"card kind '{k.name}' makes {cards} cards{where}; at most "
+                       f"{MAX_CARDS} are allowed", k, (k.name, 0))
+                continue
+            total += cards
+            if total > MAX_CARDS:
+                where = f" with {n} players" if r.min_players < r.max_players else ""
+                report(f"the card kinds up to '{k.name}' make {total} cards{where}; a game "
+                       f"may have at most {MAX_CARDS} cards", k, ("", 0))
