@@ -168,3 +168,20 @@ def did_you_mean(name: str, candidates: Iterable[str]) -> str:
         odd = ", ".join(f"U+{ord(a):04X} {unicodedata.name(a, '?')}" for a in unlike[:2])
         return f" (did you mean '{close[0]}'? this one has {odd})"
     return f" (did you mean '{close[0]}'?)"
+
+
+# What a rule failing while it runs raises (a None where a card was expected, a missing key,
+# a division by zero, ...); the engine turns each into a located RulesRuntimeError.
+RUNTIME_FAULTS = (RulesError, TypeError, ValueError, IndexError, KeyError, ZeroDivisionError,
+                  AttributeError)
+
+
+def fault_message(exc: Exception) -> str:
+    """Python's message for a failure while a rule runs, in the ruleset's words where they
+    differ (a ``None`` is a value that is none here)."""
+    text = str(exc)
+    if "NoneType" in text:
+        return "a value is none here (e.g. the top card of an empty zone, or a variable " \
+               "never set)"
+    return text
+

@@ -396,6 +396,13 @@ def _loop(session: Session, console: Console, ask: Callable[[str], str], seat_ui
             code = 128 + exc.signum if isinstance(exc, Hangup) else \
                 130 if isinstance(exc, KeyboardInterrupt) else 0
             return code if _stop_and_save(session, console, lang) else 1
+        except RulesError:
+            # The ruleset failed (the caller prints where): keep the game up to this move.
+            stops.stopping = True
+            if snapshot is not None:
+                _restore(session, *snapshot)
+            _save_and_say(session, console, lang, "rules_failed", said="saved_failed")
+            raise
         except SaveRequest:
             stops.stopping = True
             if _save_and_say(session, console, lang, None):
@@ -520,7 +527,7 @@ def _restore(session: Session, state: State, rngs: dict[int, Any],
 
 def _save_and_say(session: Session, console: Console, lang: str | None,
                   why: str | None, path: str | None = None,
-                  ask: Callable[[str], str] | None = None) -> bool:
+                  ask: Callable[[str], str] | None = None, said: str = "saved") -> bool:
     """Save the session (to ``path``, default its save file) and say where; when it cannot
     be saved, say why and keep the game (returns whether it was saved). Another existing
     file is replaced only when the person answers yes to ``ask``."""
@@ -542,7 +549,7 @@ def _save_and_say(session: Session, console: Console, lang: str | None,
         console.print(f"cannot save to {path or session.save_path}: {exc.strerror}",
                       style="red", markup=False)
         return False
-    console.print(tr(lang, "saved", path=written), style="green")
+    console.print(tr(lang, said, path=written), style="green")
     return True
 
 

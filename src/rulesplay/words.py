@@ -83,6 +83,9 @@ PHRASES: dict[str, dict[str, str]] = {
         "pass_to": "{seat}'s turn. Pass the keyboard to {seat}, then press Enter.",
         "left": "Left the game without saving.",
         "interrupted": "Stopped.",
+        "rules_failed": "The ruleset failed (below).",
+        "saved_failed": "The game up to this move is saved to {path} (resuming it meets the "
+                        "same failure: it is kept to look into).",
         "human_intro": "You play {seats}. Type 'help' at any question; 'save' or Ctrl-C saves "
                        "the game to {path}.",
         "resumed": "Resumed {path}: {title}, {n} players, seed {seed}, decision {k}.",
@@ -159,6 +162,9 @@ PHRASES: dict[str, dict[str, str]] = {
         "pass_to": "{seat}の番です。{seat}に交代して Enter を押してください。",
         "left": "保存せずに終了しました。",
         "interrupted": "中断しました。",
+        "rules_failed": "ルールの実行に失敗しました（下記）。",
+        "saved_failed": "この手の前までのゲームを {path} に保存しました（再開しても同じところで"
+                        "失敗します。調べるために残します）。",
         "human_intro": "あなたは{seats}です。いつでも help と入力できます。save か Ctrl-C で "
                        "{path} に保存します。",
         "resumed": "{path} を再開: {title}, {n}人, シード {seed}, {k}番目の決定から。",

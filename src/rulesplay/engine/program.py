@@ -13,7 +13,7 @@ from types import CodeType, TracebackType
 from typing import TYPE_CHECKING, Any
 
 from .. import events
-from ..errors import Span
+from ..errors import RUNTIME_FAULTS, RulesError, RulesRuntimeError, Span, fault_message
 from ..events import Mask, seat_text
 from ..visibility import sight
 from ..words import word
@@ -204,6 +204,7 @@ class Program:
 
 
 Seers = Callable[[Any], int]  # state -> bitmask of the seats that see a placeholder's value
+Placeholder = tuple[Fn, str, Seers | None, Span]  # value function, type, seers, where
 
 
 class DisplayText:
@@ -215,31 +216,44 @@ class DisplayText:
 
     Args:
         prog: the program (:meth:`Program.show` renders the values).
-        parts: literal strings, and per placeholder ``(value function, its type, seers)``,
-            ``seers`` None when every seat sees the value, else ``f(state) -> bitmask``.
+        parts: literal strings, and per placeholder ``(value function, its type, seers,
+            span)``, ``seers`` None when every seat sees the value, else
+            ``f(state) -> bitmask``; ``span`` where the placeholder is in the ruleset.
     """
 
     __slots__ = ("prog", "parts", "everyone")
 
-    def __init__(self, prog: Program, parts: list[str | tuple[Fn, str, Seers | None]]) -> None:
+    def __init__(self, prog: Program, parts: list[str | Placeholder]) -> None:
         self.prog, self.parts = prog, parts
         self.everyone = (1 << prog.layout.n + 1) - 1
 
     def __call__(self, s: State | None) -> str:
-        """The whole text (``s`` may be None for a text without placeholders)."""
-        show = self.prog.show
-        return "".join(p if isinstance(p, str) else show(p[0](s, None), p[1])
-                       for p in self.parts)
+        """The whole text (``s`` may be None for a text without placeholders).
+
+        Raises:
+            RulesRuntimeError: a placeholder failed (a card of an empty zone...), at its
+                place in the ruleset.
+        """
+        return "".join(p if isinstance(p, str) else self._value(p, s) for p in self.parts)
+
+    def _value(self, p: Placeholder, s: State | None) -> str:
+        try:
+            return self.prog.show(p[0](s, None), p[1])
+        except RUNTIME_FAULTS as exc:
+            if isinstance(exc, RulesError) and exc.span.line:
+                raise
+            raise RulesRuntimeError(f"this text's placeholder failed ({fault_message(exc)})",
+                                    p[3]).attach_source(self.prog.checked.sources) from None
 
     def masked(self, s: State) -> tuple[str, list[Mask]]:
         """The whole text and its masks: ``[start, end, seers]`` for each value that not
         every seat sees (none for a text that shows no such variable)."""
-        show, out, masks, at = self.prog.show, [], [], 0
+        out, masks, at = [], [], 0
         for p in self.parts:
             if isinstance(p, str):
                 piece = p
             else:
-                piece = show(p[0](s, None), p[1])
+                piece = self._value(p, s)
                 seers = p[2](s) if p[2] is not None else self.everyone
                 if seers != self.everyone:
                     masks.append([at, at + len(piece), seers])

@@ -14,7 +14,14 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from .. import events
-from ..errors import IllegalActionError, RulesError, RulesRuntimeError, Span
+from ..errors import (
+    RUNTIME_FAULTS,
+    IllegalActionError,
+    RulesError,
+    RulesRuntimeError,
+    Span,
+    fault_message,
+)
 from ..events import Tally
 from .actions import Action
 from .observe import card_seers, knows_choice, observation
@@ -26,8 +33,7 @@ if TYPE_CHECKING:
 STEP_LIMIT = 200_000  # interpreter steps allowed between two decisions
 DECISION_LIMIT = 100_000  # decisions allowed in one game (real games take a few hundred)
 # What a failing rule raises while it runs; each becomes a located RulesError.
-FAULTS = (RulesError, TypeError, ValueError, IndexError, KeyError, ZeroDivisionError,
-          AttributeError)
+FAULTS = RUNTIME_FAULTS
 SAVE_VERSION = 3  # 2: the ruleset's text instead of its path; 3: the engine that wrote it
 
 # How ``State.from_json(data)`` without a game rebuilds one from the save's ruleset text.
@@ -147,14 +153,16 @@ class State:
         """What the pending decision asks, in the ruleset's words (e.g. "declare red trump")."""
         if self.pending is None:
             return ""
-        return self.program.decision(self.pending[1]).prompt(self)
+        with self._faults():  # a placeholder may fail (RulesRuntimeError, at its place)
+            return self.program.decision(self.pending[1]).prompt(self)
 
     def seat_prompt(self, seat: int | None) -> str:
         """:meth:`prompt` as ``seat`` (None: an onlooker) is shown it: the values of
         variables it may not see (``owner``, ``hidden``) as ``?``."""
         if self.pending is None:
             return ""
-        return self.program.decision(self.pending[1]).seat_prompt(self, seat)
+        with self._faults():
+            return self.program.decision(self.pending[1]).seat_prompt(self, seat)
 
     def decision_name(self) -> str:
         """The name of the pending decision in the ruleset (``play``, ``declare_trump``...)."""
@@ -200,7 +208,8 @@ class State:
         if self.decisions >= DECISION_LIMIT:
             self._too_long()
         if self.events is not None and self.events.__class__ is not Tally:
-            prompt, masks = node.masked_prompt(self)
+            with self._faults():  # before anything changes: a failing prompt loses nothing
+                prompt, masks = node.masked_prompt(self)
             self.events.append(events.decision(
                 player, prog.phase_name(self), node.name, prompt, chosen.id,
                 chosen.label, node.secret, masks))
@@ -296,7 +305,7 @@ class State:
                 exc.message = prefix + exc.message
                 exc.diagnostics[0].message = exc.message
             return exc.attach_source(sources)
-        return RulesRuntimeError(f"{prefix}{what} failed ({_plain(exc)})",
+        return RulesRuntimeError(f"{prefix}{what} failed ({fault_message(exc)})",
                                  where).attach_source(sources)
 
     def finish(self) -> None:
@@ -598,10 +607,3 @@ def _check_shape(d: dict[str, Any], prog: Program) -> None:
         "choices of unseen cards")
 
 
-def _plain(exc: Exception) -> str:
-    """Python's message for a failure, in the ruleset's words where they differ."""
-    text = str(exc)
-    if "NoneType" in text:
-        return "a value is none here (e.g. the top card of an empty zone, or a variable " \
-               "never set)"
-    return text

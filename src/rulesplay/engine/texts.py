@@ -44,7 +44,7 @@ def template(prog: Program, comp: ExprCompiler, labels: ir.Labels | None,
     if parts is None:
         return DisplayText(prog, [default])
     return DisplayText(prog, [p if isinstance(p, str) else
-                              (comp.expr(p), comp.type_of(p), _seers(prog, comp, p))
+                              (comp.expr(p), comp.type_of(p), _seers(prog, comp, p), p.span)
                               for p in parts])
 
 
