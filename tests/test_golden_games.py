@@ -49,12 +49,13 @@ LEVEL = 9  # gzip compression level of the goldens (fixed: the same log gives th
 
 
 @functools.cache
-def _load(path: str, options: str, lang: str | None, engine: str) -> Game:
-    return load(path, json.loads(options), lang, engine)
+def _load(path: str, options: str, lang: str | None, engine: str, limits: str) -> Game:
+    return load(path, json.loads(options), lang, engine, json.loads(limits))
 
 
 def cached_load(path: str, options: dict[str, Any] | None = None,
-                lang: str | None = None, engine: str = "compiled") -> Game:
+                lang: str | None = None, engine: str = "compiled",
+                limits: dict[str, int] | None = None) -> Game:
     """``rulesplay.engine.game.load``, loaded once per ruleset and options in this session.
 
     Stands in for ``load`` inside ``rulesplay.cli`` (run and replay) only to save time: loading
@@ -63,7 +64,8 @@ def cached_load(path: str, options: dict[str, Any] | None = None,
     a game that depended on an earlier game played with the same ``Game`` would show up as a
     difference here.
     """
-    return _load(path, json.dumps(options or {}, sort_keys=True), lang, engine)
+    return _load(path, json.dumps(options or {}, sort_keys=True), lang, engine,
+                 json.dumps(limits or {}, sort_keys=True))
 
 
 def _rulesets() -> list[str]:

@@ -7,7 +7,6 @@ import json
 import pytest
 
 import rulesplay
-from rulesplay.engine import state as state_module
 from rulesplay.errors import IllegalActionError, OptionError, RulesError
 
 LOOP = '''
@@ -27,10 +26,8 @@ score: n
 '''
 
 
-def test_a_game_that_never_ends_stops_at_the_decision_limit(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(state_module, "DECISION_LIMIT", 50)
-    s = rulesplay.loads(LOOP).new_state(2)
+def test_a_game_that_never_ends_stops_at_the_decision_limit() -> None:
+    s = rulesplay.loads(LOOP, limits={"decisions": 50}).new_state(2)
     with pytest.raises(RulesError, match=r"50 decisions without ending \(in phase .a.\)"):
         while True:
             s.apply(s.legal_actions()[0])

@@ -26,7 +26,14 @@ from . import gamelog, terminal
 from . import graph as graphs
 from .agents import Agent
 from .agents import make_agent as agent_from_spec
-from .cliargs import ENGINE_OPTION, claim_output, echo_warnings, parse_pairs
+from .cliargs import (
+    ENGINE_OPTION,
+    LIMIT_OPTION,
+    claim_output,
+    echo_warnings,
+    parse_limits,
+    parse_pairs,
+)
 from .compose import changed_since
 from .engine.game import Game, load, load_bundle
 from .engine.lower import ENGINES
@@ -110,10 +117,10 @@ def _lang(lang: str | None) -> str | None:
 
 
 def _load_game(path: str, options: dict[str, Any], lang: str | None,
-               engine: str = ENGINES[0]) -> Game:
+               engine: str = ENGINES[0], limits: dict[str, int] | None = None) -> Game:
     """Load a game; wrong option names or values become usage errors (exit 2)."""
     try:
-        return load(path, options, lang, engine)
+        return load(path, options, lang, engine, limits)
     except OptionError as exc:
         raise click.UsageError(exc.message) from None
 
@@ -156,9 +163,11 @@ def _new_state(game: Game, players: int | None, seed: int) -> State:
               help="Replace an existing --log or --save file (a ruleset file is never "
                    "replaced).")
 @ENGINE_OPTION
+@LIMIT_OPTION
 def run(file: str, players: int | None, seed: int | None, options: tuple[str, ...],
         log_path: str | None, log_seat: int | None, quiet: bool, lang: str | None, bot: str,
-        seats: tuple[str, ...], save_path: str | None, force: bool, engine: str) -> None:
+        seats: tuple[str, ...], save_path: str | None, force: bool, engine: str,
+        limits: tuple[str, ...]) -> None:
     """Play a complete game of FILE and print what happens.
 
     With bots only, the account shows each phase, every decision, trick winners and where
@@ -168,7 +177,8 @@ def run(file: str, players: int | None, seed: int | None, options: tuple[str, ..
     game for 'rulesplay resume'.
     """
     lang = _lang(lang)
-    game = _load_game(file, dict(parse_pairs(options, "--option")), lang, engine)
+    game = _load_game(file, dict(parse_pairs(options, "--option")), lang, engine,
+                      parse_limits(limits))
     echo_warnings(game.checked.warnings)
     n = players if players is not None else game.player_range[0]
     try:

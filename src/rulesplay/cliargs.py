@@ -10,6 +10,7 @@ import click
 
 from .engine.lower import ENGINES
 from .errors import Diagnostic
+from .limits import LIMITS, limit_problem
 from .outfiles import OutputRefused, claim
 
 # ``--engine``: the compiled engine, or the frame interpreter it is tested against.
@@ -17,6 +18,31 @@ ENGINE_OPTION = click.option(
     "--engine", type=click.Choice(ENGINES), default=ENGINES[0], show_default=True,
     help="Run the phases compiled to Python, or with the frame interpreter (the reference; "
          "both play the same games).")
+
+
+LIMIT_OPTION = click.option(
+    "--limit", "limits", multiple=True, metavar="NAME=N",
+    help="Raise or lower one of the game's budgets for this run: "
+         + ", ".join(f"{name} ({what}, default {value:,})"
+                     for name, (value, what) in LIMITS.items())
+         + "; a game that goes past one stops with an error naming where (repeatable).")
+
+
+def parse_limits(values: tuple[str, ...]) -> dict[str, int]:
+    """``("decisions=20000",)`` -> ``{"decisions": 20000}``.
+
+    Raises:
+        click.UsageError: not NAME=N, an unknown limit (the message lists them), or a value
+            that is not a whole number from 1 to :data:`~rulesplay.limits.MAX_LIMIT`.
+    """
+    out: dict[str, int] = {}
+    for name, raw in parse_pairs(values, "--limit"):
+        value: object = int(raw) if raw.strip().isdecimal() and len(raw) < 12 else raw
+        problem = limit_problem(name, value)
+        if problem is not None:
+            raise click.UsageError(f"--limit: {problem}")
+        out[name] = int(raw)
+    return out
 
 
 def parse_pairs(values: tuple[str, ...], flag: str) -> list[tuple[str, str]]:

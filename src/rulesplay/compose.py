@@ -15,7 +15,8 @@ place, a new one comes after the base's. A new declaration whose name the base a
 is an error (say ``replace``), and ``replace``/``remove``/``option NAME = ...`` of a name the
 base lacks is an error with "did you mean". ``game``, ``players``, ``author``, ``about``,
 ``start``, ``score:`` and ``winners:`` replace the base's when given; ``tiebreak:`` lines
-replace the base's list when the variant has any. Each node keeps the span of the file it
+replace the base's list when the variant has any; a ``limit NAME N`` replaces the base's limit
+of that name. Each node keeps the span of the file it
 came from, so diagnostics point into the variant or the base as the case may be.
 
 Where ``extends`` and ``include`` may reach: the folder tree rooted at the nearest folder
@@ -453,6 +454,9 @@ def merge(base: ir.Ruleset, variant: ir.Ruleset) -> ir.Ruleset:
             update[name] = getattr(variant, name)
     if variant.tiebreaks:
         update["tiebreaks"] = variant.tiebreaks
+    if variant.limits:  # a variant's limit replaces the base's of that name
+        named = {lim.name: lim for lim in [*base.limits, *variant.limits]}
+        update["limits"] = list(named.values())
     update.update(span=variant.span, extends=variant.extends,
                   extends_span=variant.extends_span, overrides=[],
                   duplicates=[*base.duplicates, *variant.duplicates])

@@ -597,6 +597,14 @@ class Override(Node):
     doc: str = ""
 
 
+class LimitDecl(DeclNode):
+    """``limit NAME N``: one of the game's budgets (decisions per game, entries of one
+    phase, steps between two decisions) set by the ruleset; the engine has defaults."""
+
+    name: str
+    value: int
+
+
 class Ruleset(Written):
     """A whole ruleset: metadata, options, enums, cards, zones, variables, phases, scoring.
 
@@ -626,6 +634,7 @@ class Ruleset(Written):
     winners: Expr | None = None
     abilities: list[AbilityDecl] = Field(default_factory=list)
     rules: list[RuleDecl] = Field(default_factory=list)
+    limits: list[LimitDecl] = Field(default_factory=list)
     includes: list[tuple[str, Span]] = Field(default_factory=list)
     extends: str | None = None
     extends_span: Span = NO_SPAN

@@ -328,6 +328,10 @@ class ToIR(Transformer[Token, Any]):
                                               what="option", name=str(name), value=default,
                                               doc=doc))
 
+    def limit_decl(self, meta: Any, items: list[Any]) -> _Decl:
+        return _Decl("limits", ir.LimitDecl(span=self._span(meta), name=str(items[0]),
+                                            value=self._int(items[1])))
+
     def include_decl(self, meta: Any, items: list[Any]) -> _Decl:
         return _Decl("includes", (_unquote(items[0]), self._span(meta)))
 

@@ -35,7 +35,8 @@ from .outfiles import OutputRefused, claim, write_atomic
 from .words import tr
 
 SESSION_MARK = "rulesplay-session"
-SESSION_VERSION = 3  # 2: no log path or log size, events rebuilt by replay; 3: engine
+SESSION_VERSION = 4  # 2: no log path or log size, events rebuilt by replay; 3: engine;
+# 4: the state's format 4 (phase entries, the run's limits)
 RECENT_LIMIT = 600  # raw events kept for "since your last turn" and "moves"
 HUMAN = "human"
 
@@ -52,15 +53,16 @@ class SavedState(BaseModel):
     options: dict[str, OptionValue]
     lang: StrictStr | None = None
     engine: Literal["compiled", "interpret"]
+    limits: dict[str, StrictInt] = {}
     history: list[tuple[StrictInt, StrictStr]]
 
 
 class SavedSession(BaseModel):
-    """The save file of a game with human seats (format version 3)."""
+    """The save file of a game with human seats (format version 4)."""
 
     model_config = ConfigDict(extra="forbid")
     type: Literal["rulesplay-session"]
-    version: Literal[3]
+    version: Literal[4]
     state: SavedState
     seats: dict[int, StrictStr]
     bots: dict[int, tuple[StrictInt, list[StrictInt], float | None]]
@@ -100,7 +102,8 @@ def replay(saved: SavedState) -> State:
             the decisions lead to differs from the saved one (edited save, or a ruleset
             changed since); the message says which parts differ.
     """
-    game = load_bundle(saved.ruleset, dict(saved.options), saved.lang, saved.engine)
+    game = load_bundle(saved.ruleset, dict(saved.options), saved.lang, saved.engine,
+                       saved.limits)
     state = game.new_state(saved.players, saved.seed, record_events=True)
     for k, (player, action) in enumerate(saved.history, 1):
         if state.current_player() != player:

@@ -344,6 +344,9 @@ class DeclPrinter(Stage):
             lines += stmt_lines(body, 2)
         return lines
 
+    def visit_LimitDecl(self, d: ir.LimitDecl) -> list[str]:
+        return [f"limit {d.name} {d.value}"]
+
     def visit_RuleDecl(self, d: ir.RuleDecl) -> list[str]:
         return [_words(f"rule {d.name}", labels_text(d.labels)) + ":", *stmt_lines(d.body, 1)]
 
@@ -428,6 +431,7 @@ def ruleset_text(r: ir.Ruleset) -> str:
             head.append(f"{name} {quote(getattr(r, name))}")
     head += [f"include {quote(path)}" for path, _ in r.includes]
     blocks.append(("head", head))
+    blocks.append(("limit", [line for d in r.limits for line in decls.visit(d)]))
     pending = {what: list(getattr(r, field)) for what, field in _LISTS.items()}
 
     def emit_until(what: str, marker: ir.Override | None) -> None:

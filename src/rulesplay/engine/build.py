@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..limits import defaults
 from ..validate import start_phase
 from .choices import ChooseNode
 from .codegen import ExprCompiler
@@ -41,6 +42,9 @@ def build_program(game: Game, n: int) -> Program:
     comp = ExprCompiler(prog.checked, lay)
     ruleset = prog.ruleset
     build_options(prog, comp, game.option_values)  # first: copies and attributes may use them
+    limits = defaults() | {lim.name: lim.value for lim in ruleset.limits} | game.limits
+    prog.max_decisions, prog.max_entries, prog.max_steps = \
+        limits["decisions"], limits["entries"], limits["steps"]
     build_cards(prog, comp)
     build_zones(prog)
     build_vars(prog, comp)

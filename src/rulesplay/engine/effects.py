@@ -104,6 +104,7 @@ class Node:
     """
 
     span: Span = Span()
+    loop = False  # a loop: the step limit points at the innermost one running
     card_slots: tuple[int, ...] = ()
     card_list_slots: tuple[int, ...] = ()
 
@@ -149,6 +150,8 @@ class Block(Node):
 
 class LoopNode(Node):
     """Marks loops: ``break`` pops frames up to and including the innermost loop's."""
+
+    loop = True
 
 
 class Nop(Node):
@@ -365,7 +368,7 @@ class PhaseNode(Node):
     def step(self, s: State, f: list[Any]) -> None:
         if f[1] == 0:
             f[1] = 1
-            s.phase = self.index
+            s.begin_phase(self.index)
             if s.events is not None:
                 label, masks = self.label.masked(s)
                 s.events.append(events.phase(self.name, label, masks))

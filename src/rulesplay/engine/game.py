@@ -17,6 +17,7 @@ from .. import ir
 from ..compose import Bundle, bundle_of, load_ruleset
 from ..compose import load_bundle as load_files
 from ..errors import OptionError, RulesError, did_you_mean
+from ..limits import limit_problem
 from ..parse import parse_text
 from ..validate import Checked, check
 from .build import build_program
@@ -47,16 +48,18 @@ class Game:
             they rebuild this very game without reading any file).
         engine: ``compiled`` (the default: phases lowered to generated code) or
             ``interpret`` (the frame interpreter, the reference); both play the same games.
+        limits: this run's budgets, name -> value (:mod:`rulesplay.limits`: ``decisions``,
+            ``entries``, ``steps``), over the ruleset's ``limit`` lines and the defaults.
 
     Raises:
         OptionError: an unknown option name or a value outside what the option allows,
-            or an unknown engine.
+            an unknown engine, or an unknown limit or a value it cannot take.
     """
 
     def __init__(self, ruleset: ir.Ruleset, checked: Checked,
                  options: Mapping[str, Any] | None = None, lang: str | None = None,
                  path: str | None = None, bundle: Bundle | None = None,
-                 engine: str = ENGINES[0]) -> None:
+                 engine: str = ENGINES[0], limits: Mapping[str, int] | None = None) -> None:
         if engine not in ENGINES:
             raise OptionError(f"unknown engine '{engine}'; engines: {', '.join(ENGINES)}")
         self.engine = engine
@@ -78,6 +81,12 @@ class Game:
             value = coerce_option(decls[name], raw)
             check_option_value(decls[name], value)
             self.option_values[name] = value
+        self.limits: dict[str, int] = {}
+        for name, value in (limits or {}).items():
+            problem = limit_problem(name, value)
+            if problem is not None:
+                raise OptionError(problem)
+            self.limits[name] = value
         self._programs: dict[int, Program] = {}
 
     @property
@@ -124,7 +133,8 @@ class Game:
 
 
 def load(path: str | Path, options: Mapping[str, Any] | None = None,
-         lang: str | None = None, engine: str = ENGINES[0]) -> Game:
+         lang: str | None = None, engine: str = ENGINES[0],
+         limits: Mapping[str, int] | None = None) -> Game:
     """Load, check and compile a ruleset file.
 
     Args:
@@ -132,6 +142,7 @@ def load(path: str | Path, options: Mapping[str, Any] | None = None,
         options: option values by name (strings allowed, as from the command line).
         lang: display language ("ja") or None for English.
         engine: ``compiled`` or ``interpret`` (see :class:`Game`).
+        limits: this run's budgets (see :class:`Game`).
 
     Raises:
         RulesError: the file cannot be read, does not parse, or does not validate; the
@@ -140,11 +151,12 @@ def load(path: str | Path, options: Mapping[str, Any] | None = None,
     """
     ruleset, checked = load_ruleset(str(path))
     return Game(ruleset, checked, options, lang, str(path),
-                bundle_of(str(path), checked.sources), engine)
+                bundle_of(str(path), checked.sources), engine, limits)
 
 
 def load_bundle(bundle: Bundle, options: Mapping[str, Any] | None = None,
-                lang: str | None = None, engine: str = ENGINES[0]) -> Game:
+                lang: str | None = None, engine: str = ENGINES[0],
+                limits: Mapping[str, int] | None = None) -> Game:
     """Like :func:`load` for a ruleset's files held in memory (a save's or a log's
     :class:`~rulesplay.compose.Bundle`): no file is opened.
 
@@ -152,11 +164,12 @@ def load_bundle(bundle: Bundle, options: Mapping[str, Any] | None = None,
         RulesError: the files do not parse or validate. OptionError: as :func:`load`.
     """
     ruleset, checked = load_files(bundle)
-    return Game(ruleset, checked, options, lang, bundle.name, bundle, engine)
+    return Game(ruleset, checked, options, lang, bundle.name, bundle, engine, limits)
 
 
 def loads(text: str, options: Mapping[str, Any] | None = None, lang: str | None = None,
-          file: str = "<input>", engine: str = ENGINES[0]) -> Game:
+          file: str = "<input>", engine: str = ENGINES[0],
+          limits: Mapping[str, int] | None = None) -> Game:
     """Like :func:`load` for ruleset text held in memory (no ``extends``)."""
     ruleset = parse_text(text, file)
     try:
@@ -164,7 +177,7 @@ def loads(text: str, options: Mapping[str, Any] | None = None, lang: str | None 
     except RulesError as exc:
         raise exc.attach_source({file: text}) from None
     return Game(ruleset, checked, options, lang, None,
-                Bundle(name=file, top=file, files={file: text}), engine)
+                Bundle(name=file, top=file, files={file: text}), engine, limits)
 
 
 def game_of_save(data: dict[str, Any]) -> Game:
@@ -188,4 +201,10 @@ def game_of_save(data: dict[str, Any]) -> Game:
     engine = data.get("engine")
     if engine not in ENGINES:
         raise RulesError(f"the save names no engine this rulesplay has ({', '.join(ENGINES)})")
-    return load_bundle(bundle, data.get("options") or {}, data.get("lang"), engine)
+    limits = data.get("limits") or {}
+    if not isinstance(limits, dict):
+        raise RulesError("the save's limits are damaged")
+    try:
+        return load_bundle(bundle, data.get("options") or {}, data.get("lang"), engine, limits)
+    except OptionError as exc:  # a limit edited into something it cannot be
+        raise RulesError(f"the save's limits are damaged: {exc.message}") from None

@@ -22,12 +22,12 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .. import events, ir
 from ..errors import RulesError, RulesRuntimeError, Span
+from ..limits import over_limit
 from ..visitor import NodeVisitor
 from .compile_stmts import StmtCompiler, compile_choose, compile_trick
 from .effects import PhaseNode, end_game, move_card, move_cards, ordered_seats
 from .routine_code import Code
 from .routines import Routine, fail
-from .state import STEP_LIMIT
 from .tricks import PASSED, WAITS, LoweredTrick, no_card_to_play
 
 if TYPE_CHECKING:
@@ -137,7 +137,7 @@ class Lowerer:
         code = Code()
         code.span = decl.span
         k = self.comp.const
-        code.emit(f"s.phase = {node.index}")
+        code.emit(f"s.begin_phase({node.index})")
         code.emit("if s.events is not None:")
         code.emit(f"    s.events.append({k(events.phase)}({k(node.name)}, "
                   f"*{k(node.label)}.masked(s)))")
@@ -208,8 +208,11 @@ class Lowerer:
         frame interpreter."""
         k = self.comp.const
         code.emit("_steps += 1")
-        code.emit(f"if _steps > {STEP_LIMIT}:")
-        code.emit(f"    raise {k(fail)}({k(_STEP_MESSAGE)}, s.span or {k(Span())})")
+        limit = self.prog.max_steps
+        code.emit(f"if _steps > {limit}:")
+        # at the loop (s.span is the last statement that recorded one, maybe long before)
+        where = code.span or Span()
+        code.emit(f"    raise {k(fail)}({k(over_limit('steps', limit))}, {k(where)})")
 
     # ------------------------------------------------------------ plain statements
     def plain_Let(self, code: Code, st: ir.Let, loops: list[_Loop]) -> None:
@@ -582,8 +585,6 @@ class Lowerer:
         return node
 
 
-_STEP_MESSAGE = (f"step limit reached: {STEP_LIMIT} steps without a decision "
-                 "(a loop that never ends?)")
 
 
 def _no_resume(pc: Any) -> RulesError:

@@ -23,6 +23,7 @@ from ..errors import (
     fault_message,
 )
 from ..events import Tally
+from ..limits import LIMITS, over_limit
 from .actions import Action
 from .observe import card_seers, knows_choice, observation
 
@@ -30,11 +31,13 @@ if TYPE_CHECKING:
     from .game import Game
     from .program import Program
 
-STEP_LIMIT = 200_000  # interpreter steps allowed between two decisions
-DECISION_LIMIT = 100_000  # decisions allowed in one game (real games take a few hundred)
+# The default budgets (a ruleset's 'limit' lines and a run's --limit change them per game).
+STEP_LIMIT = LIMITS["steps"][0]  # steps of the rules allowed between two decisions
+DECISION_LIMIT = LIMITS["decisions"][0]  # decisions allowed in one game
 # What a failing rule raises while it runs; each becomes a located RulesError.
 FAULTS = RUNTIME_FAULTS
-SAVE_VERSION = 3  # 2: the ruleset's text instead of its path; 3: the engine that wrote it
+SAVE_VERSION = 4  # 2: the ruleset's text instead of its path; 3: the engine that wrote it;
+# 4: how often each phase has begun, and the run's limits
 
 # How ``State.from_json(data)`` without a game rebuilds one from the save's ruleset text.
 # The engine imports no loader: the ``rulesplay`` package installs one (set_game_loader).
@@ -57,7 +60,7 @@ class State:
 
     __slots__ = ("program", "zones", "where", "g", "pv", "cv", "loc", "stack", "by", "rng",
                  "pending", "terminal", "phase", "events", "span", "_legal", "decisions",
-                 "seed", "history", "unseen_choices", "watch")
+                 "seed", "history", "unseen_choices", "watch", "entries")
 
     program: Program
     zones: list[list[int]]
@@ -83,6 +86,9 @@ class State:
     the bitmask of those seats (:func:`~rulesplay.engine.observe.seat_bit`). A seat sees
     the card when it sees where the card is when chosen, or sees it arrive somewhere before
     the next decision (see :func:`~rulesplay.engine.observe.knows_choice`)."""
+    entries: list[int]
+    """How many times each phase (by its index in ``program.phases``) has begun: the
+    ``entries`` limit (:mod:`rulesplay.limits`) stops a game whose phases go round for ever."""
     watch: list[int] | None
     """While a choice of a card resolves: ``[card, bitmask of the seats that saw it]``;
     :func:`~rulesplay.engine.effects.move_cards` adds the seats that see it arrive."""
@@ -117,6 +123,7 @@ class State:
         s.decisions = 0
         s.history = []
         s.unseen_choices, s.watch = {}, None
+        s.entries = [0] * len(program.phases)
         for slot, default in program.gvars:
             s.g[slot] = default(s, None)
         for slot, default in program.pvars:
@@ -205,7 +212,7 @@ class State:
         player, index = pending
         prog = self.program
         node = prog.nodes[index]
-        if self.decisions >= DECISION_LIMIT:
+        if self.decisions >= prog.max_decisions:
             self._too_long()
         if self.events is not None and self.events.__class__ is not Tally:
             with self._faults():  # before anything changes: a failing prompt loses nothing
@@ -246,11 +253,27 @@ class State:
         self._run()
 
     def _too_long(self) -> NoReturn:
-        """Raise the error of a game over :data:`DECISION_LIMIT` decisions."""
-        raise RulesRuntimeError(
-            f"the game has gone on for {DECISION_LIMIT} decisions without ending (in phase "
-            f"'{self.program.phase_name(self)}'): do its phases ever reach 'next end'?",
-            self.span or Span())
+        """Raise the error of a game over its ``decisions`` limit, at its phase."""
+        prog = self.program
+        phase = prog.phases[self.phase] if self.phase is not None else None
+        raise RulesRuntimeError(over_limit("decisions", prog.max_decisions,
+                                           prog.phase_name(self)),
+                                phase.span if phase is not None else self.span or Span()
+                                ).attach_source(prog.checked.sources)
+
+    def begin_phase(self, index: int) -> None:
+        """Phase ``index`` begins (both engines call this): count it against the
+        ``entries`` limit.
+
+        Raises:
+            RulesRuntimeError: the phase has begun more often than the limit, at the phase.
+        """
+        self.phase = index
+        self.entries[index] += 1
+        if self.entries[index] > self.program.max_entries:
+            phase = self.program.phases[index]
+            raise RulesRuntimeError(over_limit("entries", self.program.max_entries,
+                                               phase.name), phase.span)
 
     def _refuse(self, action: Action | str, legal: list[Action]) -> NoReturn:
         """Raise the error for an action that is not legal now."""
@@ -273,10 +296,12 @@ class State:
                 f = stack[-1]
                 step_of[f[0]](self, f)
                 steps += 1
-                if steps > STEP_LIMIT:
-                    raise RulesRuntimeError(
-                        f"step limit reached: {STEP_LIMIT} steps without a decision "
-                        "(a loop that never ends?)", self.span or Span())
+                if steps > self.program.max_steps:
+                    nodes = self.program.nodes
+                    loops = [nodes[f[0]].span for f in stack
+                             if getattr(nodes[f[0]], "loop", False)]
+                    raise RulesRuntimeError(over_limit("steps", self.program.max_steps),
+                                            loops[-1] if loops else self.span or Span())
         except FAULTS as exc:
             # In generated code, the statement is known by the line that was running.
             self.span = self.program.locate(exc.__traceback__) or self.span
@@ -455,6 +480,7 @@ class State:
         s.seed = self.seed
         s.history = self.history[:]
         s.unseen_choices, s.watch = dict(self.unseen_choices), None
+        s.entries = self.entries[:]
         return s
 
     def to_json(self) -> str:
@@ -465,7 +491,8 @@ class State:
         bundle = game.bundle.model_dump() if game.bundle is not None else None
         data = {
             "version": SAVE_VERSION, "engine": self.program.engine, "ruleset": bundle,
-            "options": game.option_values, "lang": game.lang, "players": self.num_players,
+            "options": game.option_values, "limits": game.limits, "lang": game.lang,
+            "players": self.num_players,
             "seed": self.seed,
             "zones": self.zones, "g": self.g, "pv": self.pv, "cv": self.cv, "loc": self.loc,
             "stack": self.stack,
@@ -474,6 +501,7 @@ class State:
             "terminal": self.terminal, "phase": self.phase, "decisions": self.decisions,
             "history": self.history,
             "unseen_choices": [[i, mask] for i, mask in sorted(self.unseen_choices.items())],
+            "entries": self.entries,
         }
         return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
 
@@ -534,6 +562,7 @@ class State:
             s.decisions, s.seed = d["decisions"], d["seed"]
             s.history = [(p, aid) for p, aid in d["history"]]
             s.unseen_choices = dict(d["unseen_choices"])
+            s.entries = list(d["entries"])
             s.watch = None
             s.events, s._legal, s.span = None, None, None
             return s
@@ -605,5 +634,7 @@ def _check_shape(d: dict[str, Any], prog: Program) -> None:
         table(u, 2) and is_int(u[0], 0, len(history)) and is_int(u[1], 1, 1 << n + 1)
         for u in unseen) and len({u[0] for u in unseen}) == len(unseen),
         "choices of unseen cards")
+    need(table(d["entries"], len(prog.phases)) and all(is_int(e) for e in d["entries"]),
+         "how often each phase has begun")
 
 

@@ -7,6 +7,7 @@ from typing import Any
 
 from .. import ir
 from ..errors import Span, did_you_mean
+from ..limits import limit_problem
 from .expressions import ExprChecker
 from .symbols import RESERVED, Context
 from .types import ANY, describe
@@ -42,6 +43,14 @@ class Declarations:
         if r.min_players < 1 or r.max_players < r.min_players or r.max_players > 64:
             ctx.error(f"players {r.min_players}..{r.max_players} is not a range of 1 to 64 "
                       "players", r.span)
+        named: set[str] = set()
+        for lim in r.limits:
+            problem = limit_problem(lim.name, lim.value)
+            if problem is not None:
+                ctx.error(problem, lim.span)
+            elif lim.name in named:
+                ctx.error(f"limit {lim.name} is given twice", lim.span)
+            named.add(lim.name)
         for o in r.options:
             ctx.number(o.lo, o.span)
             ctx.number(o.hi, o.span)
