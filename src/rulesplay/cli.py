@@ -488,12 +488,12 @@ def validate(files: tuple[str, ...]) -> None:
             click.echo(exc.render())
             continue
         errors = [d for d in counted if d.severity == "error"]
+        warnings = [*game.checked.warnings, *(d for d in counted if d.severity != "error")]
+        echo_warnings(warnings, err=False)
         if errors:
             failed = True
             click.echo(RulesError(errors[0].message, errors[0].span, errors).render())
             continue
-        warnings = [*game.checked.warnings, *counted]
-        echo_warnings(warnings, err=False)
         click.echo(f"{path}: ok" + (f" ({len(warnings)} warning{'s' * (len(warnings) > 1)})"
                                     if warnings else ""))
     if failed:

@@ -171,14 +171,18 @@ def did_you_mean(name: str, candidates: Iterable[str]) -> str:
 
 
 # What a rule failing while it runs raises (a None where a card was expected, a missing key,
-# a division by zero, ...); the engine turns each into a located RulesRuntimeError.
+# a division by zero, a bonus that needs itself...); the engine turns each into a located
+# RulesRuntimeError.
 RUNTIME_FAULTS = (RulesError, TypeError, ValueError, IndexError, KeyError, ZeroDivisionError,
-                  AttributeError)
+                  AttributeError, RecursionError)
 
 
 def fault_message(exc: Exception) -> str:
     """Python's message for a failure while a rule runs, in the ruleset's words where they
     differ (a ``None`` is a value that is none here)."""
+    if isinstance(exc, RecursionError):  # a bonus whose modifiers read it again, say
+        return "it is worked out from itself without end (a 'modify' that reads its own " \
+               "bonus?)"
     text = str(exc)
     if "NoneType" in text:
         return "a value is none here (e.g. the top card of an empty zone, or a variable " \

@@ -300,8 +300,11 @@ class State:
                     nodes = self.program.nodes
                     loops = [nodes[f[0]].span for f in stack
                              if getattr(nodes[f[0]], "loop", False)]
+                    # the innermost loop running, else the last statement that said where
+                    # it was, else the block (a compiled one says nothing until it fails)
+                    where = loops[-1] if loops else self.span or nodes[stack[-1][0]].span
                     raise RulesRuntimeError(over_limit("steps", self.program.max_steps),
-                                            loops[-1] if loops else self.span or Span())
+                                            where)
         except FAULTS as exc:
             # In generated code, the statement is known by the line that was running.
             self.span = self.program.locate(exc.__traceback__) or self.span

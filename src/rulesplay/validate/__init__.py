@@ -23,6 +23,7 @@ from ..names import lookalike_warnings
 from ..phasegraph import phase_edges, start_phase
 from .branches import hidden_branches
 from .constants import MAX_CARDS, const_eval, constant_checks, value_before_play
+from .cycles import ability_cycles
 from .declarations import Declarations
 from .expressions import ExprChecker
 from .functions import BUILTINS, PER_ELEMENT, Builtin
@@ -87,6 +88,7 @@ class Checker:
         for rule in r.rules:
             stmts.isolated_block(rule.body, {})
         rule_cycles(ctx)
+        ability_cycles(ctx)
         for p in r.phases:
             exprs.template(p.labels)
             stmts.block(p.body)
