@@ -108,3 +108,18 @@ def test_run_takes_limit_and_says_which_there_are(tmp_path: Path) -> None:
 def test_the_defaults_leave_room_above_every_shipped_game() -> None:
     # measured: at most 4,100 decisions and 41 entries of one phase in 100 random games each
     assert LIMITS["decisions"][0] >= 10 * 4_100 and LIMITS["entries"][0] >= 40 * 41
+
+
+@pytest.mark.parametrize("statement", [
+    "n = sum(1..300000000, it)",
+    "n = count(1..999999999999)",
+    "0 chooses y from 1..999999999999",
+])
+@pytest.mark.parametrize("engine", ["compiled", "interpret"])
+def test_a_range_too_long_to_hold_is_a_located_error(statement: str, engine: str) -> None:
+    text = ROUND_AND_ROUND.format(limits="").replace("    n += 1\n", f"    {statement}\n")
+    with pytest.raises(RulesError) as caught:
+        s = rulesplay.loads(text, engine=engine).new_state(2)
+        s.apply(s.legal_actions()[0])
+    assert "a range may hold at most 100,000" in caught.value.message
+    assert caught.value.span.line == 9

@@ -18,6 +18,7 @@ LIMITS: dict[str, tuple[int, str]] = {
     "steps": (200_000, "steps of the rules between two decisions"),
 }
 MAX_LIMIT = 1_000_000_000  # the largest value a limit may be given
+MAX_RANGE = 100_000  # the most numbers a range (lo..hi) may hold
 
 
 def defaults() -> dict[str, int]:

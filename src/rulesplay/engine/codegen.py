@@ -17,6 +17,7 @@ from typing import Any, get_args
 
 from .. import ir
 from ..errors import RulesRuntimeError
+from ..limits import MAX_RANGE
 from ..show import expr_text as ir_text
 from ..validate import Checked
 from ..validate.functions import BUILTINS
@@ -42,6 +43,15 @@ def _lookup(obj: Any, key: Any, text: str) -> Any:
         return obj[key]
     except (KeyError, IndexError, TypeError):
         raise RulesRuntimeError(f"no entry for {key!r} in {text}") from None
+
+
+def _range(lo: int, hi: int) -> tuple[int, ...]:
+    """``lo..hi``: the numbers from lo to hi, no more than :data:`MAX_RANGE` of them (a range
+    is a list of numbers: ``1..10^12`` would fill the memory)."""
+    if hi - lo >= MAX_RANGE:
+        raise RulesRuntimeError(f"the range {lo}..{hi} holds {hi - lo + 1:,} numbers; a range "
+                                f"may hold at most {MAX_RANGE:,}")
+    return tuple(range(lo, hi + 1))
 
 
 def _div(x: int, y: int, text: str) -> int:
@@ -359,7 +369,10 @@ class ExprCompiler(Stage):
         return "{" + pairs + "}"
 
     def visit_RangeExpr(self, e: ir.RangeExpr) -> str:
-        return f"tuple(range({self.gen(e.lo)}, {self.gen(e.hi)} + 1))"
+        lo, hi = e.lo, e.hi
+        if isinstance(lo, ir.Num) and isinstance(hi, ir.Num) and hi.value - lo.value < 64:
+            return self.const(tuple(range(lo.value, hi.value + 1)))  # (small and fixed)
+        return f"_range({self.gen(lo)}, {self.gen(hi)})"
 
     def visit_Filter(self, e: ir.Filter) -> str:
         """``COLL where COND``; a part of COND that does not read ``it`` and does real
