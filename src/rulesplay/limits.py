@@ -19,6 +19,18 @@ LIMITS: dict[str, tuple[int, str]] = {
 }
 MAX_LIMIT = 1_000_000_000  # the largest value a limit may be given
 MAX_RANGE = 100_000  # the most numbers a range (lo..hi) may hold
+# Whole numbers run from -MAX_INT to MAX_INT (18 digits, as a number may be written): a
+# value stored outside that range stops the game, so no number grows without end.
+MAX_INT = 10**18 - 1
+
+
+def out_of_range(value: int) -> str:
+    """The message of a number outside -MAX_INT..MAX_INT (a huge one by its digits: Python
+    will not even print one of more than 4,300)."""
+    digits = len(str(value)) if value.bit_length() < 10_000 else \
+        f"about {int(value.bit_length() * 0.30103):,}"
+    shown = str(value) if value.bit_length() < 200 else f"a number of {digits} digits"
+    return f"{shown} is out of range: numbers run from -{MAX_INT:,} to {MAX_INT:,}"
 
 
 def defaults() -> dict[str, int]:

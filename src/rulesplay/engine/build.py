@@ -69,8 +69,8 @@ def build_program(game: Game, n: int) -> Program:
         lower_program(prog, comp, sc)
     player_slot = lay.local("player")
     assert ruleset.score is not None  # the validator requires a 'score:' line
-    score = comp.expr(ruleset.score)
-    ties = [comp.expr(t) for t in ruleset.tiebreaks]
+    score = comp.bounded(ruleset.score)
+    ties = [comp.bounded(t) for t in ruleset.tiebreaks]
     prog.score_fns = (player_slot, score, ties)
     winners: Fn | None = comp.expr(ruleset.winners) if ruleset.winners is not None else None
     prog.winners_fn = winners

@@ -17,7 +17,7 @@ from typing import Any, get_args
 
 from .. import ir
 from ..errors import RulesRuntimeError
-from ..limits import MAX_RANGE
+from ..limits import MAX_INT, MAX_RANGE, out_of_range
 from ..show import expr_text as ir_text
 from ..validate import Checked
 from ..validate.functions import BUILTINS
@@ -43,6 +43,14 @@ def _lookup(obj: Any, key: Any, text: str) -> Any:
         return obj[key]
     except (KeyError, IndexError, TypeError):
         raise RulesRuntimeError(f"no entry for {key!r} in {text}") from None
+
+
+def _bounded(v: Any, span: Any) -> Any:
+    """``v``, when it is not a whole number out of range (RULES: numbers run from -MAX_INT
+    to MAX_INT; a stored value is checked)."""
+    if v.__class__ is int and not -MAX_INT <= v <= MAX_INT:
+        raise RulesRuntimeError(out_of_range(v), span)
+    return v
 
 
 def _range(lo: int, hi: int) -> tuple[int, ...]:
@@ -184,6 +192,20 @@ class ExprCompiler(Stage):
     def expr(self, e: ir.Expr) -> Fn:
         """Compile ``e`` to a function ``f(state, it)``."""
         return self._function(self.gen(e))
+
+    def bounded(self, e: ir.Expr) -> Fn:
+        """Compile ``e``, a value to be stored, checked to be a number in range when it may
+        grow (see :meth:`gen_bounded`)."""
+        return self._function(self.gen_bounded(e))
+
+    def gen_bounded(self, e: ir.Expr) -> str:
+        """Python source of ``e`` checked with ``_bounded`` when it adds, subtracts,
+        multiplies or sums (what else an expression reads is in range already: numbers as
+        written, variables as stored, counts, card attributes)."""
+        if not any(isinstance(n, ir.BinOp) and n.op in ("+", "-", "*") or
+                   isinstance(n, ir.Call) and n.func in ("sum", "bonus") for n in ir.walk(e)):
+            return self.gen(e)
+        return f"_bounded({self.gen(e)}, {self.const(e.span)})"
 
     def coll(self, e: ir.Expr) -> Fn:
         """Compile ``e`` as a collection (a zone becomes the list of its cards)."""

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from .. import events, ir
 from ..errors import RulesRuntimeError
+from ..limits import MAX_INT, out_of_range
 from .effects import Effect, move_card, move_cards
 from .expr import Fn
 from .texts import template
@@ -28,7 +29,7 @@ def compile_assign(prog: Program, comp: ExprCompiler, a: ir.Assign) -> Effect:
     none, or a seat that does not exist stored in a player-valued variable.
     """
     lay = prog.layout
-    value = comp.expr(a.value)
+    value = comp.bounded(a.value)
     op = a.op
     t = a.target
     if comp.type_of(t) == "player":
@@ -39,7 +40,10 @@ def compile_assign(prog: Program, comp: ExprCompiler, a: ir.Assign) -> Effect:
             return new
         if old is None:
             raise RulesRuntimeError(f"'{op}' on a variable that is none", a.span)
-        return old + new if op == "+=" else old - new
+        result = old + new if op == "+=" else old - new
+        if result.__class__ is int and not -MAX_INT <= result <= MAX_INT:
+            raise RulesRuntimeError(out_of_range(result), a.span)
+        return result
 
     if isinstance(t, ir.Name):
         slot = lay.gslot[t.id]
@@ -146,7 +150,7 @@ def compile_say(prog: Program, comp: ExprCompiler, say: ir.Say) -> Effect:
 
 def compile_let(prog: Program, comp: ExprCompiler, let: ir.Let) -> Effect:
     """``let NAME = VALUE``: binds a local name."""
-    value, slot = comp.expr(let.value), prog.layout.local(let.name)
+    value, slot = comp.bounded(let.value), prog.layout.local(let.name)
 
     def bind(s: State) -> None:
         s.loc[slot] = value(s, None)

@@ -216,7 +216,7 @@ class Lowerer:
 
     # ------------------------------------------------------------ plain statements
     def plain_Let(self, code: Code, st: ir.Let, loops: list[_Loop]) -> None:
-        code.emit(f"s.loc[{self.lay.local(st.name)}] = {self.comp.gen(st.value)}")
+        code.emit(f"s.loc[{self.lay.local(st.name)}] = {self.comp.gen_bounded(st.value)}")
 
     def plain_Assign(self, code: Code, st: ir.Assign, loops: list[_Loop]) -> None:
         """``x = v`` inline (what :func:`compile_assign` does, in its order: the seat or
@@ -226,12 +226,12 @@ class Lowerer:
         if st.op != "=" or comp.type_of(t) == "player":
             code.emit(f"{self._effect(st)}(s)")
         elif isinstance(t, ir.Name):
-            code.emit(f"s.g[{lay.gslot[t.id]}] = {comp.gen(st.value)}")
+            code.emit(f"s.g[{lay.gslot[t.id]}] = {comp.gen_bounded(st.value)}")
         elif isinstance(t, ir.Index):
             assert isinstance(t.obj, ir.Name)
             seat = code.temp("p")
             code.emit(f"{seat} = {comp.gen(t.key)}")
-            code.emit(f"s.pv[{lay.pslot[t.obj.id]}][{seat}] = {comp.gen(st.value)}")
+            code.emit(f"s.pv[{lay.pslot[t.obj.id]}][{seat}] = {comp.gen_bounded(st.value)}")
         else:
             assert isinstance(t, ir.Attr)
             card = code.temp("c")
@@ -240,7 +240,7 @@ class Lowerer:
             code.emit(f"if {card} is None:")
             code.emit(f"    raise {comp.const(fail)}({comp.const(message)}, "
                       f"{comp.const(st.span)})")
-            code.emit(f"s.cv[{lay.cslot[t.name]}][{card}] = {comp.gen(st.value)}")
+            code.emit(f"s.cv[{lay.cslot[t.name]}][{card}] = {comp.gen_bounded(st.value)}")
 
     def plain_Move(self, code: Code, st: ir.Move, loops: list[_Loop]) -> None:
         comp = self.comp

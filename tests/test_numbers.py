@@ -1,0 +1,65 @@
+"""Whole numbers have a range: a value stored outside -MAX_INT..MAX_INT stops the game with
+a located error, so no number grows without end (issue 14 item 1)."""
+
+from __future__ import annotations
+
+import pytest
+
+import rulesplay
+from rulesplay.errors import RulesError
+from rulesplay.limits import MAX_INT, out_of_range
+
+GAME = """game "Big"
+players 2..2
+card c:
+    copies: 2
+zone deck: shared, public
+var v: int = 2
+player var w: int = 3
+phase a:
+    {statement}
+    0 chooses x from deck
+    end game
+score: {score}
+"""
+
+
+def _fail(statement: str, score: str = "0", engine: str = "compiled") -> RulesError:
+    game = rulesplay.loads(GAME.format(statement=statement, score=score), file="b.rules",
+                           engine=engine)
+    with pytest.raises(RulesError) as caught:
+        s = game.new_state(2)
+        s.apply(s.legal_actions()[0])
+        s.scores()
+    return caught.value
+
+
+@pytest.mark.parametrize("engine", ["compiled", "interpret"])
+@pytest.mark.parametrize("statement", [
+    "repeat 40 times:\n        v = v * v",  # hung for ever, or ran out of memory
+    "repeat 70 times:\n        v += v",
+    "repeat 70 times:\n        w[0] = w[0] * 2",
+    "repeat 70 times:\n        let u = v * v\n        v = u",
+])
+def test_a_number_that_leaves_the_range_stops_at_its_statement(statement: str,
+                                                               engine: str) -> None:
+    exc = _fail(statement, engine=engine)
+    assert "is out of range: numbers run from" in exc.message
+    assert exc.span.file == "b.rules" and exc.span.line in (10, 11)
+
+
+def test_a_score_out_of_range_is_a_located_error_not_an_overflow() -> None:
+    exc = _fail("v = 999999999999999999", score="v * v * v")
+    assert "out of range" in exc.message and exc.span.line == 12
+
+
+def test_numbers_in_range_are_untouched() -> None:
+    game = rulesplay.loads(GAME.format(statement=f"v = {MAX_INT} - 1 + 1", score="v"))
+    s = game.new_state(2)
+    s.apply(s.legal_actions()[0])
+    assert s.scores() == [MAX_INT, MAX_INT]
+
+
+def test_a_huge_number_is_told_by_its_digits() -> None:
+    assert out_of_range(10**20).startswith("100000000000000000000 is out of range")
+    assert out_of_range(7**50000).startswith("a number of about 42,")
