@@ -287,7 +287,7 @@ class State:
 
     def _run(self) -> None:
         """Interpret until a decision is pending or the game is over."""
-        step_of, stack = self.program.step_of, self.stack
+        step_of, stack, max_steps = self.program.step_of, self.stack, self.program.max_steps
         steps = 0
         try:
             while self.pending is None and not self.terminal:
@@ -296,15 +296,14 @@ class State:
                 f = stack[-1]
                 step_of[f[0]](self, f)
                 steps += 1
-                if steps > self.program.max_steps:
+                if steps > max_steps:
                     nodes = self.program.nodes
                     loops = [nodes[f[0]].span for f in stack
                              if getattr(nodes[f[0]], "loop", False)]
                     # the innermost loop running, else the last statement that said where
                     # it was, else the block (a compiled one says nothing until it fails)
                     where = loops[-1] if loops else self.span or nodes[stack[-1][0]].span
-                    raise RulesRuntimeError(over_limit("steps", self.program.max_steps),
-                                            where)
+                    raise RulesRuntimeError(over_limit("steps", max_steps), where)
         except FAULTS as exc:
             # In generated code, the statement is known by the line that was running.
             self.span = self.program.locate(exc.__traceback__) or self.span
