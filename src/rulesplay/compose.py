@@ -102,8 +102,12 @@ def load_ruleset(path: str) -> tuple[ir.Ruleset, Checked]:
         RulesError: unreadable file, syntax errors, a bad ``extends`` (missing base, outside
             the allowed tree, cycle), an override of something the base lacks, or validation
             errors of the merged ruleset; sources of every file involved are attached so
-            every diagnostic prints its line and caret.
+            every diagnostic prints its line and caret; a path holding a NUL character
+            (no file system takes one).
     """
+    if "\x00" in str(path):
+        raise RulesError("a file name cannot hold the character U+0000 (NUL)",
+                         Span(file=str(path).replace("\x00", "\\0"), line=1, col=1))
     return _load(path, _Disk(allowed_root(path)))
 
 
@@ -272,6 +276,7 @@ class _Disk(_Reader):
 
     def resolve(self, path: str, target: str, span: Any, chain: tuple[str, ...],
                 verb: str) -> str:
+        _plain_path(verb, target, span)
         joined = os.path.normpath(os.path.join(os.path.dirname(path), target))
         real = Path(joined).resolve()
         if not real.is_relative_to(self.root):
@@ -307,6 +312,7 @@ class _Memory(_Reader):
 
     def resolve(self, path: str, target: str, span: Any, chain: tuple[str, ...],
                 verb: str) -> str:
+        _plain_path(verb, target, span)
         joined = posixpath.normpath(posixpath.join(posixpath.dirname(path), target))
         if joined.startswith(("../", "/")) or joined == "..":
             raise RulesValidationError(
@@ -317,6 +323,19 @@ class _Memory(_Reader):
             raise RulesValidationError(f"'{verb}': no such file '{target}' in the saved "
                                        "ruleset" + did_you_mean(joined, self.files), span)
         return joined
+
+
+def _plain_path(verb: str, target: str, span: Any) -> None:
+    """Refuse a file name no file system takes (a NUL or another control character, as
+    ``"\\u0000"`` in the quoted name) before the name reaches one.
+
+    Raises:
+        RulesValidationError: at ``span``, naming the character.
+    """
+    odd = next((ch for ch in target if ord(ch) < 0x20 or ord(ch) == 0x7F), None)
+    if odd is not None:
+        raise RulesValidationError(f"'{verb}': a file name cannot hold the control character "
+                                   f"U+{ord(odd):04X}", span)
 
 
 def _no_cycle(key: str, chain: tuple[str, ...], verb: str, span: Any,
@@ -449,6 +468,7 @@ def merge(base: ir.Ruleset, variant: ir.Ruleset) -> ir.Ruleset:
             update[name] = getattr(variant, name)
     if "min_players" in given:
         update["min_players"], update["max_players"] = variant.min_players, variant.max_players
+        update["players_span"] = variant.players_span
     for name in ("start", "score", "winners"):
         if getattr(variant, name) is not None:
             update[name] = getattr(variant, name)

@@ -620,6 +620,7 @@ class Ruleset(Written):
     title: Labels = Field(default_factory=Labels)
     min_players: int = 2
     max_players: int = 2
+    players_span: Span = NO_SPAN
     author: str = ""
     about: str = ""
     options: list[OptionDecl] = Field(default_factory=list)

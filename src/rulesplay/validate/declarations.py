@@ -7,6 +7,7 @@ from typing import Any
 
 from .. import ir
 from ..errors import Span, did_you_mean
+from ..grammar import language_word
 from ..limits import limit_problem
 from .expressions import ExprChecker
 from .symbols import RESERVED, Context
@@ -24,8 +25,9 @@ class Declarations:
     def claim(self, name: str, span: Span, what: str) -> bool:
         """Take ``name`` for a ``what`` (option, enum, zone...); a reserved word or a name
         taken already is an error. True when taken."""
-        if name in RESERVED:
-            self.ctx.error(f"'{name}' is a reserved word and cannot name a {what}", span)
+        if name in RESERVED or language_word(name, assigned=what == "variable"):
+            article = "an" if what[0] in "aeiou" else "a"
+            self.ctx.error(f"'{name}' is a reserved word and cannot name {article} {what}", span)
             return False
         if name in self.seen:
             first = self.seen[name]
@@ -42,7 +44,7 @@ class Declarations:
             ctx.error(f"'{again.text}' is given twice; a ruleset has one", again.span)
         if r.min_players < 1 or r.max_players < r.min_players or r.max_players > 64:
             ctx.error(f"players {r.min_players}..{r.max_players} is not a range of 1 to 64 "
-                      "players", r.span)
+                      "players", r.players_span if r.players_span.line else r.span)
         named: set[str] = set()
         for lim in r.limits:
             problem = limit_problem(lim.name, lim.value)
