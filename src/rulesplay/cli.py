@@ -199,8 +199,9 @@ def run(file: str, players: int | None, seed: int | None, options: tuple[str, ..
     random_seed, secret_seed = seed is None and not humans, seed is None and bool(humans)
     if seed is None:
         seed = secrets.randbits(128) if humans else random.SystemRandom().randrange(1_000_000)
-    state = _new_state(game, n, seed)
+    # Every bot spec is checked (by building the bots) before the game starts.
     agents = {s: make_agent(name, s, seed) for s, name in bots.items() if name != HUMAN}
+    state = _new_state(game, n, seed)
     save = ""
     if humans:  # where the game will be saved: checked before anything is written or played
         tag = f"{datetime.now():%Y%m%d-%H%M%S}" if secret_seed else str(seed)
