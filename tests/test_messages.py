@@ -185,3 +185,136 @@ def test_a_control_character_in_a_file_name_is_a_located_error(tmp_path: Path,
     assert info.value.span.line == 2 and "control character U+00" in info.value.message
     with pytest.raises(RulesError, match="cannot hold the character U\\+0000"):
         rulesplay.load(str(tmp_path / "a\x00b.rules"))
+
+
+# ---------------------------------------------------------------- item 10: arguments
+CARD_HUNT = str(ROOT / "rulesets/card_hunt.rules")
+
+
+@pytest.mark.parametrize("spec,said", [
+    ("mcts:iterations=abc", "iterations must be a whole number from 1 to 1000000, not 'abc'"),
+    ("mcts:iterations=1e400", "iterations must be a whole number from 1 to 1000000"),
+    ("mcts:iterations=0", "iterations must be a whole number from 1 to 1000000, not '0'"),
+    ("greedy:samples=2.5", "samples must be a whole number from 1 to 10000, not '2.5'"),
+    ("mcts:c=nan", "c must be a number from 0 to 100, not 'nan'"),
+    ("mcts:c=-inf", "c must be a number from 0 to 100"),
+    ("mcts:seconds=0", "seconds must be a number above 0 and at most 3600"),
+    ("mcts:reward=points", "reward must be win or score, not 'points'"),
+    ("mcts:iterations=5,iterations=6", "iterations is given twice"),
+    ("mcts:iteration=5", "bot 'mcts' has no parameter 'iteration' (did you mean 'iterations'?)"
+                         "; its parameters: iterations (a whole number from 1 to 1000000), "
+                         "seconds (a number above 0 and at most 3600), c (a number from 0 "
+                         "to 100), reward (win or score)"),
+    ("random:seed=3", "bot 'random' has no parameter 'seed'; it takes no parameters; a bot's "
+                      "generator is seeded from the game's seed and its seat"),
+    ("greedy:seed=3", "its parameters: samples (a whole number from 1 to 10000), depth"),
+])
+@pytest.mark.parametrize("command", ["run", "simulate"])
+def test_a_bad_bot_spec_is_refused_before_anything_runs_saying_what_is_allowed(
+        command: str, spec: str, said: str) -> None:
+    """Each spec was a Python message ('<' not supported..., multiple values for argument
+    'seed', OverflowError) or, for iterations=0, silently 100 iterations."""
+    from click.testing import CliRunner
+
+    from rulesplay.cli import main
+
+    for args in (["--bot", spec], ["--seat", f"0={spec}"]):
+        games = ["-n", "1"] if command == "simulate" else []
+        result = CliRunner().invoke(main, [command, CARD_HUNT, *games, *args])
+        assert result.exit_code == 2 and said in result.output, result.output
+        assert "Traceback" not in result.output
+
+
+def test_a_missing_matplotlib_is_reported_before_any_game(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import importlib.util
+
+    from click.testing import CliRunner
+
+    from rulesplay import sim_cli
+    from rulesplay.cli import main
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *a: None if name == "matplotlib" else real(name, *a))
+
+    def no_games(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a game was played")
+
+    monkeypatch.setattr(sim_cli, "run_simulate", no_games)
+    result = CliRunner().invoke(main, ["simulate", CARD_HUNT, "-n", "2", "--plot", "p.png"])
+    assert result.exit_code == 1 and "--plot needs matplotlib" in result.output
+
+
+# ---------------------------------------------------------------- item 11: the API
+def test_new_state_refuses_a_player_count_or_seed_that_is_not_an_int() -> None:
+    game = rulesplay.load(CARD_HUNT)
+    with pytest.raises(RulesError, match="number of players is a whole number \\(an int\\) "
+                                         "from 2 to 8, not '3'"):
+        game.new_state(num_players="3")  # type: ignore[arg-type]
+    for seed in ("abc", 1.5, True):
+        with pytest.raises(RulesError, match="the seed is a whole number"):
+            game.new_state(3, seed=seed)  # type: ignore[arg-type]
+    assert game.new_state(3, seed=2**100).num_players == 3
+
+
+def test_a_seat_the_game_does_not_have_is_refused() -> None:
+    """``observation(7)`` in a 3-player game returned data."""
+    state = rulesplay.load(CARD_HUNT).new_state(3, seed=1)
+    for ask in (state.observation, state.public_history, state.seat_prompt):
+        for seat in (7, -1, "0", True):
+            with pytest.raises(RulesError, match="seats are 0 to 2, or None for an onlooker"):
+                ask(seat)  # type: ignore[operator]
+        ask(None)
+        ask(2)
+    with pytest.raises(RulesError, match="seats are 0 to 2$"):
+        state.var("points", 3)
+    assert state.observation(0)["seat"] == 0
+
+
+def test_loads_of_a_variant_says_it_needs_the_file() -> None:
+    """It said the variant "needs at least one 'card' kind"."""
+    text = (ROOT / "rulesets/variants/bargain_hunter_quick.rules").read_text(encoding="utf-8")
+    with pytest.raises(RulesError) as info:
+        rulesplay.loads(text)
+    assert "'extends' reads another file" in info.value.message
+    assert "use rulesplay.load()" in info.value.message
+    assert info.value.span.line == _line_of(text, "extends")
+    with pytest.raises(RulesError, match="'include' reads another file"):
+        rulesplay.loads(BASE + 'include "more.part"\n')
+
+
+def test_loads_takes_utf8_bytes_and_names_a_wrong_type() -> None:
+    """``loads(b"...")`` was a bare TypeError."""
+    data = (ROOT / "rulesets/card_hunt.rules").read_bytes()
+    assert rulesplay.loads(data).title == rulesplay.load(CARD_HUNT).title
+    with pytest.raises(RulesError, match="not UTF-8"):
+        rulesplay.loads(b"\xff" + data)
+    with pytest.raises(TypeError, match="loads\\(\\) takes the ruleset's text"):
+        rulesplay.loads(3)  # type: ignore[arg-type]
+
+
+def test_a_save_of_a_variant_resumes_from_another_folder(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Fixed by the security issue's item 2 (a save holds every file of its ruleset)."""
+    from click.testing import CliRunner
+
+    from rulesplay.cli import main
+
+    home = tmp_path / "home"
+    (home / "rulesets" / "variants").mkdir(parents=True)
+    (home / "rulesets" / "base.rules").write_text(BASE, encoding="utf-8")
+    (home / "rulesets" / "variants" / "v.rules").write_text(
+        'extends "../base.rules"\ngame "Variant"\noption rounds = 1\n', encoding="utf-8")
+    monkeypatch.chdir(home)
+    result = CliRunner().invoke(main, ["run", "rulesets/variants/v.rules", "--seat",
+                                       "0=human", "--seed", "4", "--save", "g.save.json"],
+                                input="quit\ny\n")
+    assert result.exit_code == 0 and (home / "g.save.json").exists(), result.output
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    result = CliRunner().invoke(main, ["resume", str(home / "g.save.json")],
+                                input="quit\nn\n")
+    assert result.exit_code == 0, result.output
+    assert "Variant" in result.output
