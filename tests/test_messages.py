@@ -86,8 +86,9 @@ def test_a_misspelt_chosen_card_suggests_the_card_not_a_zone() -> None:
         _edit("move table to won[winner]", "move table to dek"))
 
 
-def test_players_faults_point_at_the_players_line(tmp_path: Path) -> None:
-    """They pointed at line 1 (the 'extends' line of a variant)."""
+def test_faults_of_once_lines_point_at_their_line(tmp_path: Path) -> None:
+    """``players 5..3`` and an unknown ``start`` phase pointed at line 1 (the 'extends'
+    line of a variant)."""
     text = _edit("players 2..4", "players 5..3")
     out = _error(text)
     assert out.startswith(f"f.rules:{_line_of(text, 'players 5..3')}:1: error: players 5..3 "
@@ -98,6 +99,12 @@ def test_players_faults_point_at_the_players_line(tmp_path: Path) -> None:
     with pytest.raises(RulesError) as info:
         load_ruleset(str(tmp_path / "v.rules"))
     assert info.value.diagnostics[0].span.line == 3, info.value.render()
+    (tmp_path / "v.rules").write_text('# a variant\nextends "base.rules"\nstart dael\n',
+                                      encoding="utf-8")
+    with pytest.raises(RulesError) as info:
+        load_ruleset(str(tmp_path / "v.rules"))
+    assert info.value.diagnostics[0].span.line == 3, info.value.render()
+    assert "unknown start phase 'dael' (did you mean 'deal'?)" in info.value.message
 
 
 def test_players_with_one_count_means_exactly_that_many() -> None:

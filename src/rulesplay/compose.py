@@ -472,6 +472,8 @@ def merge(base: ir.Ruleset, variant: ir.Ruleset) -> ir.Ruleset:
     for name in ("start", "score", "winners"):
         if getattr(variant, name) is not None:
             update[name] = getattr(variant, name)
+    if variant.start is not None:
+        update["start_span"] = variant.start_span
     if variant.tiebreaks:
         update["tiebreaks"] = variant.tiebreaks
     if variant.limits:  # a variant's limit replaces the base's of that name

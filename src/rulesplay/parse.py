@@ -306,7 +306,7 @@ class ToIR(Transformer[Token, Any]):
         return self._once("winners:", meta, winners=items[0])
 
     def start_decl(self, meta: Any, items: list[Any]) -> _Once:
-        return self._once("start", meta, start=str(items[0]))
+        return self._once("start", meta, start=str(items[0]), start_span=self._span(meta))
 
     def score_decl(self, meta: Any, items: list[Any]) -> _Once:
         return self._once("score:", meta, score=items[0])
