@@ -71,6 +71,14 @@ def test_a_continuation_line_still_gets_its_hint() -> None:
     ("if lead == none:", "if True:", "undefined name 'True' (did you mean 'true'?)"),
     ("if lead == none:", "if lead == None:", "undefined name 'None' (did you mean 'none'?)"),
     ("if lead == none:", "if lead == null:", "undefined name 'null' (did you mean 'none'?)"),
+    ("if lead == none:", "if lead <> none:", "(did you mean '!='?)"),
+    ("if lead == none:", "if (lead == none ? yes : no):", "'A if TEST else B'"),
+    ("    shuffle deck\n", "    shuffle deck;\n", "(a statement ends at the end of its line"),
+    ("    shuffle deck\n", "    round++\n    shuffle deck\n", "(did you mean '+= 1'?)"),
+    ("    shuffle deck\n", "    while round > 9:\n        round -= 1\n",
+     "'while' is not a statement (did you mean 'repeat while'?)"),
+    (IF_LEAD, IF_LEAD + "                elseif round > 1:\n                    lead = c.suit\n",
+     "'elseif' is not a statement (did you mean 'elif'?)"),
 ])
 def test_another_languages_spelling_gets_a_did_you_mean(old: str, new: str, hint: str) -> None:
     assert hint in _error(_edit(old, new))

@@ -248,9 +248,11 @@ def syntax_error(exc: UnexpectedInput, text: str, file: str) -> RulesSyntaxError
             msg += " (to compare, write '==')"
         elif str(tok) == "if" and _line_before(text, tok).strip() == "else":
             msg += " (did you mean 'elif'?)"
-        elif str(tok) in ("|", "&", "!"):
-            msg += _other_language_hint(text[tok.start_pos:tok.start_pos + 2]
-                                        if tok.start_pos is not None else str(tok))
+        elif tok.start_pos is not None and str(tok) in ("|", ">", "+"):
+            # '|' and '+' begin '||' and '++'; '>' ends '<>'.
+            pair = text[tok.start_pos - 1:tok.start_pos + 1] if str(tok) == ">" else \
+                text[tok.start_pos:tok.start_pos + 2]
+            msg += _other_language_hint(pair) if pair in ("||", "<>", "++") else ""
         msg += _statement_hint(text, tok, expected)
         if found == "end of line" and line != tok.line:
             msg += ("; the next line is indented more than this one, so it reads as part "
@@ -279,17 +281,27 @@ _KEYWORDS = ("move", "shuffle", "deal", "let", "say", "break", "do", "trigger", 
              "ability", "rule", "start", "score", "tiebreak", "winners", "replace", "remove")
 
 
-# Operators of other languages, and the word this one uses for each.
-_OTHER_OPERATORS = {"&&": "and", "||": "or", "&": "and", "|": "or", "!": "not"}
+# Operators of other languages, and what this one writes for each.
+_OTHER_OPERATORS = {"&&": "and", "||": "or", "&": "and", "!": "not", "<>": "!=",
+                    "++": "+= 1"}
+# Marks of other languages this one has no use for, and what to write instead.
+_OTHER_MARKS = {";": " (a statement ends at the end of its line: no ';')",
+                "?": " (a choice of values is written 'A if TEST else B')"}
+# Statement words of other languages.
+_OTHER_WORDS = {"elseif": "elif", "elsif": "elif", "while": "repeat while",
+                "until": "repeat until", "foreach": "for each", "def": "rule", "function": "rule"}
 
 
 def _other_language_hint(found: str) -> str:
-    """`` (did you mean 'and'?)`` when ``found`` (the text at the error) starts with an
-    operator of another language: ``&&``, ``||``, ``!`` (but not ``!=``)."""
+    """`` (did you mean 'and'?)`` when ``found`` (the text at the error, two characters)
+    starts with an operator or mark of another language: ``&&``, ``||``, ``!`` (but not
+    ``!=``), ``<>``, ``++``, ``;``, ``?``."""
+    if found.startswith("!="):
+        return ""
     for op in sorted(_OTHER_OPERATORS, key=len, reverse=True):
-        if found.startswith(op) and not found.startswith("!="):
+        if found.startswith(op):
             return f" (did you mean '{_OTHER_OPERATORS[op]}'?)"
-    return ""
+    return _OTHER_MARKS.get(found[:1], "")
 
 
 def _line_before(text: str, tok: Token) -> str:
@@ -325,6 +337,7 @@ def _statement_hint(text: str, tok: Token, expected: set[str]) -> str:
     first = line.split()
     if not first or first[0] in _KEYWORDS or not first[0].isidentifier():
         return ""
-    hint = did_you_mean(first[0], _KEYWORDS)
+    hint = f" (did you mean '{_OTHER_WORDS[first[0]]}'?)" if first[0] in _OTHER_WORDS else \
+        did_you_mean(first[0], _KEYWORDS)
     what = "a statement" if line[:1].isspace() else "a declaration"
     return f"; '{first[0]}' is not {what}{hint}" if hint else ""
