@@ -333,3 +333,19 @@ def test_a_save_of_a_variant_resumes_from_another_folder(
                                 input="quit\nn\n")
     assert result.exit_code == 0, result.output
     assert "Variant" in result.output
+
+
+@pytest.mark.parametrize("command", ["simulate", "compare"])
+def test_a_player_count_the_ruleset_does_not_allow_is_refused_before_any_seat_is_set(
+        command: str) -> None:
+    """``simulate --players 99999999999999999999`` built a table of that many seats (it was
+    killed for its memory) before the count was checked."""
+    from click.testing import CliRunner
+
+    from rulesplay.cli import main
+
+    files = [CARD_HUNT] * (2 if command == "compare" else 1)
+    for players in ("99999999999999999999", "1"):
+        result = CliRunner().invoke(main, [command, *files, "-n", "1", "--players", players])
+        assert result.exit_code == 2, result.output
+        assert f"--players: Card Hunt is for 2 to 8 players, not {players}" in result.output

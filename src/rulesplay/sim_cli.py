@@ -74,11 +74,16 @@ def _table_bots(bot: str, seats: dict[int, str], players: int) -> dict[int, str]
 
 
 def _players_of(path: str, options: dict[str, Any], players: int | None) -> int:
-    if players is not None:
-        return players
+    """``--players``, checked against the ruleset's range before any seat is set up (a huge
+    count would otherwise be a huge table); default the ruleset's minimum."""
     from .engine.game import load
 
-    return load(path, options).player_range[0]
+    game = load(path, options)
+    lo, hi = game.player_range
+    if players is not None and not lo <= players <= hi:
+        raise click.UsageError(f"--players: {game.title} is for {lo} to {hi} players, "
+                               f"not {players}")
+    return lo if players is None else players
 
 
 def _common(f: Any) -> Any:
