@@ -349,3 +349,21 @@ def test_a_player_count_the_ruleset_does_not_allow_is_refused_before_any_seat_is
         result = CliRunner().invoke(main, [command, *files, "-n", "1", "--players", players])
         assert result.exit_code == 2, result.output
         assert f"--players: Card Hunt is for 2 to 8 players, not {players}" in result.output
+
+
+def test_other_api_arguments_of_the_wrong_kind_are_refused_in_words() -> None:
+    """The same kind as above, in the other entry points: a seat given as text or for a
+    shared zone, options that are not a mapping, a path that is not one."""
+    game = rulesplay.load(CARD_HUNT)
+    state = game.new_state(3, seed=1)
+    with pytest.raises(RulesError, match="seat '0' is not a seat of this game"):
+        state.zone_cards("hand", "0")  # type: ignore[arg-type]
+    with pytest.raises(RulesError, match="zone 'deck' is shared: give no owner"):
+        state.zone_cards("deck", 5)
+    assert len(state.zone_cards("hand", 2)) == 13 and state.zone_cards("table") == []
+    with pytest.raises(RulesError, match="options are a mapping"):
+        rulesplay.load(CARD_HUNT, options=[("rounds", 1)])  # type: ignore[arg-type]
+    with pytest.raises(RulesError, match="record_events is True, False or 'counts'"):
+        game.new_state(3, record_events="all")
+    with pytest.raises(TypeError, match="load\\(\\) takes the ruleset file's path"):
+        rulesplay.load(None)  # type: ignore[arg-type]

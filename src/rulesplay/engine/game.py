@@ -72,6 +72,9 @@ class Game:
         self.ruleset, self.checked, self.lang, self.path = ruleset, checked, lang, path
         self.bundle = bundle
         decls = {o.name: o for o in ruleset.options}
+        if options is not None and not isinstance(options, Mapping):
+            raise OptionError(f"options are a mapping of option name to value (a dict), not "
+                              f"{type(options).__name__}")
         self.option_values: dict[str, Any] = {}
         for name, raw in (options or {}).items():
             if name not in decls:
@@ -131,6 +134,8 @@ class Game:
         program = self.program(n)
         if not isinstance(seed, int) or isinstance(seed, bool):
             raise OptionError(f"the seed is a whole number (an int), not {seed!r}")
+        if record_events not in (True, False, "counts"):
+            raise OptionError(f"record_events is True, False or 'counts', not {record_events!r}")
         return State.new(program, seed, record_events)
 
     def state_from_json(self, data: Any) -> State:
@@ -151,10 +156,15 @@ def load(path: str | Path, options: Mapping[str, Any] | None = None,
         limits: this run's budgets (see :class:`Game`).
 
     Raises:
+        TypeError: ``path`` is neither str nor Path.
         RulesError: the file cannot be read, does not parse, or does not validate; the
             error's ``render()`` gives ``path:line:col`` diagnostics with carets.
-        OptionError: an unknown option or a value it does not allow.
+        OptionError: an unknown option or a value it does not allow; ``options`` that are
+            not a mapping.
     """
+    if not isinstance(path, str | Path):
+        raise TypeError(f"load() takes the ruleset file's path (str or Path), not "
+                        f"{type(path).__name__}")
     ruleset, checked = load_ruleset(str(path))
     return Game(ruleset, checked, options, lang, str(path),
                 bundle_of(str(path), checked.sources), engine, limits)

@@ -420,7 +420,12 @@ class State:
 
     # ------------------------------------------------------------ scenarios
     def zone_cards(self, zone: str, owner: int | None = None) -> list[str]:
-        """The card ids in a zone, bottom to top (``owner`` for a per-player zone)."""
+        """The card ids in a zone, bottom to top (``owner`` for a per-player zone).
+
+        Raises:
+            RulesError: an unknown zone; a per-player zone without a seat of this game, or
+                a shared zone with an owner.
+        """
         return [self.program.card_ids[c] for c in self.zones[self._zone(zone, owner)]]
 
     def arrange(self, zone: str, owner: int | None, cards: list[str],
@@ -461,8 +466,12 @@ class State:
             raise RulesError(f"unknown zone '{zone}'")
         base = lay.zone_id[zone]
         per_player = lay.zone_owner[base] is not None
-        if per_player and (owner is None or not 0 <= owner < lay.n):
+        if per_player and owner is None:
             raise RulesError(f"zone '{zone}' is one per player: give a seat 0..{lay.n - 1}")
+        if not per_player and owner is not None:
+            raise RulesError(f"zone '{zone}' is shared: give no owner (None), not {owner!r}")
+        if per_player:
+            self.seat_arg(owner, onlooker=False)
         return base + (owner or 0) if per_player else base
 
     def var(self, name: str, seat: int | None = None) -> Any:
