@@ -1,9 +1,11 @@
 """Syntax errors: Lark's exceptions turned into our diagnostics, in the ruleset's words.
 
 What the parser expected is named readably (``'to' or an operator``, ``an expression``),
-misspelt statement words get "did you mean", and a line read as the continuation of the
-line above (it is indented deeper) says so. Every error is a :class:`RulesSyntaxError` with
-``file:line:col`` and the source attached, so it prints with its line and a caret.
+misspelt statement words and other languages' spellings (``&&``, ``else if``, ``;``) get
+"did you mean", a line read as the continuation of the line above (it is indented deeper)
+says so, and indentation whose blocks depend on a tab's width is refused (:func:`tab_error`).
+Every error is a :class:`RulesSyntaxError` with ``file:line:col`` and the source attached,
+so it prints with its line and a caret.
 """
 
 from __future__ import annotations
