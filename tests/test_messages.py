@@ -240,6 +240,18 @@ def test_a_bad_bot_spec_is_refused_before_anything_runs_saying_what_is_allowed(
         assert "Traceback" not in result.output
 
 
+def test_an_argument_that_would_change_nothing_is_refused() -> None:
+    """``compile --players 99`` (without --python) was accepted and ignored."""
+    from click.testing import CliRunner
+
+    from rulesplay.cli import main
+
+    result = CliRunner().invoke(main, ["compile", CARD_HUNT, "--players", "99"])
+    assert result.exit_code == 2 and "--players goes with --python" in result.output
+    result = CliRunner().invoke(main, ["compile", CARD_HUNT, "--python", "--players", "3"])
+    assert result.exit_code == 0 and result.output
+
+
 def test_a_missing_matplotlib_is_reported_before_any_game(
         monkeypatch: pytest.MonkeyPatch) -> None:
     import importlib.util

@@ -513,6 +513,9 @@ def validate(files: tuple[str, ...]) -> None:
 def compile_(file: str, as_json: bool, as_python: bool, players: int | None) -> None:
     """Parse and check FILE; print its IR as JSON (--json), its compiled code (--python)
     or a short summary."""
+    if players is not None and not as_python:  # it would change nothing: say so
+        raise click.UsageError("--players goes with --python (the code compiled for that "
+                               "many players)")
     game = load(file)
     r = game.ruleset
     if as_json:
