@@ -162,6 +162,9 @@ def test_runtime_messages_name_values_in_the_languages_words(engine: str) -> Non
     ('var round "round": int = 1', 'var round "round": int = 1\nvar right "r": int = 0'),
     ('var round "round": int = 1', 'var round "round": int = 1\nvar next "n": int = 0'),
     ("    shuffle deck\n", "    let left = 1\n    shuffle deck\n"),
+    ("option hand_size: int in 1..10 = 3", "option hand_size: int in 1..10 = 3\n"
+                                          "option pass_to: left | across = across"),
+    ("    rank: 1..6\n", "    rank: 1..6\n    right: 1..2\n"),
 ])
 def test_a_name_the_language_reads_as_a_word_is_refused_where_declared(decl: str,
                                                                      what: str) -> None:

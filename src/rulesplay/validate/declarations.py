@@ -36,6 +36,12 @@ class Declarations:
         self.seen[name] = span
         return True
 
+    def not_a_word(self, name: str, span: Span, what: str) -> None:
+        """Report ``name`` when an expression would read it as a word of the language
+        (``left``, ``not``): a name declared without :meth:`claim` that is read bare."""
+        if language_word(name):
+            self.ctx.error(f"'{name}' is a reserved word and cannot name a {what}", span)
+
     def run(self) -> None:  # noqa: C901 - one section per kind of declaration
         """Declare every option, enum, kind, zone, variable, phase, ability and rule, in
         that order; a ruleset needs a kind, a zone and a phase."""
@@ -59,6 +65,7 @@ class Declarations:
             if self.claim(o.name, o.span, "option"):
                 sym.options[o.name] = o
             for value in o.choices:
+                self.not_a_word(value, o.span, "choice value")
                 if sym.choice_values.setdefault(value, o.name) == o.name:
                     self.seen.setdefault(value, o.span)
         for e in r.enums:
@@ -72,6 +79,7 @@ class Declarations:
                 ctx.error(f"card kind '{k.name}' is already declared", k.span)
             sym.kinds[k.name] = k
             for i, a in enumerate(k.attrs):
+                self.not_a_word(a.name, a.span, "card attribute")  # read bare in its kind
                 typ = self.attr_type(k, i)
                 if sym.attrs.get(a.name, typ) != typ:
                     ctx.error(f"attribute '{a.name}' has another type in another kind", a.span)
