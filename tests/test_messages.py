@@ -243,6 +243,19 @@ def test_a_bad_bot_spec_is_refused_before_anything_runs_saying_what_is_allowed(
         assert "Traceback" not in result.output
 
 
+def test_run_help_names_every_bot_parameter() -> None:
+    from click.testing import CliRunner
+
+    from rulesplay.agents import PARAMS
+    from rulesplay.cli import main
+
+    shown = " ".join(CliRunner().invoke(main, ["run", "--help"]).output.split())
+    for name, params in PARAMS.items():
+        assert name in shown
+        for key in params:
+            assert f"{key}=..." in shown.replace(" ", ""), key
+
+
 def test_an_argument_that_would_change_nothing_is_refused() -> None:
     """``compile --players 99`` (without --python) was accepted and ignored."""
     from click.testing import CliRunner

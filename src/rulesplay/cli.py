@@ -24,7 +24,7 @@ from rich.table import Table
 
 from . import gamelog, terminal
 from . import graph as graphs
-from .agents import Agent
+from .agents import Agent, specs_help
 from .agents import make_agent as agent_from_spec
 from .cliargs import (
     ENGINE_OPTION,
@@ -152,7 +152,8 @@ def _new_state(game: Game, players: int | None, seed: int) -> State:
 @click.option("--lang", default=None, metavar="CODE",
               help="Language of the account: en (default) or ja.")
 @click.option("--bot", default="random", show_default=True, metavar="NAME",
-              help="Bot playing every seat not set with --seat.")
+              help=f"Bot playing every seat not set with --seat: {specs_help()} (a wrong "
+                   "one is told what each parameter allows).")
 @click.option("--seat", "seats", multiple=True, metavar="N=BOT",
               help="Who plays one seat: a bot (--seat 1=greedy) or a person at this "
                    "terminal (--seat 0=human); repeatable, several humans pass and play.")

@@ -27,7 +27,7 @@ from .mcts import MAX_C, MAX_ITERATIONS, MAX_SECONDS, MctsAgent
 from .random import RandomAgent
 
 __all__ = ["AGENTS", "PARAMS", "Agent", "GreedyAgent", "InfoSet", "MctsAgent", "Param",
-           "RandomAgent", "Tracker", "make_agent", "parse_spec", "rollout"]
+           "RandomAgent", "Tracker", "make_agent", "parse_spec", "rollout", "specs_help"]
 
 AGENTS: dict[str, type[Agent]] = {"random": RandomAgent, "greedy": GreedyAgent,
                                   "mcts": MctsAgent}
@@ -90,6 +90,13 @@ PARAMS: dict[str, dict[str, Param]] = {
              "seconds": Param(float, 0, MAX_SECONDS, above=True),
              "c": Param(float, 0, MAX_C), "reward": Param(str, choices=("win", "score"))},
 }
+
+
+def specs_help() -> str:
+    """Every bot with its parameters, for a command's help: ``random; greedy[:samples=...,
+    depth=...]; ...``."""
+    return "; ".join(name + (f"[:{','.join(f'{k}=...' for k in params)}]" if params else "")
+                     for name, params in PARAMS.items())
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
