@@ -115,6 +115,23 @@ def test_faults_of_once_lines_point_at_their_line(tmp_path: Path) -> None:
     assert "unknown start phase 'dael' (did you mean 'deal'?)" in info.value.message
 
 
+@pytest.mark.parametrize("part,said,line", [
+    ("players 5..3\n", "i.part has a 'players' line, which an included part cannot set", 2),
+    ('# cards\nscore: 1\n', "i.part has a 'score:' line", 2),
+    ("# more\nremove phase deal\n", "an included file adds declarations only", 2),
+])
+def test_what_an_included_part_says_is_not_dropped_in_silence(tmp_path: Path, part: str,
+                                                              said: str, line: int) -> None:
+    """``players 5..3`` in an included part validated: the line was dropped unread."""
+    (tmp_path / "base.rules").write_text(BASE, encoding="utf-8")
+    (tmp_path / "i.part").write_text(part, encoding="utf-8")
+    (tmp_path / "v.rules").write_text('extends "base.rules"\ninclude "i.part"\n',
+                                      encoding="utf-8")
+    with pytest.raises(RulesError) as info:
+        load_ruleset(str(tmp_path / "v.rules"))
+    assert said in info.value.message and info.value.span.line == line, info.value.render()
+
+
 def test_players_with_one_count_means_exactly_that_many() -> None:
     game = rulesplay.loads(_edit("players 2..4", "players 3"))
     assert game.player_range == (3, 3)

@@ -373,7 +373,8 @@ def _with_includes(ruleset: ir.Ruleset, path: str, sources: dict[str, str], read
 
     Raises:
         RulesValidationError: a missing file, a cycle, a path outside the folder tree, a file
-            whose name ends otherwise, or an included file that says ``extends``.
+            whose name ends otherwise, an included file that says ``extends``, or one whose
+            lines would be dropped (:func:`_declarations_only`).
     """
     lists = ("options", "enums", "kinds", "zones", "vars", "abilities", "rules", "phases")
     merged: dict[str, list[Any]] = {name: [] for name in lists}
@@ -385,12 +386,41 @@ def _with_includes(ruleset: ir.Ruleset, path: str, sources: dict[str, str], read
         if part.extends is not None:
             raise RulesValidationError("an included file cannot 'extends' another",
                                        part.extends_span)
+        _declarations_only(part, file, span)
         if part.includes:
             part = _with_includes(part, file, sources, reader, (*chain, reader.key(file)))
         for name in lists:
             merged[name].extend(getattr(part, name))
     return ruleset.model_copy(update={
         name: [*merged[name], *getattr(ruleset, name)] for name in lists} | {"includes": []})
+
+
+# The lines a ruleset has once, by the field each sets.
+_ONCE_LINES = {"title": "game", "min_players": "players", "author": "author",
+               "about": "about", "start": "start", "score": "score:", "tiebreaks": "tiebreak:",
+               "winners": "winners:"}
+
+
+def _declarations_only(part: ir.Ruleset, file: str, span: Span) -> None:
+    """Refuse what an included file says that including it would silently drop: a
+    ``replace``/``remove``/``option NAME = ...`` (it changes no base), and, in a ``.part``
+    file, a line a ruleset has once (``players``, ``score:`` ...; an included ``.rules`` file
+    is a whole game whose declarations are borrowed, so its own lines are left out).
+
+    Raises:
+        RulesValidationError: at the dropped line, or at the ``include`` line (``span``).
+    """
+    if part.overrides:
+        raise RulesValidationError("an included file adds declarations only; 'replace', "
+                                   "'remove' and 'option NAME = ...' belong in a file that "
+                                   "says 'extends'", part.overrides[0].span)
+    given = [word for name, word in _ONCE_LINES.items()
+             if name in part.model_fields_set and getattr(part, name)]
+    if given and file.endswith(".part"):
+        raise RulesValidationError(
+            f"'include': {posixpath.basename(file)} has a '{given[0]}' line, which an "
+            "included part cannot set (it adds declarations only): write it in the "
+            "including file", span)
 
 
 def _index(items: list[Any]) -> dict[str, int]:
