@@ -38,10 +38,10 @@ def test_specs_build_the_named_agents_with_their_parameters() -> None:
 @pytest.mark.parametrize("spec, message", [
     ("alphazero", "unknown bot 'alphazero'; available: random, greedy, mcts"),
     ("mcts:iterations", "parameters are key=value"),
-    ("mcts:depth=3", "takes no parameter depth"),
+    ("mcts:depth=3", "bot 'mcts' has no parameter 'depth'; its parameters: iterations"),
     ("mcts:iterations=5,seconds=1", "either iterations or seconds"),
-    ("mcts:reward=points", "reward is 'win' or 'score'"),
-    ("random:x=1", "takes no parameter x"),
+    ("mcts:reward=points", "reward must be win or score, not 'points'"),
+    ("random:x=1", "bot 'random' has no parameter 'x'; it takes no parameters"),
 ])
 def test_bad_specs_are_refused_with_a_clear_message(spec: str, message: str) -> None:
     with pytest.raises(ValueError, match=message):

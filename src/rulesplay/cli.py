@@ -24,7 +24,7 @@ from rich.table import Table
 
 from . import gamelog, terminal
 from . import graph as graphs
-from .agents import Agent
+from .agents import Agent, specs_help
 from .agents import make_agent as agent_from_spec
 from .cliargs import (
     ENGINE_OPTION,
@@ -152,7 +152,8 @@ def _new_state(game: Game, players: int | None, seed: int) -> State:
 @click.option("--lang", default=None, metavar="CODE",
               help="Language of the account: en (default) or ja.")
 @click.option("--bot", default="random", show_default=True, metavar="NAME",
-              help="Bot playing every seat not set with --seat.")
+              help=f"Bot playing every seat not set with --seat: {specs_help()} (a wrong "
+                   "one is told what each parameter allows).")
 @click.option("--seat", "seats", multiple=True, metavar="N=BOT",
               help="Who plays one seat: a bot (--seat 1=greedy) or a person at this "
                    "terminal (--seat 0=human); repeatable, several humans pass and play.")
@@ -199,8 +200,9 @@ def run(file: str, players: int | None, seed: int | None, options: tuple[str, ..
     random_seed, secret_seed = seed is None and not humans, seed is None and bool(humans)
     if seed is None:
         seed = secrets.randbits(128) if humans else random.SystemRandom().randrange(1_000_000)
-    state = _new_state(game, n, seed)
+    # Every bot spec is checked (by building the bots) before the game starts.
     agents = {s: make_agent(name, s, seed) for s, name in bots.items() if name != HUMAN}
+    state = _new_state(game, n, seed)
     save = ""
     if humans:  # where the game will be saved: checked before anything is written or played
         tag = f"{datetime.now():%Y%m%d-%H%M%S}" if secret_seed else str(seed)
@@ -512,6 +514,9 @@ def validate(files: tuple[str, ...]) -> None:
 def compile_(file: str, as_json: bool, as_python: bool, players: int | None) -> None:
     """Parse and check FILE; print its IR as JSON (--json), its compiled code (--python)
     or a short summary."""
+    if players is not None and not as_python:  # it would change nothing: say so
+        raise click.UsageError("--players goes with --python (the code compiled for that "
+                               "many players)")
     game = load(file)
     r = game.ruleset
     if as_json:

@@ -62,6 +62,23 @@ def parse_pairs(values: tuple[str, ...], flag: str) -> list[tuple[str, str]]:
     return out
 
 
+def check_bots(specs: Iterable[str]) -> None:
+    """Check every bot spec (``--bot``, ``--seat N=SPEC``) before anything is loaded or
+    played: the bot's name, each parameter's name and value (see
+    :data:`rulesplay.agents.PARAMS`).
+
+    Raises:
+        click.UsageError: the first bad spec, saying what is allowed.
+    """
+    from .agents import make_agent  # here: the agents load the engine
+
+    for spec in dict.fromkeys(specs):
+        try:
+            make_agent(spec, 0, 0)
+        except ValueError as exc:
+            raise click.UsageError(f"--bot/--seat: {exc}") from None
+
+
 def echo_warnings(warnings: Iterable[Diagnostic], err: bool = True) -> None:
     """Print each warning as ``path:line:col: warning: ...`` with its line and a caret (to
     stderr unless ``err`` is false), so it shows before a game's own output."""

@@ -102,8 +102,12 @@ def load_ruleset(path: str) -> tuple[ir.Ruleset, Checked]:
         RulesError: unreadable file, syntax errors, a bad ``extends`` (missing base, outside
             the allowed tree, cycle), an override of something the base lacks, or validation
             errors of the merged ruleset; sources of every file involved are attached so
-            every diagnostic prints its line and caret.
+            every diagnostic prints its line and caret; a path holding a NUL character
+            (no file system takes one).
     """
+    if "\x00" in str(path):
+        raise RulesError("a file name cannot hold the character U+0000 (NUL)",
+                         Span(file=str(path).replace("\x00", "\\0"), line=1, col=1))
     return _load(path, _Disk(allowed_root(path)))
 
 
@@ -272,6 +276,7 @@ class _Disk(_Reader):
 
     def resolve(self, path: str, target: str, span: Any, chain: tuple[str, ...],
                 verb: str) -> str:
+        _plain_path(verb, target, span)
         joined = os.path.normpath(os.path.join(os.path.dirname(path), target))
         real = Path(joined).resolve()
         if not real.is_relative_to(self.root):
@@ -307,6 +312,7 @@ class _Memory(_Reader):
 
     def resolve(self, path: str, target: str, span: Any, chain: tuple[str, ...],
                 verb: str) -> str:
+        _plain_path(verb, target, span)
         joined = posixpath.normpath(posixpath.join(posixpath.dirname(path), target))
         if joined.startswith(("../", "/")) or joined == "..":
             raise RulesValidationError(
@@ -317,6 +323,19 @@ class _Memory(_Reader):
             raise RulesValidationError(f"'{verb}': no such file '{target}' in the saved "
                                        "ruleset" + did_you_mean(joined, self.files), span)
         return joined
+
+
+def _plain_path(verb: str, target: str, span: Any) -> None:
+    """Refuse a file name no file system takes (a NUL or another control character, as
+    ``"\\u0000"`` in the quoted name) before the name reaches one.
+
+    Raises:
+        RulesValidationError: at ``span``, naming the character.
+    """
+    odd = next((ch for ch in target if ord(ch) < 0x20 or ord(ch) == 0x7F), None)
+    if odd is not None:
+        raise RulesValidationError(f"'{verb}': a file name cannot hold the control character "
+                                   f"U+{ord(odd):04X}", span)
 
 
 def _no_cycle(key: str, chain: tuple[str, ...], verb: str, span: Any,
@@ -354,7 +373,8 @@ def _with_includes(ruleset: ir.Ruleset, path: str, sources: dict[str, str], read
 
     Raises:
         RulesValidationError: a missing file, a cycle, a path outside the folder tree, a file
-            whose name ends otherwise, or an included file that says ``extends``.
+            whose name ends otherwise, an included file that says ``extends``, or one whose
+            lines would be dropped (:func:`_declarations_only`).
     """
     lists = ("options", "enums", "kinds", "zones", "vars", "abilities", "rules", "phases")
     merged: dict[str, list[Any]] = {name: [] for name in lists}
@@ -366,12 +386,41 @@ def _with_includes(ruleset: ir.Ruleset, path: str, sources: dict[str, str], read
         if part.extends is not None:
             raise RulesValidationError("an included file cannot 'extends' another",
                                        part.extends_span)
+        _declarations_only(part, file, span)
         if part.includes:
             part = _with_includes(part, file, sources, reader, (*chain, reader.key(file)))
         for name in lists:
             merged[name].extend(getattr(part, name))
     return ruleset.model_copy(update={
         name: [*merged[name], *getattr(ruleset, name)] for name in lists} | {"includes": []})
+
+
+# The lines a ruleset has once, by the field each sets.
+_ONCE_LINES = {"title": "game", "min_players": "players", "author": "author",
+               "about": "about", "start": "start", "score": "score:", "tiebreaks": "tiebreak:",
+               "winners": "winners:"}
+
+
+def _declarations_only(part: ir.Ruleset, file: str, span: Span) -> None:
+    """Refuse what an included file says that including it would silently drop: a
+    ``replace``/``remove``/``option NAME = ...`` (it changes no base), and, in a ``.part``
+    file, a line a ruleset has once (``players``, ``score:`` ...; an included ``.rules`` file
+    is a whole game whose declarations are borrowed, so its own lines are left out).
+
+    Raises:
+        RulesValidationError: at the dropped line, or at the ``include`` line (``span``).
+    """
+    if part.overrides:
+        raise RulesValidationError("an included file adds declarations only; 'replace', "
+                                   "'remove' and 'option NAME = ...' belong in a file that "
+                                   "says 'extends'", part.overrides[0].span)
+    given = [word for name, word in _ONCE_LINES.items()
+             if name in part.model_fields_set and getattr(part, name)]
+    if given and file.endswith(".part"):
+        raise RulesValidationError(
+            f"'include': {posixpath.basename(file)} has a '{given[0]}' line, which an "
+            "included part cannot set (it adds declarations only): write it in the "
+            "including file", span)
 
 
 def _index(items: list[Any]) -> dict[str, int]:
@@ -449,9 +498,12 @@ def merge(base: ir.Ruleset, variant: ir.Ruleset) -> ir.Ruleset:
             update[name] = getattr(variant, name)
     if "min_players" in given:
         update["min_players"], update["max_players"] = variant.min_players, variant.max_players
+        update["players_span"] = variant.players_span
     for name in ("start", "score", "winners"):
         if getattr(variant, name) is not None:
             update[name] = getattr(variant, name)
+    if variant.start is not None:
+        update["start_span"] = variant.start_span
     if variant.tiebreaks:
         update["tiebreaks"] = variant.tiebreaks
     if variant.limits:  # a variant's limit replaces the base's of that name

@@ -156,6 +156,23 @@ class OptionError(RulesError):
     """An option name or value given from the CLI or a variant is not allowed."""
 
 
+def value_text(value: object) -> str:
+    """A run-time value in a message, in the language's words: ``none``, ``yes``/``no`` (as
+    the game shows them), a tuple or list in brackets, a text (or enum value) in double
+    quotes; never Python's ``None``, ``True`` or ``'text'``."""
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, tuple):
+        return "(" + ", ".join(value_text(v) for v in value) + ")"
+    if isinstance(value, list):
+        return "[" + ", ".join(value_text(v) for v in value) + "]"
+    if isinstance(value, str):
+        return f'"{value}"'
+    return str(value)
+
+
 def did_you_mean(name: str, candidates: Iterable[str]) -> str:
     """Return `` (did you mean 'x'?)`` for the closest candidate to ``name``, or ``""``."""
     close = difflib.get_close_matches(name, sorted(set(candidates)), n=1, cutoff=0.6)

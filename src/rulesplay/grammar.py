@@ -13,6 +13,7 @@ from functools import cache
 from importlib import resources
 
 from lark import Lark, Token
+from lark.exceptions import LarkError
 from lark.indenter import Indenter
 
 from .names import normal
@@ -62,6 +63,23 @@ class _RulesIndenter(Indenter):
             if not continuation:
                 yield token
             prev = token
+
+
+@cache
+def language_word(name: str, assigned: bool = False) -> bool:
+    """Whether ``name`` cannot be used as a name: an expression reads it as a word of the
+    language (``left``/``right`` of ``left of``, ``not``), or, when ``assigned``, a statement
+    ``name = ...`` reads it as a statement word (``move``, ``next``). Asked of the grammar
+    itself, so a word added to it is covered."""
+    try:
+        tree = parser().parse(name, start="expr_only")
+        if getattr(tree.children[0], "data", None) != "name":
+            return True
+        if assigned:
+            parser().parse(f"phase p:\n    {name} = 1\n", start="start")
+    except LarkError:
+        return True
+    return False
 
 
 @cache

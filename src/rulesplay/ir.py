@@ -612,7 +612,9 @@ class Ruleset(Written):
     (score, tiebreak...) tuple. ``extends``/``overrides`` are what a variant file says about
     its base; :func:`rulesplay.compose.load_ruleset` merges them away. A line a ruleset has
     once (``game``, ``players``, ``score:`` ...) given again is kept in ``duplicates`` (the
-    last one counts) for the validator to report.
+    last one counts) for the validator to report. ``players_span`` and ``start_span`` are
+    where the ``players`` and ``start`` lines are (a variant's, when it gives its own), for
+    the diagnostics about them.
     """
 
     written: ClassVar[tuple[str, ...]] = ("duplicates",)
@@ -620,6 +622,7 @@ class Ruleset(Written):
     title: Labels = Field(default_factory=Labels)
     min_players: int = 2
     max_players: int = 2
+    players_span: Span = NO_SPAN
     author: str = ""
     about: str = ""
     options: list[OptionDecl] = Field(default_factory=list)
@@ -629,6 +632,7 @@ class Ruleset(Written):
     vars: list[VarDecl] = Field(default_factory=list)
     phases: list[PhaseDecl] = Field(default_factory=list)
     start: str | None = None
+    start_span: Span = NO_SPAN
     score: Expr | None = None
     tiebreaks: list[Expr] = Field(default_factory=list)
     winners: Expr | None = None

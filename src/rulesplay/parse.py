@@ -21,7 +21,14 @@ from lark.indenter import DedentError
 from . import ir
 from .errors import RulesSyntaxError, Span
 from .grammar import parser
-from .parse_errors import dedent_error, located, quoted, strip_comment, syntax_error
+from .parse_errors import (
+    dedent_error,
+    located,
+    quoted,
+    strip_comment,
+    syntax_error,
+    tab_error,
+)
 
 
 def parse_text(text: str, file: str = "<input>") -> ir.Ruleset:
@@ -54,6 +61,9 @@ def parse_text(text: str, file: str = "<input>") -> ir.Ruleset:
                       "'game \"Title\"'", file, 1, 1, text)
     if not text.endswith("\n"):
         text += "\n"
+    mixed = tab_error(text, file)
+    if mixed is not None:
+        raise mixed
     try:
         tree = parser().parse(text, start="start")
     except UnexpectedInput as exc:
@@ -277,8 +287,10 @@ class ToIR(Transformer[Token, Any]):
             span=self._span(meta), text=_unquote(title), other=labels.other))
 
     def players_decl(self, meta: Any, items: list[Any]) -> _Once:
-        return self._once("players", meta, min_players=self._int(items[0]),
-                          max_players=self._int(items[1]))
+        low = self._int(items[0])
+        high = low if items[1] is None else self._int(items[1])
+        return self._once("players", meta, min_players=low, max_players=high,
+                          players_span=self._span(meta))
 
     def author_decl(self, meta: Any, items: list[Any]) -> _Once:
         return self._once("author", meta, author=_unquote(items[0]))
@@ -294,7 +306,7 @@ class ToIR(Transformer[Token, Any]):
         return self._once("winners:", meta, winners=items[0])
 
     def start_decl(self, meta: Any, items: list[Any]) -> _Once:
-        return self._once("start", meta, start=str(items[0]))
+        return self._once("start", meta, start=str(items[0]), start_span=self._span(meta))
 
     def score_decl(self, meta: Any, items: list[Any]) -> _Once:
         return self._once("score:", meta, score=items[0])

@@ -1,9 +1,11 @@
 """Syntax errors: Lark's exceptions turned into our diagnostics, in the ruleset's words.
 
 What the parser expected is named readably (``'to' or an operator``, ``an expression``),
-misspelt statement words get "did you mean", and a line read as the continuation of the
-line above (it is indented deeper) says so. Every error is a :class:`RulesSyntaxError` with
-``file:line:col`` and the source attached, so it prints with its line and a caret.
+misspelt statement words and other languages' spellings (``&&``, ``else if``, ``;``) get
+"did you mean", a line read as the continuation of the line above (it is indented deeper)
+says so, and indentation whose blocks depend on a tab's width is refused (:func:`tab_error`).
+Every error is a :class:`RulesSyntaxError` with ``file:line:col`` and the source attached,
+so it prints with its line and a caret.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from lark import Token
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from .errors import Diagnostic, RulesSyntaxError, Span, did_you_mean
-from .grammar import indent_width, parser
+from .grammar import TAB_LEN, indent_width, parser
 
 # Names of terminals as a ruleset author knows them, for "expected ..." messages.
 _TERMINAL_NAMES = {
@@ -98,6 +100,63 @@ def dedent_error(text: str, file: str) -> RulesSyntaxError:
     return located("this file's indentation matches no enclosing block", file, 1, 1, text)
 
 
+def tab_error(text: str, file: str) -> RulesSyntaxError | None:
+    """The error for indentation whose blocks depend on how wide a tab is (Python's
+    ``TabError``), or None. A tab counts :data:`TAB_LEN` columns here, but an editor may show
+    it as 4 or 2: a line that the parser puts outside an ``if`` could look inside it. So each
+    line is compared with the enclosing block twice, a tab counted 8 columns and 1 column;
+    when the two disagree (deeper, level or shallower), the file is refused."""
+    lines = text.split("\n")
+    if {ch for ln in lines for ch in ln[:len(ln) - len(ln.lstrip(" \t"))]} != {" ", "\t"}:
+        return None  # tabs only, or spaces only: both counts agree
+    blocks = [(0, 0)]  # (width with tab 8, width with tab 1) of the open blocks
+    depth, prev_colon, joined = 0, False, False
+    for number, raw in enumerate(lines, 1):
+        code = strip_comment(raw).rstrip()
+        if not code.strip() or depth > 0 or joined:
+            depth += _bracket_change(code)
+            joined = code.endswith("\\")
+            continue
+        lead = raw[:len(raw) - len(raw.lstrip(" \t"))]
+        wide, narrow = indent_width(raw), len(lead)
+        top_wide, top_narrow = blocks[-1]
+        if wide > top_wide and prev_colon:
+            if narrow <= top_narrow:
+                return _mixed(file, number, text)
+            blocks.append((wide, narrow))
+        else:
+            while len(blocks) > 1 and wide < blocks[-1][0]:
+                blocks.pop()
+            top_wide, top_narrow = blocks[-1]
+            if (wide > top_wide) != (narrow > top_narrow) or \
+                    (wide == top_wide) != (narrow == top_narrow):
+                return _mixed(file, number, text)
+        prev_colon = code.endswith(":")
+        depth += _bracket_change(code)
+        joined = code.endswith("\\")
+    return None
+
+
+def _mixed(file: str, line: int, text: str) -> RulesSyntaxError:
+    return located("inconsistent use of tabs and spaces in indentation: this line's block "
+                   f"depends on how wide a tab is (here {TAB_LEN} columns, in many editors "
+                   "4); indent with spaces only, or with tabs only", file, line, 1, text)
+
+
+def _bracket_change(code: str) -> int:
+    """How many brackets ``code`` (a line without its comment) opens minus closes, outside
+    quoted strings."""
+    change, in_string = 0, False
+    for i, ch in enumerate(code):
+        if ch == '"' and (i == 0 or code[i - 1] != "\\"):
+            in_string = not in_string
+        elif not in_string and ch in "([{":
+            change += 1
+        elif not in_string and ch in ")]}":
+            change -= 1
+    return change
+
+
 def located(message: str, file: str, line: int, col: int, text: str) -> RulesSyntaxError:
     """A syntax error at ``file:line:col``, with ``text`` (the whole file) for its caret."""
     span = Span(file=file, line=line, col=col, end_line=line, end_col=col + 1)
@@ -157,6 +216,7 @@ def syntax_error(exc: UnexpectedInput, text: str, file: str) -> RulesSyntaxError
             allowed = set(exc.allowed or ())
             if allowed and len(allowed) < 30:
                 msg += f"; expected {_describe(allowed)}"
+            msg += _other_language_hint(text[pos:pos + 2])
     elif isinstance(exc, UnexpectedEOF):
         line = text.count("\n")
         col = 1
@@ -177,7 +237,8 @@ def syntax_error(exc: UnexpectedInput, text: str, file: str) -> RulesSyntaxError
             found = quoted(str(tok))
             before = text.split("\n")[line - 1][:col - 1] if line >= 1 else ""
             prev = _previous_code_line(text, line)
-            if not before.strip() and prev is not None and not {"_NL", "_INDENT"} & expected:
+            if not before.strip() and prev is not None and not {"_NL", "_INDENT"} & expected \
+                    and _starts_deeper_line(text, line, col):
                 # The token starts an indented line, read as the continuation of the line
                 # before: what is missing is missing at the end of that line.
                 line, col = prev
@@ -185,6 +246,15 @@ def syntax_error(exc: UnexpectedInput, text: str, file: str) -> RulesSyntaxError
         msg = f"unexpected {found}; expected {_describe(expected)}"
         if tok.type == "COMP_OP" and str(tok) == "==" and "ASSIGN_OP" in expected:
             msg += " (to assign a value, write '=')"
+        elif str(tok) == "=" and "COMP_OP" in expected:
+            msg += " (to compare, write '==')"
+        elif str(tok) == "if" and _line_before(text, tok).strip() == "else":
+            msg += " (did you mean 'elif'?)"
+        elif tok.start_pos is not None and str(tok) in ("|", ">", "+"):
+            # '|' and '+' begin '||' and '++'; '>' ends '<>'.
+            pair = text[tok.start_pos - 1:tok.start_pos + 1] if str(tok) == ">" else \
+                text[tok.start_pos:tok.start_pos + 2]
+            msg += _other_language_hint(pair) if pair in ("||", "<>", "++") else ""
         msg += _statement_hint(text, tok, expected)
         if found == "end of line" and line != tok.line:
             msg += ("; the next line is indented more than this one, so it reads as part "
@@ -213,6 +283,36 @@ _KEYWORDS = ("move", "shuffle", "deal", "let", "say", "break", "do", "trigger", 
              "ability", "rule", "start", "score", "tiebreak", "winners", "replace", "remove")
 
 
+# Operators of other languages, and what this one writes for each.
+_OTHER_OPERATORS = {"&&": "and", "||": "or", "&": "and", "!": "not", "<>": "!=",
+                    "++": "+= 1"}
+# Marks of other languages this one has no use for, and what to write instead.
+_OTHER_MARKS = {";": " (a statement ends at the end of its line: no ';')",
+                "?": " (a choice of values is written 'A if TEST else B')"}
+# Statement words of other languages.
+_OTHER_WORDS = {"elseif": "elif", "elsif": "elif", "while": "repeat while",
+                "until": "repeat until", "foreach": "for each", "def": "rule", "function": "rule"}
+
+
+def _other_language_hint(found: str) -> str:
+    """`` (did you mean 'and'?)`` when ``found`` (the text at the error, two characters)
+    starts with an operator or mark of another language: ``&&``, ``||``, ``!`` (but not
+    ``!=``), ``<>``, ``++``, ``;``, ``?``."""
+    if found.startswith("!="):
+        return ""
+    for op in sorted(_OTHER_OPERATORS, key=len, reverse=True):
+        if found.startswith(op):
+            return f" (did you mean '{_OTHER_OPERATORS[op]}'?)"
+    return _OTHER_MARKS.get(found[:1], "")
+
+
+def _line_before(text: str, tok: Token) -> str:
+    """The text of ``tok``'s line before it."""
+    if not tok.line or not tok.column:
+        return ""
+    return text.split("\n")[tok.line - 1][:tok.column - 1]
+
+
 def _starts_deeper_line(text: str, line: int, column: int) -> bool:
     """Whether the token at ``line``:``column`` is the first word of a line indented deeper
     than the code line above (which does not end with ':'): such a line continues the one
@@ -231,11 +331,15 @@ def _starts_deeper_line(text: str, line: int, column: int) -> bool:
 
 
 def _statement_hint(text: str, tok: Token, expected: set[str]) -> str:
-    """`` (did you mean 'shuffle'?)`` when the line starts with a misspelt keyword."""
+    """`` (did you mean 'shuffle'?)`` when the line starts with a misspelt keyword (a
+    statement's when it is indented, else a declaration's)."""
     if not tok.line:
         return ""
-    first = text.split("\n")[tok.line - 1].split()
+    line = text.split("\n")[tok.line - 1]
+    first = line.split()
     if not first or first[0] in _KEYWORDS or not first[0].isidentifier():
         return ""
-    hint = did_you_mean(first[0], _KEYWORDS)
-    return f"; '{first[0]}' is not a statement{hint}" if hint else ""
+    hint = f" (did you mean '{_OTHER_WORDS[first[0]]}'?)" if first[0] in _OTHER_WORDS else \
+        did_you_mean(first[0], _KEYWORDS)
+    what = "a statement" if line[:1].isspace() else "a declaration"
+    return f"; '{first[0]}' is not {what}{hint}" if hint else ""

@@ -31,7 +31,7 @@ from rich.table import Table
 from rich.text import Text
 
 from . import terminal
-from .cliargs import claim_output, echo_warnings, parse_pairs
+from .cliargs import check_bots, claim_output, echo_warnings, parse_pairs
 from .compose import load_ruleset
 from .sim import Comparison, Result
 from .sim import compare as run_compare
@@ -57,18 +57,12 @@ def _progress(console: Console) -> Progress:
 
 def _bots(bot: str, seats: tuple[str, ...]) -> dict[int, str]:
     """Seat -> spec from ``--seat`` values; unlisted seats get ``--bot`` (filled later)."""
-    from .agents import make_agent
-
     out: dict[int, str] = {}
     for key, spec in parse_pairs(seats, "--seat"):
         if not key.isdigit():
             raise click.UsageError(f"--seat {key}={spec}: the seat must be a number")
         out[int(key)] = spec
-    for spec in [bot, *out.values()]:
-        try:
-            make_agent(spec, 0, 0)
-        except ValueError as exc:
-            raise click.UsageError(f"--bot/--seat: {exc}") from None
+    check_bots([bot, *out.values()])
     return out
 
 
@@ -80,11 +74,16 @@ def _table_bots(bot: str, seats: dict[int, str], players: int) -> dict[int, str]
 
 
 def _players_of(path: str, options: dict[str, Any], players: int | None) -> int:
-    if players is not None:
-        return players
+    """``--players``, checked against the ruleset's range before any seat is set up (a huge
+    count would otherwise be a huge table); default the ruleset's minimum."""
     from .engine.game import load
 
-    return load(path, options).player_range[0]
+    game = load(path, options)
+    lo, hi = game.player_range
+    if players is not None and not lo <= players <= hi:
+        raise click.UsageError(f"--players: {game.title} is for {lo} to {hi} players, "
+                               f"not {players}")
+    return lo if players is None else players
 
 
 def _common(f: Any) -> Any:
@@ -223,8 +222,8 @@ def _table(file: str, options: tuple[str, ...], players: int | None, bot: str,
            seats: tuple[str, ...]) -> tuple[dict[str, Any], int, dict[int, str]]:
     """Options, player count and the bot of every seat, from the command's arguments."""
     opts = dict(parse_pairs(options, "--option"))
+    per_seat = _bots(bot, seats)  # before the ruleset is read
     _warn(file)
-    per_seat = _bots(bot, seats)
     nplayers = _players_of(file, opts, players)
     return opts, nplayers, _table_bots(bot, per_seat, nplayers)
 

@@ -15,51 +15,124 @@ Build one from a spec with :func:`make_agent`::
 from __future__ import annotations
 
 import math
+import re
+from dataclasses import dataclass
 from typing import Any
 
+from ..errors import did_you_mean
 from .base import Agent, rollout
-from .greedy import GreedyAgent
+from .greedy import MAX_DEPTH, MAX_SAMPLES, GreedyAgent
 from .infoset import InfoSet, Tracker
-from .mcts import MctsAgent
+from .mcts import MAX_C, MAX_ITERATIONS, MAX_SECONDS, MctsAgent
 from .random import RandomAgent
 
-__all__ = ["AGENTS", "Agent", "GreedyAgent", "InfoSet", "MctsAgent", "RandomAgent", "Tracker",
-           "make_agent", "parse_spec", "rollout"]
+__all__ = ["AGENTS", "PARAMS", "Agent", "GreedyAgent", "InfoSet", "MctsAgent", "Param",
+           "RandomAgent", "Tracker", "make_agent", "parse_spec", "rollout", "specs_help"]
 
 AGENTS: dict[str, type[Agent]] = {"random": RandomAgent, "greedy": GreedyAgent,
                                   "mcts": MctsAgent}
 
 
-def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
-    """Split ``"name:key=value,key=value"`` into the name and typed parameters.
+@dataclass(frozen=True)
+class Param:
+    """One parameter a bot spec may give: its kind and the values it allows.
 
-    Values become int, then float, else stay text.
+    Attributes:
+        kind: ``int`` (whole numbers written in digits), ``float`` (a finite decimal) or
+            ``str`` (one of ``choices``).
+        low, high: the smallest and largest allowed number (``low`` excluded when
+            ``above`` is true).
+        choices: the allowed words of a ``str`` parameter.
+        above: ``low`` itself is not allowed (a time must be more than 0).
+    """
+
+    kind: type
+    low: float = 0
+    high: float = 0
+    choices: tuple[str, ...] = ()
+    above: bool = False
+
+    def allowed(self) -> str:
+        """The allowed values, as a message says them."""
+        if self.kind is str:
+            return " or ".join(self.choices)
+        low, high = (f"{int(x)}" if x == int(x) else f"{x}" for x in (self.low, self.high))
+        if self.kind is int:
+            return f"a whole number from {low} to {high}"
+        return f"a number {'above' if self.above else 'from'} {low} " \
+               f"{'and at most' if self.above else 'to'} {high}"
+
+    def read(self, text: str) -> Any:
+        """The value ``text`` stands for, or None when it is not allowed."""
+        value: Any
+        if self.kind is str:
+            return text if text in self.choices else None
+        if self.kind is int:
+            if not re.fullmatch(r"[+-]?\d{1,18}", text):
+                return None
+            value = int(text)
+        else:
+            try:
+                value = float(text)
+            except ValueError:
+                return None
+            if not math.isfinite(value):
+                return None
+        ok = (value > self.low if self.above else value >= self.low) and value <= self.high
+        return value if ok else None
+
+
+# Every parameter of every bot, checked here (the one place) before any bot is built.
+PARAMS: dict[str, dict[str, Param]] = {
+    "random": {},
+    "greedy": {"samples": Param(int, 1, MAX_SAMPLES), "depth": Param(int, 0, MAX_DEPTH)},
+    "mcts": {"iterations": Param(int, 1, MAX_ITERATIONS),
+             "seconds": Param(float, 0, MAX_SECONDS, above=True),
+             "c": Param(float, 0, MAX_C), "reward": Param(str, choices=("win", "score"))},
+}
+
+
+def specs_help() -> str:
+    """Every bot with its parameters, for a command's help: ``random; greedy[:samples=...,
+    depth=...]; ...``."""
+    return "; ".join(name + (f"[:{','.join(f'{k}=...' for k in params)}]" if params else "")
+                     for name, params in PARAMS.items())
+
+
+def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
+    """Split ``"name:key=value,key=value"`` into the name and typed parameters, each
+    checked against :data:`PARAMS` (its kind and allowed values).
 
     Raises:
-        ValueError: an unknown agent name or a parameter without ``=``.
+        ValueError: an unknown bot or parameter (the message lists the known ones), a
+            parameter without ``=`` or given twice, or a value the parameter does not allow
+            (the message says what it allows).
     """
     name, _, rest = spec.strip().partition(":")
     name = name.strip().lower()
     if name not in AGENTS:
         raise ValueError(f"unknown bot '{name}'; available: {', '.join(AGENTS)}")
+    known = PARAMS[name]
     params: dict[str, Any] = {}
     for part in filter(None, (p.strip() for p in rest.split(","))):
-        key, eq, value = part.partition("=")
-        if not eq or not key.strip():
+        key, eq, text = (x.strip() for x in part.partition("="))
+        if not eq or not key:
             raise ValueError(f"bot '{spec}': parameters are key=value (got '{part}')")
-        params[key.strip()] = _number(value.strip())
-        if isinstance(params[key.strip()], float) and not math.isfinite(params[key.strip()]):
-            raise ValueError(f"bot '{spec}': {key.strip()} must be a finite number")
+        if key not in known:
+            listed = ", ".join(f"{k} ({p.allowed()})" for k, p in known.items())
+            seed = "; a bot's generator is seeded from the game's seed and its seat" \
+                if key == "seed" else ""
+            raise ValueError(f"bot '{name}' has no parameter '{key}'" + did_you_mean(key, known)
+                             + (f"; its parameters: {listed}" if listed else
+                                "; it takes no parameters") + seed)
+        if key in params:
+            raise ValueError(f"bot '{spec}': {key} is given twice")
+        value = known[key].read(text)
+        if value is None:
+            raise ValueError(f"bot '{spec}': {key} must be {known[key].allowed()}, "
+                             f"not '{text}'")
+        params[key] = value
     return name, params
-
-
-def _number(text: str) -> Any:
-    for kind in (int, float):
-        try:
-            return kind(text)
-        except ValueError:
-            pass
-    return text
 
 
 def make_agent(spec: str, seat: int, seed: int) -> Agent:

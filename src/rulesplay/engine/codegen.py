@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import Any, get_args
 
 from .. import ir
-from ..errors import RulesRuntimeError
+from ..errors import RulesRuntimeError, value_text
 from ..limits import MAX_INT, MAX_RANGE, out_of_range
 from ..show import expr_text as ir_text
 from ..validate import Checked
@@ -34,15 +34,23 @@ def _nz(table: Any, c: Any) -> Any:
 
 def _seat(base: int, seat: int | None, n: int) -> int:
     if seat is None or not 0 <= seat < n:
-        raise RulesRuntimeError(f"seat {seat} does not exist (seats are 0 to {n - 1})")
+        raise RulesRuntimeError(no_seat(seat, n))
     return base + seat
+
+
+def no_seat(seat: object, n: int) -> str:
+    """Why ``seat`` names no seat of ``n``: none (a variable never set), or out of range."""
+    if seat is None:
+        return (f"a seat is needed here, but the value is none (a player variable never set?); "
+                f"seats are 0 to {n - 1}")
+    return f"seat {value_text(seat)} does not exist (seats are 0 to {n - 1})"
 
 
 def _lookup(obj: Any, key: Any, text: str) -> Any:
     try:
         return obj[key]
     except (KeyError, IndexError, TypeError):
-        raise RulesRuntimeError(f"no entry for {key!r} in {text}") from None
+        raise RulesRuntimeError(f"no entry for the key {value_text(key)} in {text}") from None
 
 
 def _bounded(v: Any, span: Any) -> Any:

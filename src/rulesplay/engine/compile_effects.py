@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .. import events, ir
-from ..errors import RulesRuntimeError
+from ..errors import RulesRuntimeError, value_text
 from ..limits import MAX_INT, out_of_range
 from .effects import Effect, move_card, move_cards
 from .expr import Fn
@@ -82,7 +82,7 @@ def _seat_checked(value: Fn, n: int, a: ir.Assign) -> Fn:
     def checked(s: Any, it: Any) -> Any:
         v = value(s, it)
         if v is not None and not (isinstance(v, int) and 0 <= v < n):
-            raise RulesRuntimeError(f"seat {v} does not exist with {n} players "
+            raise RulesRuntimeError(f"seat {value_text(v)} does not exist with {n} players "
                                     f"(seats are 0 to {n - 1})", a.span)
         return v
     return checked
@@ -130,8 +130,8 @@ def compile_deal(prog: Program, comp: ExprCompiler, d: ir.Deal) -> Effect:
                 f"{lay.zone_name[src]} holds {have}", d.span)
         first = start(s, None)
         if first is None or not 0 <= first < n:
-            raise RulesRuntimeError(f"'starting with' names seat {first}, which does not "
-                                    f"exist with {n} players", d.span)
+            raise RulesRuntimeError(f"'starting with' names seat {value_text(first)}, which "
+                                    f"does not exist with {n} players", d.span)
         for _ in range(each):
             for k in range(n):
                 move_card(s, s.zones[src][-1], base + (first + k) % n)

@@ -16,7 +16,7 @@ from pydantic import ValidationError
 from .. import ir
 from ..compose import Bundle, bundle_of, load_ruleset
 from ..compose import load_bundle as load_files
-from ..errors import OptionError, RulesError, did_you_mean
+from ..errors import OptionError, RulesError, Span, did_you_mean
 from ..limits import limit_problem
 from ..parse import parse_text
 from ..validate import Checked, check
@@ -72,6 +72,9 @@ class Game:
         self.ruleset, self.checked, self.lang, self.path = ruleset, checked, lang, path
         self.bundle = bundle
         decls = {o.name: o for o in ruleset.options}
+        if options is not None and not isinstance(options, Mapping):
+            raise OptionError(f"options are a mapping of option name to value (a dict), not "
+                              f"{type(options).__name__}")
         self.option_values: dict[str, Any] = {}
         for name, raw in (options or {}).items():
             if name not in decls:
@@ -100,7 +103,10 @@ class Game:
     def program(self, num_players: int) -> Program:
         """The game compiled for ``num_players`` (built once, then cached)."""
         lo, hi = self.player_range
-        if not isinstance(num_players, int) or not lo <= num_players <= hi:
+        if not isinstance(num_players, int) or isinstance(num_players, bool):
+            raise OptionError(f"the number of players is a whole number (an int) from {lo} "
+                              f"to {hi}, not {num_players!r}")
+        if not lo <= num_players <= hi:
             raise OptionError(f"{self.title} is for {lo} to {hi} players, not {num_players}")
         if num_players not in self._programs:
             try:
@@ -121,11 +127,16 @@ class Game:
                 :class:`~rulesplay.events.Tally`, what ``simulate`` needs).
 
         Raises:
-            OptionError: a player count outside the ruleset's range, or an option value
-                not allowed for it.
+            OptionError: a player count that is not an int or is outside the ruleset's
+                range, an option value not allowed for it, or a seed that is not an int.
         """
         n = self.player_range[0] if num_players is None else num_players
-        return State.new(self.program(n), seed, record_events)
+        program = self.program(n)
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise OptionError(f"the seed is a whole number (an int), not {seed!r}")
+        if record_events not in (True, False, "counts"):
+            raise OptionError(f"record_events is True, False or 'counts', not {record_events!r}")
+        return State.new(program, seed, record_events)
 
     def state_from_json(self, data: Any) -> State:
         """Rebuild a state saved with :meth:`State.to_json` (same ruleset and options)."""
@@ -145,10 +156,15 @@ def load(path: str | Path, options: Mapping[str, Any] | None = None,
         limits: this run's budgets (see :class:`Game`).
 
     Raises:
+        TypeError: ``path`` is neither str nor Path.
         RulesError: the file cannot be read, does not parse, or does not validate; the
             error's ``render()`` gives ``path:line:col`` diagnostics with carets.
-        OptionError: an unknown option or a value it does not allow.
+        OptionError: an unknown option or a value it does not allow; ``options`` that are
+            not a mapping.
     """
+    if not isinstance(path, str | Path):
+        raise TypeError(f"load() takes the ruleset file's path (str or Path), not "
+                        f"{type(path).__name__}")
     ruleset, checked = load_ruleset(str(path))
     return Game(ruleset, checked, options, lang, str(path),
                 bundle_of(str(path), checked.sources), engine, limits)
@@ -167,11 +183,39 @@ def load_bundle(bundle: Bundle, options: Mapping[str, Any] | None = None,
     return Game(ruleset, checked, options, lang, bundle.name, bundle, engine, limits)
 
 
-def loads(text: str, options: Mapping[str, Any] | None = None, lang: str | None = None,
-          file: str = "<input>", engine: str = ENGINES[0],
+def loads(text: str | bytes, options: Mapping[str, Any] | None = None,
+          lang: str | None = None, file: str = "<input>", engine: str = ENGINES[0],
           limits: Mapping[str, int] | None = None) -> Game:
-    """Like :func:`load` for ruleset text held in memory (no ``extends``)."""
+    """Like :func:`load` for ruleset text held in memory.
+
+    Args:
+        text: the ruleset, as text or as UTF-8 bytes (what a file holds).
+        file: the name diagnostics give it.
+        options, lang, engine, limits: as for :func:`load`.
+
+    Raises:
+        TypeError: ``text`` is neither str nor bytes.
+        RulesError: as :func:`load`; bytes that are not UTF-8; an ``extends`` or
+            ``include`` line (text in memory has no folder to find other files in: use
+            :func:`load` with the file's path).
+    """
+    if isinstance(text, bytes | bytearray):
+        try:
+            text = bytes(text).decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            raise RulesError(f"the text is not UTF-8 (byte {exc.start} is "
+                             f"0x{text[exc.start]:02x})", Span(file=file)) from None
+    if not isinstance(text, str):
+        raise TypeError(f"loads() takes the ruleset's text (str, or UTF-8 bytes), not "
+                        f"{type(text).__name__}")
     ruleset = parse_text(text, file)
+    others = [("extends", ruleset.extends_span)] if ruleset.extends is not None else []
+    others += [("include", span) for _, span in ruleset.includes]
+    if others:
+        verb, span = others[0]
+        raise RulesError(f"'{verb}' reads another file, and text given to loads() has no "
+                         "folder to read it from: use rulesplay.load() with the file's path",
+                         span).attach_source({file: text})
     try:
         checked = check(ruleset, {file: text})
     except RulesError as exc:

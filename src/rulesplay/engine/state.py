@@ -166,6 +166,7 @@ class State:
     def seat_prompt(self, seat: int | None) -> str:
         """:meth:`prompt` as ``seat`` (None: an onlooker) is shown it: the values of
         variables it may not see (``owner``, ``hidden``) as ``?``."""
+        self.seat_arg(seat)
         if self.pending is None:
             return ""
         with self._faults():
@@ -388,16 +389,43 @@ class State:
         chooses``) and for another player's choice of a card ``seat`` never saw (chosen
         from a hand and put face down; see
         :func:`~rulesplay.engine.observe.knows_choice`)."""
+        self.seat_arg(seat)
         return [(p, aid if knows_choice(self, i, seat) else None)
                 for i, (p, aid) in enumerate(self.history)]
 
     def observation(self, seat: int | None) -> dict[str, Any]:
-        """What ``seat`` may see (see :func:`rulesplay.engine.observe.observation`)."""
+        """What ``seat`` may see (see :func:`rulesplay.engine.observe.observation`).
+
+        Raises:
+            RulesError: ``seat`` is not a seat of this game (nor None, an onlooker).
+        """
+        self.seat_arg(seat)
         return observation(self, seat)
+
+    def seat_arg(self, seat: Any, onlooker: bool = True) -> None:
+        """Check a seat given to the API: a seat of this game (0 to ``num_players - 1``),
+        or None for an onlooker when ``onlooker`` is true.
+
+        Raises:
+            RulesError: anything else (another type, or a seat the table does not have),
+                saying what is allowed.
+        """
+        n = self.num_players
+        if seat is None and onlooker:
+            return
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < n:
+            shown = repr(seat) if not isinstance(seat, int) else str(seat)
+            raise RulesError(f"seat {shown} is not a seat of this game: seats are 0 to "
+                             f"{n - 1}" + (", or None for an onlooker" if onlooker else ""))
 
     # ------------------------------------------------------------ scenarios
     def zone_cards(self, zone: str, owner: int | None = None) -> list[str]:
-        """The card ids in a zone, bottom to top (``owner`` for a per-player zone)."""
+        """The card ids in a zone, bottom to top (``owner`` for a per-player zone).
+
+        Raises:
+            RulesError: an unknown zone; a per-player zone without a seat of this game, or
+                a shared zone with an owner.
+        """
         return [self.program.card_ids[c] for c in self.zones[self._zone(zone, owner)]]
 
     def arrange(self, zone: str, owner: int | None, cards: list[str],
@@ -438,8 +466,12 @@ class State:
             raise RulesError(f"unknown zone '{zone}'")
         base = lay.zone_id[zone]
         per_player = lay.zone_owner[base] is not None
-        if per_player and (owner is None or not 0 <= owner < lay.n):
+        if per_player and owner is None:
             raise RulesError(f"zone '{zone}' is one per player: give a seat 0..{lay.n - 1}")
+        if not per_player and owner is not None:
+            raise RulesError(f"zone '{zone}' is shared: give no owner (None), not {owner!r}")
+        if per_player:
+            self.seat_arg(owner, onlooker=False)
         return base + (owner or 0) if per_player else base
 
     def var(self, name: str, seat: int | None = None) -> Any:
@@ -448,6 +480,7 @@ class State:
         if name in lay.gslot:
             return self.g[lay.gslot[name]]
         if name in lay.pslot and seat is not None:
+            self.seat_arg(seat, onlooker=False)
             return self.pv[lay.pslot[name]][seat]
         raise RulesError(f"unknown variable '{name}'")
 

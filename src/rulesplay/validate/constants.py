@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .. import ir
+from ..errors import value_text
 from ..parse import MAX_DIGITS
 from ..visitor import Stage, nodes_of
 from .declarations import whole_at_least_1
@@ -125,7 +126,7 @@ class ConstEval(Stage):
         obj, key = self.visit(e.obj), self.visit(e.key)
         if isinstance(obj, dict):
             if key not in obj:
-                keys = ", ".join(str(k) for k in obj)
+                keys = ", ".join(value_text(k) for k in obj)
                 raise _EvalFault(f"{_show_value(key)} is not among the keys ({keys})", e)
             return obj[key]
         if isinstance(obj, list) and isinstance(key, int):
@@ -190,8 +191,11 @@ def _const_binop(ev: ConstEval, e: ir.BinOp) -> Any:
 
 
 def _show_value(value: Any) -> str:
+    """A worked-out value for a message. A yes/no value is named by its kind: the file may
+    spell it ``yes`` or ``true`` (``no``, ``false``), and a message must not say a word the
+    author did not write."""
     if isinstance(value, bool):
-        return "yes" if value else "no"
+        return "a yes/no value"
     return str(value)
 
 

@@ -7,6 +7,7 @@ from typing import Any
 
 from .. import ir
 from ..errors import Span, did_you_mean
+from ..grammar import language_word
 from ..limits import limit_problem
 from .expressions import ExprChecker
 from .symbols import RESERVED, Context
@@ -24,8 +25,9 @@ class Declarations:
     def claim(self, name: str, span: Span, what: str) -> bool:
         """Take ``name`` for a ``what`` (option, enum, zone...); a reserved word or a name
         taken already is an error. True when taken."""
-        if name in RESERVED:
-            self.ctx.error(f"'{name}' is a reserved word and cannot name a {what}", span)
+        if name in RESERVED or language_word(name, assigned=what == "variable"):
+            article = "an" if what[0] in "aeiou" else "a"
+            self.ctx.error(f"'{name}' is a reserved word and cannot name {article} {what}", span)
             return False
         if name in self.seen:
             first = self.seen[name]
@@ -33,6 +35,12 @@ class Declarations:
             return False
         self.seen[name] = span
         return True
+
+    def not_a_word(self, name: str, span: Span, what: str) -> None:
+        """Report ``name`` when an expression would read it as a word of the language
+        (``left``, ``not``): a name declared without :meth:`claim` that is read bare."""
+        if language_word(name):
+            self.ctx.error(f"'{name}' is a reserved word and cannot name a {what}", span)
 
     def run(self) -> None:  # noqa: C901 - one section per kind of declaration
         """Declare every option, enum, kind, zone, variable, phase, ability and rule, in
@@ -42,7 +50,7 @@ class Declarations:
             ctx.error(f"'{again.text}' is given twice; a ruleset has one", again.span)
         if r.min_players < 1 or r.max_players < r.min_players or r.max_players > 64:
             ctx.error(f"players {r.min_players}..{r.max_players} is not a range of 1 to 64 "
-                      "players", r.span)
+                      "players", r.players_span if r.players_span.line else r.span)
         named: set[str] = set()
         for lim in r.limits:
             problem = limit_problem(lim.name, lim.value)
@@ -57,6 +65,7 @@ class Declarations:
             if self.claim(o.name, o.span, "option"):
                 sym.options[o.name] = o
             for value in o.choices:
+                self.not_a_word(value, o.span, "choice value")
                 if sym.choice_values.setdefault(value, o.name) == o.name:
                     self.seen.setdefault(value, o.span)
         for e in r.enums:
@@ -70,6 +79,7 @@ class Declarations:
                 ctx.error(f"card kind '{k.name}' is already declared", k.span)
             sym.kinds[k.name] = k
             for i, a in enumerate(k.attrs):
+                self.not_a_word(a.name, a.span, "card attribute")  # read bare in its kind
                 typ = self.attr_type(k, i)
                 if sym.attrs.get(a.name, typ) != typ:
                     ctx.error(f"attribute '{a.name}' has another type in another kind", a.span)

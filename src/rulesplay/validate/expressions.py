@@ -15,6 +15,9 @@ from .functions import BUILTINS
 from .symbols import Context
 from .types import ANY, compatible, describe, elem_type, per_player_hint
 
+# The language's literal words by the spellings other languages give them.
+_LITERALS = {"true": "true", "false": "false", "yes": "yes", "no": "no", "none": "none",
+             "null": "none", "nil": "none"}
 
 class ExprChecker(Stage):
     """Types expressions in the scopes of a :class:`Context`.
@@ -159,7 +162,11 @@ class ExprChecker(Stage):
             self.error(f"'{n}' is the card just played; 'won by highest' ranks every card of "
                        "the trick: say 'it'", e.span)
             return ANY
-        self.error(f"undefined name '{n}'" + did_you_mean(n, names), e.span)
+        # ``True``, ``None``, ``null``: another language's literal, written in lowercase here.
+        literal = _LITERALS.get(n.lower())
+        hint = f" (did you mean '{literal}'?)" if literal and literal != n else \
+            did_you_mean(n, names)
+        self.error(f"undefined name '{n}'{hint}", e.span)
         return ANY
 
     # ------------------------------------------------------------ access

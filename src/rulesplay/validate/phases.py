@@ -21,7 +21,7 @@ def graph_checks(c: Context) -> None:
     start = start_phase(r)
     if start not in c.sym.phases:
         c.error(f"unknown start phase '{start}'" + did_you_mean(str(start), c.sym.phases),
-                r.span)
+                r.start_span if r.start_span.line else r.span)
         return
     if any(t.target != "end" and t.target not in c.sym.phases
            for p in r.phases for t in p.transitions):

@@ -148,6 +148,12 @@ class StmtChecker(Stage):
                                              sym.zones.keys(), sym.enums.keys(),
                                              sym.enum_values.keys(), sym.choice_values.keys())):
             return False
+        # A misspelt local (the card just chosen, a loop's card) is as likely as a zone.
+        locals_ = {k for scope in self.ctx.scopes for k in scope}
+        best = did_you_mean(n, [*locals_, *sym.zones])
+        if best and best.split("'")[1] in locals_:
+            self.error(f"undefined name '{n}' in '{verb}'{best}", base.span)
+            return True
         hint = did_you_mean(n, sym.zones) or \
             "; zones: " + ", ".join(sym.zones) if sym.zones else ""
         self.error(f"unknown zone '{n}' in '{verb}'{hint}", base.span)

@@ -9,6 +9,7 @@ from typing import Any
 
 from .. import ir
 from ..errors import Diagnostic, Span, did_you_mean
+from ..grammar import language_word
 from ..parse import MAX_DIGITS
 from ..parse_errors import quoted
 from .types import ANY
@@ -124,6 +125,9 @@ class Context:
         """Bind local ``name`` of type ``typ`` in the innermost scope; a name already bound
         in an enclosing scope, or one hiding a declared variable, option or zone, is an
         error at ``span``."""
+        if language_word(name):
+            self.error(f"'{name}' is a reserved word and cannot name a local", span)
+            return
         for scope in self.scopes:
             if name in scope:
                 self.error(f"'{name}' is already bound here; choose another name", span)

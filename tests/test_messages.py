@@ -1,0 +1,414 @@
+"""Every message a user meets says the right thing (issue 14 items 9-11): diagnostics point
+at the line at fault and name what was probably meant, command-line arguments are checked
+before anything runs and say what is allowed, and the API refuses wrong arguments in words.
+
+Each test is one *kind* of fault, shown with the example that was reported and at least one
+other of its kind.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import rulesplay
+from rulesplay.compose import load_ruleset
+from rulesplay.errors import RulesError
+
+ROOT = Path(__file__).resolve().parent.parent
+BASE = (ROOT / "tests/bad/_base_ok.rules").read_text(encoding="utf-8")
+IF_LEAD = "                if lead == none:\n                    lead = c.suit\n"
+
+
+def _error(text: str, file: str = "f.rules") -> str:
+    """The rendered diagnostics of loading ``text`` (which must fail)."""
+    with pytest.raises(RulesError) as info:
+        rulesplay.loads(text, file=file)
+    return info.value.render()
+
+
+def _edit(old: str, new: str) -> str:
+    assert old in BASE, old
+    return BASE.replace(old, new, 1)
+
+
+def _line_of(text: str, fragment: str) -> int:
+    return next(i for i, ln in enumerate(text.split("\n"), 1) if fragment in ln)
+
+
+# ---------------------------------------------------------------- item 9: diagnostics
+@pytest.mark.parametrize("old,new,word,meant", [
+    ("zone won ", "zoen won ", "zoen", "zone"),
+    ('phase play "play":', 'Phase play "play":', "Phase", "phase"),
+    ("option hand_size:", "opton hand_size:", "opton", "option"),
+])
+def test_a_misspelt_declaration_is_reported_on_its_own_line(old: str, new: str, word: str,
+                                                             meant: str) -> None:
+    """It was reported at the end of the line before, with a false 'indented more' hint."""
+    text = _edit(old, new)
+    out = _error(text)
+    head = out.splitlines()[0]
+    assert head.startswith(f"f.rules:{_line_of(text, new)}:1: error: unexpected '{word}'"), out
+    assert f"'{word}' is not a declaration (did you mean '{meant}'?)" in head
+    assert "indented more" not in out
+
+
+def test_a_continuation_line_still_gets_its_hint() -> None:
+    """The hint that was wrongly given above is right for a truly deeper line."""
+    out = _error(_edit("    shuffle deck\n", "    shuffle deck\n        shuffle deck\n"))
+    assert "indented more than" in out
+
+
+@pytest.mark.parametrize("old,new,hint", [
+    ("leader = winner\n", "if leader = winner:\n                    leader = winner\n",
+     "(to compare, write '==')"),
+    ("if lead == none:", "if lead == none && round > 0:", "(did you mean 'and'?)"),
+    ("if lead == none:", "if lead == none || round > 0:", "(did you mean 'or'?)"),
+    ("if lead == none:", "if !(lead == none):", "(did you mean 'not'?)"),
+    (IF_LEAD, IF_LEAD + "                else if round > 1:\n                    lead = c.suit\n",
+     "(did you mean 'elif'?)"),
+    ("if lead == none:", "if True:", "undefined name 'True' (did you mean 'true'?)"),
+    ("if lead == none:", "if lead == None:", "undefined name 'None' (did you mean 'none'?)"),
+    ("if lead == none:", "if lead == null:", "undefined name 'null' (did you mean 'none'?)"),
+    ("if lead == none:", "if lead <> none:", "(did you mean '!='?)"),
+    ("if lead == none:", "if (lead == none ? yes : no):", "'A if TEST else B'"),
+    ("    shuffle deck\n", "    shuffle deck;\n", "(a statement ends at the end of its line"),
+    ("    shuffle deck\n", "    round++\n    shuffle deck\n", "(did you mean '+= 1'?)"),
+    ("    shuffle deck\n", "    while round > 9:\n        round -= 1\n",
+     "'while' is not a statement (did you mean 'repeat while'?)"),
+    (IF_LEAD, IF_LEAD + "                elseif round > 1:\n                    lead = c.suit\n",
+     "'elseif' is not a statement (did you mean 'elif'?)"),
+])
+def test_another_languages_spelling_gets_a_did_you_mean(old: str, new: str, hint: str) -> None:
+    assert hint in _error(_edit(old, new))
+
+
+def test_a_misspelt_chosen_card_suggests_the_card_not_a_zone() -> None:
+    text = _edit("    shuffle deck\n", "    shuffle deck\n    for each player p:\n"
+                 '        p chooses pick from hand[p] "discard"\n        move pik to deck\n')
+    out = _error(text)
+    assert "undefined name 'pik' in 'move' (did you mean 'pick'?)" in out, out
+    # A misspelt zone is still a zone.
+    assert "unknown zone 'dek' in 'move' (did you mean 'deck'?)" in _error(
+        _edit("move table to won[winner]", "move table to dek"))
+
+
+def test_faults_of_once_lines_point_at_their_line(tmp_path: Path) -> None:
+    """``players 5..3`` and an unknown ``start`` phase pointed at line 1 (the 'extends'
+    line of a variant)."""
+    text = _edit("players 2..4", "players 5..3")
+    out = _error(text)
+    assert out.startswith(f"f.rules:{_line_of(text, 'players 5..3')}:1: error: players 5..3 "
+                          "is not a range"), out
+    (tmp_path / "base.rules").write_text(BASE, encoding="utf-8")
+    (tmp_path / "v.rules").write_text('# a variant\nextends "base.rules"\nplayers 5..3\n',
+                                      encoding="utf-8")
+    with pytest.raises(RulesError) as info:
+        load_ruleset(str(tmp_path / "v.rules"))
+    assert info.value.diagnostics[0].span.line == 3, info.value.render()
+    (tmp_path / "v.rules").write_text('# a variant\nextends "base.rules"\nstart dael\n',
+                                      encoding="utf-8")
+    with pytest.raises(RulesError) as info:
+        load_ruleset(str(tmp_path / "v.rules"))
+    assert info.value.diagnostics[0].span.line == 3, info.value.render()
+    assert "unknown start phase 'dael' (did you mean 'deal'?)" in info.value.message
+
+
+@pytest.mark.parametrize("part,said,line", [
+    ("players 5..3\n", "i.part has a 'players' line, which an included part cannot set", 2),
+    ('# cards\nscore: 1\n', "i.part has a 'score:' line", 2),
+    ("# more\nremove phase deal\n", "an included file adds declarations only", 2),
+])
+def test_what_an_included_part_says_is_not_dropped_in_silence(tmp_path: Path, part: str,
+                                                              said: str, line: int) -> None:
+    """``players 5..3`` in an included part validated: the line was dropped unread."""
+    (tmp_path / "base.rules").write_text(BASE, encoding="utf-8")
+    (tmp_path / "i.part").write_text(part, encoding="utf-8")
+    (tmp_path / "v.rules").write_text('extends "base.rules"\ninclude "i.part"\n',
+                                      encoding="utf-8")
+    with pytest.raises(RulesError) as info:
+        load_ruleset(str(tmp_path / "v.rules"))
+    assert said in info.value.message and info.value.span.line == line, info.value.render()
+
+
+def test_players_with_one_count_means_exactly_that_many() -> None:
+    game = rulesplay.loads(_edit("players 2..4", "players 3"))
+    assert game.player_range == (3, 3)
+    with pytest.raises(RulesError, match="for 3 to 3 players, not 2"):
+        game.new_state(2)
+
+
+@pytest.mark.parametrize("option,written", [("hand_size", "true"), ("rounds", "no")])
+def test_a_value_is_not_shown_in_a_spelling_the_author_did_not_write(
+        tmp_path: Path, option: str, written: str) -> None:
+    """``option hand_size = true`` in a variant was reported as '... is yes'."""
+    (tmp_path / "base.rules").write_text(BASE, encoding="utf-8")
+    (tmp_path / "v.rules").write_text(f'extends "base.rules"\noption {option} = {written}\n',
+                                      encoding="utf-8")
+    with pytest.raises(RulesError) as info:
+        load_ruleset(str(tmp_path / "v.rules"))
+    out = info.value.render()
+    assert f"the default of option '{option}' is a yes/no value; allowed: a whole number" in out
+    assert " is yes" not in out and " is no;" not in out
+    out = _error(_edit("option hand_size: int in 1..10 = 3", f"option hand_size: int in 1..10"
+                       f" = {written}"))
+    assert "the default of option 'hand_size' is a yes/no value; allowed: a whole" in out
+
+
+@pytest.mark.parametrize("engine", ["compiled", "interpret"])
+def test_runtime_messages_name_values_in_the_languages_words(engine: str) -> None:
+    """``seat None``, ``no entry for False``: Python's names for values, not the game's."""
+    unset = rulesplay.loads(_edit('var leader "leader": player = 0', 'var leader "leader": '
+                                  "player"), engine=engine)
+    with pytest.raises(RulesError) as info:
+        unset.new_state(2)
+    said = info.value.message
+    assert "a seat is needed here, but the value is none" in said and "None" not in said
+    keyed = rulesplay.loads(_edit("    shuffle deck\n", "    shuffle deck\n"
+                                  "    round += {yes: 1}[round > 5]\n"), engine=engine)
+    with pytest.raises(RulesError) as info:
+        keyed.new_state(2)
+    assert "no entry for the key no in" in info.value.message
+    assert "False" not in info.value.message
+
+
+@pytest.mark.parametrize("decl,what", [
+    ("enum suit: hearts, spades", "enum suit: hearts, spades, left"),
+    ("enum suit: hearts, spades", "enum suit: hearts, spades, not"),
+    ('var round "round": int = 1', 'var round "round": int = 1\nvar right "r": int = 0'),
+    ('var round "round": int = 1', 'var round "round": int = 1\nvar next "n": int = 0'),
+    ("    shuffle deck\n", "    let left = 1\n    shuffle deck\n"),
+    ("option hand_size: int in 1..10 = 3", "option hand_size: int in 1..10 = 3\n"
+                                          "option pass_to: left | across = across"),
+    ("    rank: 1..6\n", "    rank: 1..6\n    right: 1..2\n"),
+])
+def test_a_name_the_language_reads_as_a_word_is_refused_where_declared(decl: str,
+                                                                     what: str) -> None:
+    """An enum value named ``left`` validated, then failed to parse where it was used."""
+    text = _edit(decl, what)
+    out = _error(text)
+    name = next(w for w in ("left", "not", "right", "next") if f" {w}" in what)
+    assert f"'{name}' is a reserved word and cannot name" in out, out
+    assert out.startswith(f"f.rules:{_line_of(text, name)}:"), out
+
+
+def test_indentation_that_depends_on_the_tab_width_is_refused() -> None:
+    """Python's TabError: a tab counted 8 columns put this line outside the ``if`` that a
+    4-column editor shows it in."""
+    text = _edit("    shuffle deck\n", "    if round > 0:\n        shuffle deck\n\tround += 0\n")
+    out = _error(text)
+    assert out.startswith(f"f.rules:{_line_of(text, chr(9) + 'round')}:1: error: "
+                          "inconsistent use of tabs and spaces"), out
+    # Tabs only, or spaces only, are read as before; so are tabs followed by spaces that
+    # keep every line's block whatever a tab's width.
+    tabs = BASE.replace("    ", "\t")
+    rulesplay.loads(tabs)
+    assert "\n\t\t\t\tor not any(" in tabs
+    rulesplay.loads(tabs.replace("\n\t\t\t\tor not any(", "\n\t\t\t  or not any("))
+
+
+@pytest.mark.parametrize("line", ['include "a\\u0000b.part"', 'extends "a\\x00b.rules"',
+                                  'include "a\\nb.part"'])
+def test_a_control_character_in_a_file_name_is_a_located_error(tmp_path: Path,
+                                                               line: str) -> None:
+    """A NUL in an include path ended in a traceback."""
+    top = tmp_path / "top.rules"
+    top.write_text(f"# here\n{line}\n", encoding="utf-8")
+    with pytest.raises(RulesError) as info:
+        load_ruleset(str(top))
+    assert info.value.span.line == 2 and "control character U+00" in info.value.message
+    with pytest.raises(RulesError, match="cannot hold the character U\\+0000"):
+        rulesplay.load(str(tmp_path / "a\x00b.rules"))
+
+
+# ---------------------------------------------------------------- item 10: arguments
+CARD_HUNT = str(ROOT / "rulesets/card_hunt.rules")
+
+
+@pytest.mark.parametrize("spec,said", [
+    ("mcts:iterations=abc", "iterations must be a whole number from 1 to 1000000, not 'abc'"),
+    ("mcts:iterations=1e400", "iterations must be a whole number from 1 to 1000000"),
+    ("mcts:iterations=0", "iterations must be a whole number from 1 to 1000000, not '0'"),
+    ("greedy:samples=2.5", "samples must be a whole number from 1 to 10000, not '2.5'"),
+    ("mcts:c=nan", "c must be a number from 0 to 100, not 'nan'"),
+    ("mcts:c=-inf", "c must be a number from 0 to 100"),
+    ("mcts:seconds=0", "seconds must be a number above 0 and at most 3600"),
+    ("mcts:reward=points", "reward must be win or score, not 'points'"),
+    ("mcts:iterations=5,iterations=6", "iterations is given twice"),
+    ("mcts:iteration=5", "bot 'mcts' has no parameter 'iteration' (did you mean 'iterations'?)"
+                         "; its parameters: iterations (a whole number from 1 to 1000000), "
+                         "seconds (a number above 0 and at most 3600), c (a number from 0 "
+                         "to 100), reward (win or score)"),
+    ("random:seed=3", "bot 'random' has no parameter 'seed'; it takes no parameters; a bot's "
+                      "generator is seeded from the game's seed and its seat"),
+    ("greedy:seed=3", "its parameters: samples (a whole number from 1 to 10000), depth"),
+])
+@pytest.mark.parametrize("command", ["run", "simulate"])
+def test_a_bad_bot_spec_is_refused_before_anything_runs_saying_what_is_allowed(
+        command: str, spec: str, said: str) -> None:
+    """Each spec was a Python message ('<' not supported..., multiple values for argument
+    'seed', OverflowError) or, for iterations=0, silently 100 iterations."""
+    from click.testing import CliRunner
+
+    from rulesplay.cli import main
+
+    for args in (["--bot", spec], ["--seat", f"0={spec}"]):
+        games = ["-n", "1"] if command == "simulate" else []
+        result = CliRunner().invoke(main, [command, CARD_HUNT, *games, *args])
+        assert result.exit_code == 2 and said in result.output, result.output
+        assert "Traceback" not in result.output
+
+
+def test_run_help_names_every_bot_parameter() -> None:
+    from click.testing import CliRunner
+
+    from rulesplay.agents import PARAMS
+    from rulesplay.cli import main
+
+    shown = " ".join(CliRunner().invoke(main, ["run", "--help"]).output.split())
+    for name, params in PARAMS.items():
+        assert name in shown
+        for key in params:
+            assert f"{key}=..." in shown.replace(" ", ""), key
+
+
+def test_an_argument_that_would_change_nothing_is_refused() -> None:
+    """``compile --players 99`` (without --python) was accepted and ignored."""
+    from click.testing import CliRunner
+
+    from rulesplay.cli import main
+
+    result = CliRunner().invoke(main, ["compile", CARD_HUNT, "--players", "99"])
+    assert result.exit_code == 2 and "--players goes with --python" in result.output
+    result = CliRunner().invoke(main, ["compile", CARD_HUNT, "--python", "--players", "3"])
+    assert result.exit_code == 0 and result.output
+
+
+def test_a_missing_matplotlib_is_reported_before_any_game(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import importlib.util
+
+    from click.testing import CliRunner
+
+    from rulesplay import sim_cli
+    from rulesplay.cli import main
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *a: None if name == "matplotlib" else real(name, *a))
+
+    def no_games(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a game was played")
+
+    monkeypatch.setattr(sim_cli, "run_simulate", no_games)
+    result = CliRunner().invoke(main, ["simulate", CARD_HUNT, "-n", "2", "--plot", "p.png"])
+    assert result.exit_code == 1 and "--plot needs matplotlib" in result.output
+
+
+# ---------------------------------------------------------------- item 11: the API
+def test_new_state_refuses_a_player_count_or_seed_that_is_not_an_int() -> None:
+    game = rulesplay.load(CARD_HUNT)
+    with pytest.raises(RulesError, match="number of players is a whole number \\(an int\\) "
+                                         "from 2 to 8, not '3'"):
+        game.new_state(num_players="3")  # type: ignore[arg-type]
+    for seed in ("abc", 1.5, True):
+        with pytest.raises(RulesError, match="the seed is a whole number"):
+            game.new_state(3, seed=seed)  # type: ignore[arg-type]
+    assert game.new_state(3, seed=2**100).num_players == 3
+
+
+def test_a_seat_the_game_does_not_have_is_refused() -> None:
+    """``observation(7)`` in a 3-player game returned data."""
+    state = rulesplay.load(CARD_HUNT).new_state(3, seed=1)
+    for ask in (state.observation, state.public_history, state.seat_prompt):
+        for seat in (7, -1, "0", True):
+            with pytest.raises(RulesError, match="seats are 0 to 2, or None for an onlooker"):
+                ask(seat)  # type: ignore[operator]
+        ask(None)
+        ask(2)
+    with pytest.raises(RulesError, match="seats are 0 to 2$"):
+        state.var("points", 3)
+    assert state.observation(0)["seat"] == 0
+
+
+def test_loads_of_a_variant_says_it_needs_the_file() -> None:
+    """It said the variant "needs at least one 'card' kind"."""
+    text = (ROOT / "rulesets/variants/bargain_hunter_quick.rules").read_text(encoding="utf-8")
+    with pytest.raises(RulesError) as info:
+        rulesplay.loads(text)
+    assert "'extends' reads another file" in info.value.message
+    assert "use rulesplay.load()" in info.value.message
+    assert info.value.span.line == _line_of(text, "extends")
+    with pytest.raises(RulesError, match="'include' reads another file"):
+        rulesplay.loads(BASE + 'include "more.part"\n')
+
+
+def test_loads_takes_utf8_bytes_and_names_a_wrong_type() -> None:
+    """``loads(b"...")`` was a bare TypeError."""
+    data = (ROOT / "rulesets/card_hunt.rules").read_bytes()
+    assert rulesplay.loads(data).title == rulesplay.load(CARD_HUNT).title
+    with pytest.raises(RulesError, match="not UTF-8"):
+        rulesplay.loads(b"\xff" + data)
+    with pytest.raises(TypeError, match="loads\\(\\) takes the ruleset's text"):
+        rulesplay.loads(3)  # type: ignore[arg-type]
+
+
+def test_a_save_of_a_variant_resumes_from_another_folder(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Fixed by the security issue's item 2 (a save holds every file of its ruleset)."""
+    from click.testing import CliRunner
+
+    from rulesplay.cli import main
+
+    home = tmp_path / "home"
+    (home / "rulesets" / "variants").mkdir(parents=True)
+    (home / "rulesets" / "base.rules").write_text(BASE, encoding="utf-8")
+    (home / "rulesets" / "variants" / "v.rules").write_text(
+        'extends "../base.rules"\ngame "Variant"\noption rounds = 1\n', encoding="utf-8")
+    monkeypatch.chdir(home)
+    result = CliRunner().invoke(main, ["run", "rulesets/variants/v.rules", "--seat",
+                                       "0=human", "--seed", "4", "--save", "g.save.json"],
+                                input="quit\ny\n")
+    assert result.exit_code == 0 and (home / "g.save.json").exists(), result.output
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    result = CliRunner().invoke(main, ["resume", str(home / "g.save.json")],
+                                input="quit\nn\n")
+    assert result.exit_code == 0, result.output
+    assert "Variant" in result.output
+
+
+@pytest.mark.parametrize("command", ["simulate", "compare"])
+def test_a_player_count_the_ruleset_does_not_allow_is_refused_before_any_seat_is_set(
+        command: str) -> None:
+    """``simulate --players 99999999999999999999`` built a table of that many seats (it was
+    killed for its memory) before the count was checked."""
+    from click.testing import CliRunner
+
+    from rulesplay.cli import main
+
+    files = [CARD_HUNT] * (2 if command == "compare" else 1)
+    for players in ("99999999999999999999", "1"):
+        result = CliRunner().invoke(main, [command, *files, "-n", "1", "--players", players])
+        assert result.exit_code == 2, result.output
+        assert f"--players: Card Hunt is for 2 to 8 players, not {players}" in result.output
+
+
+def test_other_api_arguments_of_the_wrong_kind_are_refused_in_words() -> None:
+    """The same kind as above, in the other entry points: a seat given as text or for a
+    shared zone, options that are not a mapping, a path that is not one."""
+    game = rulesplay.load(CARD_HUNT)
+    state = game.new_state(3, seed=1)
+    with pytest.raises(RulesError, match="seat '0' is not a seat of this game"):
+        state.zone_cards("hand", "0")  # type: ignore[arg-type]
+    with pytest.raises(RulesError, match="zone 'deck' is shared: give no owner"):
+        state.zone_cards("deck", 5)
+    assert len(state.zone_cards("hand", 2)) == 13 and state.zone_cards("table") == []
+    with pytest.raises(RulesError, match="options are a mapping"):
+        rulesplay.load(CARD_HUNT, options=[("rounds", 1)])  # type: ignore[arg-type]
+    with pytest.raises(RulesError, match="record_events is True, False or 'counts'"):
+        game.new_state(3, record_events="all")
+    with pytest.raises(TypeError, match="load\\(\\) takes the ruleset file's path"):
+        rulesplay.load(None)  # type: ignore[arg-type]
