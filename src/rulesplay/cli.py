@@ -71,9 +71,8 @@ class RulesGroup(click.Group):
             click.echo(exc.render(), err=True)
             ctx.exit(1)
         except click.ClickException as exc:  # its message may quote a ruleset or a file
-            # click declares message Final (click 8.2+) but only reads it when printing.
-            exc.message = terminal.clean(exc.message)  # type: ignore[misc, unused-ignore]
-            raise
+            click.echo(terminal.clean(_click_error(exc)), err=True)
+            ctx.exit(exc.exit_code)
         except OSError as exc:  # e.g. a full disk or a closed pipe while printing
             if isinstance(exc, BrokenPipeError):
                 ctx.exit(0)
@@ -81,6 +80,18 @@ class RulesGroup(click.Group):
                                       + (f": {exc.filename}" if exc.filename else "")),
                        err=True)
             ctx.exit(1)
+
+
+def _click_error(exc: click.ClickException) -> str:
+    """A click error as every other error of the tool reads: ``error: ...`` (lower case, as
+    in diagnostics), after the usage line and the help hint for a usage error."""
+    head = ""
+    if isinstance(exc, click.UsageError) and exc.ctx is not None:
+        names = exc.ctx.command.get_help_option_names(exc.ctx)
+        hint = f"Try '{exc.ctx.command_path} {max(names, key=len)}' for help.\n" if names \
+            else ""
+        head = f"{exc.ctx.get_usage()}\n{hint}\n"
+    return f"{head}error: {exc.format_message()}"
 
 
 @click.group(cls=RulesGroup, context_settings={"help_option_names": ["-h", "--help"]})
