@@ -174,12 +174,15 @@ def _new_state(game: Game, players: int | None, seed: int) -> State:
 @click.option("--force", is_flag=True,
               help="Replace an existing --log or --save file (a ruleset file is never "
                    "replaced).")
+@click.option("--ask-forced", is_flag=True,
+              help="With human seats: ask even when only one choice is legal (by default "
+                   "a forced move is played for the person and shown on their next screen).")
 @ENGINE_OPTION
 @LIMIT_OPTION
 def run(file: str, players: int | None, seed: int | None, options: tuple[str, ...],
         log_path: str | None, log_seat: int | None, quiet: bool, lang: str | None, bot: str,
-        seats: tuple[str, ...], save_path: str | None, force: bool, engine: str,
-        limits: tuple[str, ...]) -> None:
+        seats: tuple[str, ...], save_path: str | None, force: bool, ask_forced: bool,
+        engine: str, limits: tuple[str, ...]) -> None:
     """Play a complete game of FILE and print what happens.
 
     With bots only, the account shows each phase, every decision, trick winners and where
@@ -246,6 +249,7 @@ def run(file: str, players: int | None, seed: int | None, options: tuple[str, ..
                 console.print(tr(lang, "save_spoils", path=save), style="dim")
             session = Session(state, bots, agents, save, log_header)
             session.secret_seed = secret_seed
+            session.ask_forced = ask_forced
             if log is not None:
                 session.start_log(log, log_seat)
                 log = None  # the session closes it
