@@ -9,7 +9,7 @@ this plays short games and hashes what came out:
 * determinisations: every few decisions a separate tracker for the deciding seat deals
   samples from a fixed generator; each sample's zones, locals and generator state;
 * ``simulate`` with random bots (12 games) and with greedy bots (2 games): every game's
-  record except its time.
+  record except its time (and its outcome, which follows from the rest).
 
 The quick subset plays fewer decisions (and no greedy simulation of Bargain Bin).
 
@@ -101,7 +101,8 @@ def fingerprints(quick: bool) -> dict[str, str]:
                     continue
                 res = simulate(str(path), games, n, bots=dict.fromkeys(range(n), bot),
                                seed=5, workers=1)
-                recs = [{k: v for k, v in asdict(g).items() if k != "seconds"}
+                # The outcome follows from the game already hashed (winners, rank keys).
+                recs = [{k: v for k, v in asdict(g).items() if k not in ("seconds", "outcome")}
                         for g in res.games]
                 out[f"{name}-simulate-{bot}"] = _digest(recs)
     return out

@@ -275,3 +275,28 @@ def test_whole_games_with_every_option_end_rule_exact(players: int) -> None:
     assert sum(money) + state.var("bin") == 0
     with pytest.raises(rulesplay.errors.OptionError):
         game.new_state(3)
+
+
+@pytest.mark.parametrize("joker", [False, True])
+def test_bb6_joker_off_is_not_told_in_the_account(joker: bool) -> None:
+    """With the option off the Joker goes to the game box, which no rule reads: the account
+    does not tell of a card that is not in the game. With it on, the Joker is dealt."""
+    import io
+
+    from rich.console import Console
+
+    from rulesplay.narrate import Narrator
+
+    s = bin_state(joker=joker)
+    out = io.StringIO()
+    narrator = Narrator(s.program, Console(file=out, width=200, color_system=None))
+    rng = random.Random(1)
+    while not s.is_terminal():
+        s.apply(rng.choice(s.legal_actions()))
+    assert s.events is not None
+    narrator.feed(s.events)
+    narrator.close()
+    moved = [e for e in s.events if e["type"] == "move" and e["card"] == "joker"]
+    assert moved  # the Joker moves either way: to the box, or dealt and played
+    assert ("box" in out.getvalue()) is False
+    assert ("Joker" in out.getvalue()) is joker

@@ -511,7 +511,16 @@ def test_bh9_last_round_cleans_twice_back_to_back() -> None:
     while not s.is_terminal():
         seats.append(s.current_player())
         play(s, "clean:skip")
-    assert seats == [JAMES, JAMES, FRED, FRED, MANDY, MANDY]
+    assert seats == [JAMES, FRED, MANDY]  # a skip ends a seat's cleaning
+
+
+def test_bh9_last_round_skip_ends_the_seats_cleaning() -> None:
+    """Skipping and then cleaning would be cleaning once: after a skip the next seat cleans."""
+    s = hunt_to_cleaning(4, rounds=1)
+    s.arrange("junk", SARA, ["red-3#1", "blue-3#1", "green-3#1", "red-4#1"])
+    play(s, "clean:skip")
+    assert s.current_player() == JAMES
+    assert s.zone_cards("junk", SARA) == ["red-3#1", "blue-3#1", "green-3#1", "red-4#1"]
 
 
 def test_bh9_cleaning_starts_with_last_trick_winner() -> None:

@@ -676,3 +676,94 @@ def test_variant_player_ranges() -> None:
     game = load_game(FIVE_SIX)
     assert game.player_range == (2, 6)
     assert load_game(ADVANCED_2P).player_range == (2, 2)
+
+
+# ---------------------------------------------------------------- the text, not approximations
+def test_advanced_two_player_second_pick_by_icons_without_waiting() -> None:
+    """'Each player chooses an additional hero, starting with the player with the most total
+    icons in their display': the shop with more hearts picks first even when no hero left in
+    town matches its display (it takes any hero); nobody waits in this pick."""
+    s = new(2, path=ADVANCED_2P)
+    advance(s, "display", "shown")
+    s.arrange("hand", 0, [cid(s, "Gilded Helm")])  # Fighter, 3 hearts
+    s.arrange("hand", 1, [cid(s, "Oak Staff")])    # Mage, 1 heart
+    knight, mage, bard, cleric = (cid(s, n) for n in ("Knight", "Mage", "Bard", "Cleric"))
+    put_in_town(s, [knight, mage, bard, cleric])
+    while phase(s) == "display":
+        s.apply(s.legal_actions()[0])
+    assert (s.current_player(), s.decision_name()) == (0, "h")
+    s.apply(f"h:{knight}")
+    assert s.current_player() == 1
+    s.apply(f"h:{mage}")
+    # Second pick: the Bard (Rogue, Mage) and the Cleric are left; neither matches seat 0.
+    assert s.current_player() == 0 and legal(s) == {f"h:{bard}", f"h:{cleric}"}
+    s.apply(f"h:{cleric}")
+    assert s.current_player() == 1 and legal(s) == {f"h:{bard}"}
+    s.apply(f"h:{bard}")
+    assert s.var("quest") == 1  # the last hero entered seat 1's shop
+    entered = [e["card"] for e in s.events if e["type"] == "move"
+               and e["to"] == {"zone": "heroes", "owner": 0}]
+    assert entered == [knight, cleric]
+
+
+def test_highway_toll_charges_each_shop_once_with_two_heroes() -> None:
+    """Highway Toll: 'each shop with a hero in it pays 1 coin', once per shop, not per hero
+    (Advanced 2 Player: two heroes in each shop; nothing else here moves a shop's coins)."""
+    s = new(2, path=ADVANCED_2P)
+    advance(s, "display", "shown")
+    s.arrange("lair", None, [cid(s, "Bandit Captain")])
+    s.arrange("hand", 0, [cid(s, "Gilded Helm")])
+    s.arrange("hand", 1, [cid(s, "Oak Staff")])
+    put_in_town(s, [cid(s, n) for n in ("Knight", "Mage", "Bard", "Cleric")])
+    advance(s, "upgrade")
+    entered = [e["to"]["owner"] for e in s.events if e["type"] == "move"
+               and e["to"]["zone"] == "heroes"]
+    assert sorted(entered) == [0, 0, 1, 1]
+    assert coins(s) == [5 - 1, 5 - 1]
+
+
+def test_scout_ahead_card_is_the_heros_at_once_and_acts() -> None:
+    """Scout Ahead draws an adventure card for the Ranger; that card is the Ranger's at once,
+    so its own text acts in the same step: Twist of Fate draws one more (Sharpened Steel,
+    +2 attack), which counts in the Ranger's attack."""
+    s = new(2)
+    advance(s, "display", "shown")
+    ranger, mage = cid(s, "Ranger"), cid(s, "Mage")
+    s.arrange("lair", None, [cid(s, "Goblin Raiders")])
+    s.arrange("hand", 0, [cid(s, "Short Sword")])
+    s.arrange("hand", 1, [cid(s, "Oak Staff")])
+    put_in_town(s, [ranger, mage])
+    order = ["Quiet Road", "Fair Weather", "Twist of Fate", "Sharpened Steel"]  # top first
+    top = [cid(s, n) for n in order]
+    rest = [c for c in s.zone_cards("adventure_deck") if c not in top]
+    s.arrange("adventure_deck", None, rest + top[::-1])
+    while phase(s) == "display":
+        s.apply(s.legal_actions()[0])
+    s.apply(f"h:{mage}")   # the Mage's shop shows the dearer item and picks first
+    s.apply(f"h:{ranger}")
+    assert s.var("quest") == 0  # so the Ranger is dealt first and resolves first
+    labels = dict(zip(s.program.card_ids, s.program.card_labels, strict=True))
+    drawn = [labels[e["card"]] for e in s.events if e["type"] == "move"
+             and e["to"] == {"zone": "adventure", "owner": 0}]
+    assert drawn == ["Quiet Road", "Twist of Fate", "Sharpened Steel"]
+    says = [e["text"] for e in s.events if e["type"] == "say"]
+    assert any(t.startswith("Ranger (Seat 0) attacks with 6 against") for t in says), says
+
+
+@pytest.mark.parametrize("use", [True, False])
+def test_using_an_employee_is_optional(use: bool) -> None:
+    """'Using an employee card is always optional': the Bookkeeper (Upgrade: gain 1 coin)
+    and the Window Dresser (Display: +1 appeal) act only when their shop says so."""
+    s = new(2)
+    s.arrange("employees", 0, [cid(s, "Window Dresser"), cid(s, "Bookkeeper")])
+    advance(s, "display", "use")
+    assert s.current_player() == 0 and legal(s) == {"use:yes", "use:no"}
+    s.apply(f"use:{'yes' if use else 'no'}")
+    advance(s, "shopping")
+    hearts = sum(attr(s, c, "hearts") for c in s.zone_cards("display", 0))
+    assert s.var("display_appeal", 0) == hearts + use
+    advance(s, "upgrade", "use")
+    before = coins(s)[0]
+    assert s.current_player() == 0
+    s.apply(f"use:{'yes' if use else 'no'}")
+    assert coins(s)[0] == before + use

@@ -97,7 +97,14 @@ def test_bad_options_and_player_counts_are_usage_errors(args: list[str],
     result = cli("run", BH, "--seed", "1", *args)
     assert result.exit_code == 2
     assert expected in result.output
-    assert "Error:" in result.output
+    assert "error:" in result.output and "Error:" not in result.output
+
+
+def test_a_single_player_count_reads_as_one_number() -> None:
+    result = cli("run", str(ROOT / "rulesets" / "variants" / "bargain_quest_advanced_2p.rules"),
+                 "--players", "3")
+    assert result.exit_code == 2
+    assert "is for 2 players, not 3" in result.output and "2 to 2" not in result.output
 
 
 def test_ruleset_errors_print_diagnostics(tmp_path: Path) -> None:
@@ -179,7 +186,7 @@ def test_replay_of_a_garbled_log_is_a_clear_error(tmp_path: Path, content: str) 
     log.write_text(content, encoding="utf-8")
     result = cli("replay", str(log))
     assert result.exit_code == 1
-    assert "Error:" in result.output and str(log) in result.output
+    assert "error:" in result.output and str(log) in result.output
 
 
 def test_replay_of_a_missing_log() -> None:

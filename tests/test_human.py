@@ -151,11 +151,36 @@ def test_the_screen_shows_hand_grouped_table_counts_and_numbered_choices() -> No
     actions = choice_list(state, book)
     for i, a in enumerate(actions, 1):
         assert re.search(rf"\b{i} {re.escape(a.label)}\b", screen)
-    assert " score" not in screen  # the score reads junk piles, which are not public
+    # The score counts junk piles (their sizes are public): every seat's running score.
+    assert re.search(r"seat +hand .* score", screen)
+    assert re.search(rf"Seat 0 \(you\) .* {state.scores()[0]}$", screen, re.M)
     # hand order: groups follow the colour enum, numbers ascending inside a group
     colours = [c.name for c in state.program.ruleset.enums[0].values]
     firsts = [colours.index(state.program.card_attrs[a.value]["colour"]) for a in actions]
     assert firsts == sorted(firsts)
+
+
+def test_spring_cleaning_screen_shows_the_cards_of_each_number_and_no_trick_colours() -> None:
+    game = rulesplay.load(BH, options={"rounds": 1})
+    state = game.new_state(num_players=3, seed=3, record_events=True)
+    rng = random.Random(1)
+    _at(state, lambda s: s.decision_name() == "declare_trump", rng)
+    hunt = text_of(render_screen(state, state.current_player(), [], CardBook(state.program)))
+    assert "lead colour" in hunt  # during a trick its colours mean something
+    _at(state, lambda s: s.decision_name() == "clean", rng)
+    seat = state.current_player()
+    book = CardBook(state.program)
+    screen = text_of(render_screen(state, seat, [], book))
+    assert "lead colour" not in screen and "trump colour" not in screen
+    junk = state.zone_cards("junk", seat)
+    attrs = state.program.card_attrs
+    for a in choice_list(state, book):
+        if a.value is None:
+            continue
+        cards = [c for c in junk if attrs[state.program.card_ids.index(c)].get("number")
+                 == a.value and not c.startswith("offer")]
+        line = next(ln for ln in screen.splitlines() if ln.startswith(f"{a.value:>2}  "))
+        assert book.grouped(cards).plain in line and f"({len(cards)})" in line
 
 
 def test_colours_follow_the_card_colours() -> None:
@@ -523,6 +548,50 @@ def test_ctrl_c_inside_a_bot_move_saves_the_game_from_before_that_move(tmp_path:
     assert (tmp_path / "cut.jsonl").read_text() == (tmp_path / "whole.jsonl").read_text()
 
 
+@pytest.mark.parametrize("ask_forced", [False, True])
+def test_a_forced_move_is_played_for_the_person_unless_asked_for(tmp_path: Path,
+                                                                 ask_forced: bool) -> None:
+    """Seat 0's last play of a round is its only card: by default it is played for the
+    person (never a prompt with one choice), and their next screen tells it."""
+    from rulesplay.session import play
+
+    session = _session(tmp_path, None, f"forced-{ask_forced}")
+    session.ask_forced = ask_forced
+    choices_when_asked: list[int] = []
+
+    def ask(prompt: str) -> str:
+        choices_when_asked.append(len(session.state.legal_actions()))
+        return "skip" if session.state.decision_name() == "clean" else "1"
+
+    out = io.StringIO()
+    assert play(session, Console(file=out, width=80, color_system=None), ask) == 0
+    session.close()
+    forced = [i for i, (p, _) in enumerate(session.state.history) if p == 0]
+    assert len(forced) > len(choices_when_asked) or ask_forced
+    assert (1 in choices_when_asked) is ask_forced
+    assert "Seat 0 (you) plays" in out.getvalue()  # the forced play is told
+
+
+def test_quit_right_after_save_leaves_without_asking_again(tmp_path: Path) -> None:
+    from rulesplay.session import play
+
+    session = _session(tmp_path, None, "saved")
+    typed = iter(["save", "quit"])
+    prompts: list[str] = []
+
+    def ask(prompt: str) -> str:
+        prompts.append(prompt)
+        return next(typed)
+
+    out = io.StringIO()
+    assert play(session, Console(file=out, width=80, color_system=None), ask) == 0
+    session.close()
+    assert prompts == ["> ", "> "]  # no "Save the game ... before leaving?"
+    text = " ".join(out.getvalue().split())
+    assert "Left the game; it is saved as it is now in" in text
+    assert (tmp_path / "saved.json").exists()
+
+
 # ---------------------------------------------------------------- card tables, secret choices
 BQ = str(ROOT / "rulesets" / "bargain_quest.rules")
 
@@ -535,6 +604,7 @@ def test_a_table_game_session_starts_shows_a_hand_and_takes_a_choice(tmp_path: P
     seats = {0: "human", 1: "random", 2: "random"}
     session = Session(state, seats, agents, str(tmp_path / "bq.json"),
                       gamelog.header(BQ, {}, 3, 4, None, seats))
+    session.ask_forced = True  # every decision of seat 0 is typed (the last draft pick too)
     typed: list[str] = []
 
     def ask(prompt: str) -> str:

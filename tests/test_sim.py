@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import math
 import random
+import re
 
 import click
 import pytest
@@ -13,7 +14,7 @@ from conftest import BARGAIN_HUNTER, RULESETS, load_game
 
 from rulesplay.events import Tally
 from rulesplay.sim import _t95 as t95
-from rulesplay.sim import compare, game_seed, newcombe, simulate, welch, wilson
+from rulesplay.sim import compare, game_seed, newcombe, outcome, simulate, welch, wilson
 from rulesplay.sim_cli import compare as compare_cmd
 from rulesplay.sim_cli import simulate as simulate_cmd
 
@@ -83,6 +84,36 @@ def test_summary_measures_games() -> None:
     assert s["seats"][0]["score"]["mean"] > max(x["score"]["mean"] for x in s["seats"][1:])
     data = json.loads(json.dumps(r.to_dict()))
     assert len(data["per_game"]) == 30 and data["per_game"][0]["index"] == 0
+
+
+@pytest.mark.parametrize(("winners", "keys", "sides", "expected"), [
+    ([], [(1,), (2,)], None, "nobody"),
+    ([1], [(1,), (2,)], None, "alone"),
+    ([0, 1], [(3, -2), (3, -2), (1, 0)], None, "tie"),       # equal on score and tie-break
+    ([0, 1], [(10,), (8,), (3,)], None, "shared"),          # two winners by the rules (BB5)
+    ([0, 2], [(5,), (1,), (5,)], [0, 1, 0], "shared"),      # one side (a team) wins
+    ([0, 1, 2], [(5,), (5,), (5,)], [0, 1, 0], "tie"),      # two sides equal
+])
+def test_outcome_tells_shared_wins_from_ties(winners: list[int], keys: list[tuple[int, ...]],
+                                            sides: list[int] | None, expected: str) -> None:
+    assert outcome(winners, keys, sides) == expected
+
+
+def test_bargain_bin_two_winners_by_rule_are_shared_wins_not_ties() -> None:
+    """Bargain Bin names the top two players winners (BB5): most of its games have two
+    winners, and only those tied on game points count as ties."""
+    r = simulate(str(RULESETS / "bargain_bin.rules"), 12, 4, seed=2, workers=1)
+    for g in r.games:
+        shared = len(g.winners) > 1 and len({g.scores[w] for w in g.winners}) > 1
+        assert (g.outcome == "shared") == shared
+    assert r.shared() > r.ties()
+    summary = r.summary()
+    assert summary["ties"]["share"] + summary["shared_wins"]["share"] <= 1
+    run = CliRunner().invoke(_cli(), ["simulate", str(RULESETS / "bargain_bin.rules"), "-n",
+                                      "12", "--players", "4", "--seed", "2", "--workers", "1"])
+    assert run.exit_code == 0, run.output
+    shown = rf"Shared wins \(by the rules\) +│ +{r.shared() / 12 * 100:.1f}%"
+    assert re.search(shown, run.output), run.output
 
 
 @pytest.mark.parametrize("path", sorted(RULESETS.glob("*.rules")), ids=lambda p: p.stem)
@@ -234,3 +265,22 @@ def test_holm_correction_keeps_chance_findings_from_being_called_clear() -> None
     alone = [line("alone", 1.0, 0.92)]
     holm(alone)
     assert alone[0].clear
+
+
+def test_progress_rate_is_games_over_time_since_the_start() -> None:
+    """A batch of 25 games arriving at once is not 'hundreds of thousands of games/s': the
+    rate is the games finished over the time since the start."""
+    from rich.console import Console
+
+    from rulesplay.sim_cli import _progress, _Speed
+
+    clock = [100.0]
+    bar = _progress(Console(file=None, force_terminal=False))
+    bar.get_time = lambda: clock[0]  # type: ignore[method-assign]
+    task_id = bar.add_task("games", total=100)
+    clock[0] = 102.0
+    bar.update(task_id, completed=1)
+    clock[0] = 102.00001
+    bar.update(task_id, completed=26)
+    task = bar.tasks[0]
+    assert _Speed().render(task).plain == f"{26 / 2.00001:.0f} games/s"

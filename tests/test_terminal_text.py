@@ -195,7 +195,7 @@ def test_run_with_bots_shows_every_text_literally(folder: Path) -> None:
 
 def test_a_bad_player_count_quotes_the_title_safely(folder: Path) -> None:
     result = CliRunner().invoke(main, ["run", str(folder / "hostile.rules"), "--players", "3"])
-    assert result.exit_code == 2 and f"Sale {MARK} is for 2 to 2 players" in result.output
+    assert result.exit_code == 2 and f"Sale {MARK} is for 2 players" in result.output
     _safe(result.output)
 
 

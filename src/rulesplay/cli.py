@@ -71,9 +71,8 @@ class RulesGroup(click.Group):
             click.echo(exc.render(), err=True)
             ctx.exit(1)
         except click.ClickException as exc:  # its message may quote a ruleset or a file
-            # click declares message Final (click 8.2+) but only reads it when printing.
-            exc.message = terminal.clean(exc.message)  # type: ignore[misc, unused-ignore]
-            raise
+            click.echo(terminal.clean(_click_error(exc)), err=True)
+            ctx.exit(exc.exit_code)
         except OSError as exc:  # e.g. a full disk or a closed pipe while printing
             if isinstance(exc, BrokenPipeError):
                 ctx.exit(0)
@@ -81,6 +80,18 @@ class RulesGroup(click.Group):
                                       + (f": {exc.filename}" if exc.filename else "")),
                        err=True)
             ctx.exit(1)
+
+
+def _click_error(exc: click.ClickException) -> str:
+    """A click error as every other error of the tool reads: ``error: ...`` (lower case, as
+    in diagnostics), after the usage line and the help hint for a usage error."""
+    head = ""
+    if isinstance(exc, click.UsageError) and exc.ctx is not None:
+        names = exc.ctx.command.get_help_option_names(exc.ctx)
+        hint = f"Try '{exc.ctx.command_path} {max(names, key=len)}' for help.\n" if names \
+            else ""
+        head = f"{exc.ctx.get_usage()}\n{hint}\n"
+    return f"{head}error: {exc.format_message()}"
 
 
 @click.group(cls=RulesGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -163,12 +174,15 @@ def _new_state(game: Game, players: int | None, seed: int) -> State:
 @click.option("--force", is_flag=True,
               help="Replace an existing --log or --save file (a ruleset file is never "
                    "replaced).")
+@click.option("--ask-forced", is_flag=True,
+              help="With human seats: ask even when only one choice is legal (by default "
+                   "a forced move is played for the person and shown on their next screen).")
 @ENGINE_OPTION
 @LIMIT_OPTION
 def run(file: str, players: int | None, seed: int | None, options: tuple[str, ...],
         log_path: str | None, log_seat: int | None, quiet: bool, lang: str | None, bot: str,
-        seats: tuple[str, ...], save_path: str | None, force: bool, engine: str,
-        limits: tuple[str, ...]) -> None:
+        seats: tuple[str, ...], save_path: str | None, force: bool, ask_forced: bool,
+        engine: str, limits: tuple[str, ...]) -> None:
     """Play a complete game of FILE and print what happens.
 
     With bots only, the account shows each phase, every decision, trick winners and where
@@ -235,6 +249,7 @@ def run(file: str, players: int | None, seed: int | None, options: tuple[str, ..
                 console.print(tr(lang, "save_spoils", path=save), style="dim")
             session = Session(state, bots, agents, save, log_header)
             session.secret_seed = secret_seed
+            session.ask_forced = ask_forced
             if log is not None:
                 session.start_log(log, log_seat)
                 log = None  # the session closes it

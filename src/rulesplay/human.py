@@ -75,7 +75,16 @@ class SaveRequest(Exception):
 
 
 class QuitRequest(Exception):
-    """Raised by a human seat that leaves without saving."""
+    """Raised by a human seat that leaves without saving now.
+
+    Args:
+        saved: the file the game was saved to as it is now (``save`` just before ``quit``),
+            or None: left unsaved.
+    """
+
+    def __init__(self, saved: str | None = None) -> None:
+        super().__init__(saved)
+        self.saved = saved
 
 
 # ---------------------------------------------------------------- reading a choice
@@ -135,13 +144,15 @@ class HumanSeat:
         console: where screens are printed.
         ask: reads one line (``input``); raises EOFError / KeyboardInterrupt as ``input`` does.
         save: writes the session to a file (None: the default file) and says so, or says why
-            it could not (the game goes on either way).
+            it could not (the game goes on either way); returns whether it saved.
         default_save: the file ``save`` and ``quit`` use when no name is given.
     """
 
     def __init__(self, console: Console, ask: Callable[[str], str],
                  save: Callable[[str | None], object], default_save: str) -> None:
         self.console, self.ask, self.save, self.default_save = console, ask, save, default_save
+        # (game, decisions made, file) of the last save, so 'quit' right after it leaves
+        self.saved: tuple[int, int, str] | None = None
 
     def show(self, items: Iterable[RenderableType]) -> None:
         for item in items:
@@ -180,7 +191,12 @@ class HumanSeat:
             elif text.lower() in ("show", "look"):
                 self.show(render_screen(state, seat, [], book))
             elif word == "save":
-                self.save(rest.strip() or None)  # says where, or why not, and play goes on
+                path = rest.strip() or None  # says where, or why not, and play goes on
+                if self.save(path):
+                    self.saved = (id(state), len(state.history), path or self.default_save)
+            elif text.lower() in ("quit", "exit") and self.saved is not None \
+                    and self.saved[:2] == (id(state), len(state.history)):
+                raise QuitRequest(self.saved[2])  # saved as it is now: nothing to ask
             elif text.lower() in ("quit", "exit"):
                 answer = self.ask(clean(tr(lang, "quit_save", path=self.default_save)))
                 answer = answer.strip().lower()

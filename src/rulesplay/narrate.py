@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from rich.table import Table
 
+from . import ir
 from .events import HIDDEN, Event
 from .terminal import literal
 from .words import tr
@@ -74,6 +75,7 @@ class Narrator:
         self.zone_label: dict[tuple[str, int | None], str] = {
             (lay.zone_name[z], lay.zone_owner[z]): program.zone_label[z]
             for z in range(program.num_zones)}
+        self.out_of_play = out_of_play(program.ruleset)
         self.moves: list[Event] = []
         self.context: Event | None = None
         self.blank = False
@@ -105,10 +107,12 @@ class Narrator:
 
     # ------------------------------------------------------------ the stream
     def feed(self, events: Iterable[Event]) -> None:
-        """Narrate ``events`` (dicts of :attr:`rulesplay.State.events`) in order."""
+        """Narrate ``events`` (dicts of :attr:`rulesplay.State.events`) in order; cards put
+        out of play (:func:`out_of_play`) are not told: they are not in this game."""
         for ev in events:
             if ev.get("type") == "move":
-                self.moves.append(ev)
+                if ev["to"]["zone"] not in self.out_of_play:
+                    self.moves.append(ev)
                 continue
             self.flush()
             self.event(ev)
@@ -241,6 +245,17 @@ class Narrator:
                           cards=self.t("card" if k == 1 else "cards"))
         each = ", ".join(f"{self.seat(p)} {k}" for p, k in sorted(counts.items()))
         return self.t("dealt_uneven", total=len(block), src=src, dst=dst, each=each)
+
+
+def out_of_play(ruleset: ir.Ruleset) -> frozenset[str]:
+    """Hidden shared zones that the rules only ever move cards into (never read, count or
+    take from): the game box where an option that is off puts its cards (Bargain Bin's
+    Joker). Such a move tells of a card that is not in the game."""
+    hidden = {z.name for z in ruleset.zones if z.visibility == "hidden" and not z.per_player}
+    targets = [m.to.id for m in ir.walk(ruleset) if isinstance(m, ir.Move)
+               and isinstance(m.to, ir.Name)]
+    read = [n.id for n in ir.walk(ruleset) if isinstance(n, ir.Name) and n.id in hidden]
+    return frozenset(z for z in hidden if read.count(z) == targets.count(z))
 
 
 def _runs(moves: list[Event]) -> list[tuple[tuple[Any, Any], list[str]]]:

@@ -13,7 +13,7 @@ from rich.text import Text
 
 from . import ir
 from .terminal import literal
-from .validate.sight import secret_reads
+from .validate.leaks import unseen_reads
 from .words import tr
 
 if TYPE_CHECKING:
@@ -47,13 +47,11 @@ def _var_text(program: Program, decl: ir.VarDecl, value: Any) -> str:
 
 
 def public_score(program: Program) -> bool:
-    """Whether the ruleset's score reads only public zones and variables (so showing it
-    reveals nothing)."""
-    zones = {z.name: z for z in program.ruleset.zones}
-    names = {n.id for n in ir.walk(program.ruleset.score) if isinstance(n, ir.Name)}
+    """Whether every seat may see the ruleset's score: it reads only public zones and
+    variables, and counts of other zones (Bargain Hunter's bargains minus junk), so the
+    running score reveals nothing."""
     score = program.ruleset.score
-    return all(zones[n].visibility == "public" for n in names if n in zones) and \
-        (score is None or not secret_reads(score, program.checked))
+    return score is None or not unseen_reads(score, program.ruleset, program.checked)
 
 
 def render_screen(state: State, seat: int, since: list[Event], book: CardBook,
@@ -99,6 +97,8 @@ def _status(state: State, obs: dict[str, Any], seat: int, book: CardBook) -> lis
         if state.phase is not None else ""
     out.append(Rule(literal(f"{prog.game.title} · {phase}", "bold"), align="left"))
     decls = {v.name: v for v in prog.ruleset.vars}
+    if not _plays_tricks(prog, state.phase):  # a trick variable means nothing out of tricks
+        decls = {n: v for n, v in decls.items() if v.scope != "trick"}
     shown = [(n, v) for n, v in obs["vars"].items() if n in decls]
     if len(shown) > MANY_VARS:  # many variables: those that are set
         shown = [(n, v) for n, v in shown if v is not None and v is not False]
@@ -113,6 +113,16 @@ def _status(state: State, obs: dict[str, Any], seat: int, book: CardBook) -> lis
         out.append(_seat_table(state, obs, seat, book))
     out.extend(_own_zones(obs, seat, book, lang))
     return out
+
+
+def _plays_tricks(prog: Program, phase: int | None) -> bool:
+    """Whether the phase being played has a trick in its text (its trick variables, e.g. the
+    lead colour, mean something there; after the tricks they hold the last trick's)."""
+    if phase is None:
+        return False
+    name = prog.phases[phase].name
+    return any(isinstance(n, ir.Trick) for p in prog.ruleset.phases if p.name == name
+               for n in ir.walk(p))
 
 
 def _card_var_text(prog: Program, values: dict[str, Any] | None) -> str:
@@ -345,10 +355,17 @@ def render_choices(state: State, seat: int, book: CardBook) -> list[RenderableTy
     if any(a.card and isinstance(a.value, int) and book.details(ids[a.value])
            for a in actions):
         return out + _choice_rows(actions, book, lang)
+    stands_for = getattr(prog.nodes[state.pending[1]], "stands_for", None) \
+        if state.pending is not None else None
     for i, a in enumerate(actions, 1):
         if a.value is None and len(actions) > 1:
             key = a.id.split(":", 1)[-1] if numbers else str(i)
             extra.append(Text.assemble((f"{key:>2} ", "bold"), a.label))
+            continue
+        if numbers and stands_for is not None:  # a value with the cards it stands for
+            cards = [ids[c] for c in stands_for(state, a.value)]
+            extra.append(Text.assemble((f"{a.label:>2}  ", "bold"), book.grouped(cards),
+                                       (f"  ({len(cards)})", "dim")))
             continue
         if numbers:
             cells.append(literal(f"{a.label:>2}", "bold"))

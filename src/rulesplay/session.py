@@ -152,6 +152,7 @@ class Session:
         self.secret_seed = False  # the seed is never shown (chosen by rulesplay, not asked for)
         self.own_files = {Path(save_path)}  # saves of this game, replaced without asking
         self.log_warned = False  # a failing log has been reported
+        self.ask_forced = False  # ask a person even when only one choice is legal
 
     @property
     def humans(self) -> list[int]:
@@ -371,7 +372,13 @@ def _loop(session: Session, console: Console, ask: Callable[[str], str], seat_ui
         try:
             while not state.is_terminal():
                 p = state.current_player()
-                if p in session.seen:
+                if p in session.seen and not session.ask_forced \
+                        and len(forced := state.legal_actions()) == 1:
+                    # A forced move is played for the person; its next screen tells it
+                    # (the seat's events since its last screen include this decision).
+                    snapshot = _snapshot(session)
+                    action = forced[0]
+                elif p in session.seen:
                     if multi and session.last_shown != p:
                         _pass_to(session, console, ask, prog.seat_name(p), lang)
                     session.last_shown = p
@@ -411,8 +418,9 @@ def _loop(session: Session, console: Console, ask: Callable[[str], str], seat_ui
             if _save_and_say(session, console, lang, None):
                 return 0
             stops.stopping = False  # not saved (the message said why): the game goes on
-        except QuitRequest:
-            console.print(tr(lang, "left"))
+        except QuitRequest as leave:
+            console.print(tr(lang, "left") if leave.saved is None else
+                          tr(lang, "left_saved", path=leave.saved))
             return 0
     _finish(session, console)
     return 0

@@ -9,8 +9,9 @@ results are the same whatever the number of workers.
 Measures per game: each seat's score; the winners (a win shared by ``k`` seats counts ``1/k``
 to each, so win rates add up to 100%); decisions (all seats' choices); tricks (completed
 tricks, from the interpreter's ``trick`` events); rounds (how many times the game entered
-the first phase it enters more than once, e.g. each deal; 1 when no phase repeats); whether
-the game ended in a tie (several winners); who made the first decision; wall time.
+the first phase it enters more than once, e.g. each deal; 1 when no phase repeats); its
+:func:`outcome` (one winner, a win shared as the rules intend, a tie, or nobody); who made
+the first decision; wall time.
 
 Statistics: win rates with 95% Wilson score intervals; means with standard deviations; for
 ``compare``, differences of proportions with Newcombe's hybrid score interval and differences
@@ -26,7 +27,7 @@ import os
 import random
 import statistics
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -34,7 +35,11 @@ from .events import Tally
 
 Z95 = statistics.NormalDist().inv_cdf(0.975)
 
-__all__ = ["Comparison", "GameRecord", "Result", "compare", "game_seed", "simulate"]
+__all__ = ["Comparison", "GameRecord", "Result", "compare", "game_seed", "outcome",
+           "simulate"]
+
+# The ways a game ends, as :func:`outcome` tells them apart.
+ALONE, SHARED, TIE, NOBODY = "alone", "shared", "tie", "nobody"
 
 
 def game_seed(seed: int, index: int) -> int:
@@ -55,6 +60,36 @@ class GameRecord:
     rounds: int
     first: int
     seconds: float
+    outcome: str = ALONE  # see :func:`outcome`
+
+
+def outcome(winners: Sequence[int], keys: Sequence[tuple[int, ...]],
+            sides: Sequence[int] | None = None) -> str:
+    """How one game ended, as its rules mean it: the one notion of a tie in ``sim``.
+
+    Args:
+        winners: the winning seats (``State.winners()``).
+        keys: each seat's (score, tiebreak...) tuple (``State.rank_keys()``).
+        sides: each seat's side, for seats that win together as one (a team); default:
+            every seat its own side.
+
+    Returns:
+        ``"nobody"`` without a winner; ``"alone"`` with one winner (or one side); ``"tie"``
+        when two winners of different sides are equal on score and every tie-break (the
+        ranking could not separate them: Bargain Hunter's shared win, BH11); else
+        ``"shared"``: several winners that the rules name although the ranking tells them
+        apart (Bargain Bin's top two, BB5; a winning team's seats).
+    """
+    side = list(sides) if sides is not None else list(range(len(keys)))
+    if not winners:
+        return NOBODY
+    if len({side[w] for w in winners}) == 1:
+        return ALONE if len(winners) == 1 else SHARED
+    firsts: dict[int, tuple[int, ...]] = {}
+    for w in winners:
+        firsts.setdefault(side[w], keys[w])
+    seen = list(firsts.values())
+    return TIE if len(set(seen)) < len(seen) else SHARED
 
 
 def play_game(game: Any, players: int, bots: Mapping[int, str], seed: int,
@@ -83,8 +118,10 @@ def play_game(game: Any, players: int, bots: Mapping[int, str], seed: int,
     while not s.terminal:
         s.apply(agents[s.current_player()].step(s))
     rounds = next((k for k in tally.phases.values() if k > 1), 1)
-    return GameRecord(index, seed, s.scores(), s.winners(), s.decisions,
-                      tally.counts.get("trick", 0), rounds, first, time.perf_counter() - t0)
+    winners = s.winners()
+    return GameRecord(index, seed, s.scores(), winners, s.decisions,
+                      tally.counts.get("trick", 0), rounds, first, time.perf_counter() - t0,
+                      outcome(winners, s.rank_keys()))
 
 
 # ------------------------------------------------------------ workers
@@ -257,8 +294,12 @@ class Result:
         return sum(1 / len(g.winners) for g in self.games if g.first in g.winners)
 
     def ties(self) -> int:
-        """Games with several winners."""
-        return sum(1 for g in self.games if len(g.winners) > 1)
+        """Games whose winners the ranking could not separate (:func:`outcome` ``"tie"``)."""
+        return sum(1 for g in self.games if g.outcome == TIE)
+
+    def shared(self) -> int:
+        """Games with several winners that the rules name, not tied (``"shared"``)."""
+        return sum(1 for g in self.games if g.outcome == SHARED)
 
     def scores(self, seat: int) -> list[float]:
         return [float(g.scores[seat]) for g in self.games]
@@ -280,7 +321,7 @@ class Result:
             seats.append({"seat": p, "bot": self.bots[p], "win_rate": rate, "win_low": lo,
                           "win_high": hi, "score": _mean_sd(self.scores(p))})
         first = self.first_player_wins()
-        ties = self.ties()
+        ties, shared = self.ties(), self.shared()
         return {
             "ruleset": self.path, "title": self.title, "games": n, "players": self.players,
             "options": self.options, "seed": self.seed, "workers": self.workers,
@@ -288,6 +329,8 @@ class Result:
             "first_player": {"win_rate": first / n, "low": wilson(first, n)[0],
                              "high": wilson(first, n)[1], "fair": 1 / self.players},
             "ties": {"share": ties / n, "low": wilson(ties, n)[0], "high": wilson(ties, n)[1]},
+            "shared_wins": {"share": shared / n, "low": wilson(shared, n)[0],
+                            "high": wilson(shared, n)[1]},
             "spread": _mean_sd(self.spreads()),
             "decisions": _mean_sd(self.measure("decisions")),
             "tricks": _mean_sd(self.measure("tricks")),

@@ -41,10 +41,13 @@ __all__ = ["compare", "simulate"]
 
 
 class _Speed(ProgressColumn):
-    """Games per second."""
+    """Games per second since the start: games come in batches, so the rate between the
+    last two updates (rich's ``speed``) reads a batch that arrived at once as hundreds of
+    thousands of games a second."""
 
     def render(self, task: Task) -> Text:
-        speed = task.finished_speed or task.speed
+        elapsed = task.elapsed
+        speed = task.completed / elapsed if task.completed and elapsed else None
         return Text(f"{speed:.0f} games/s" if speed else "-- games/s", style="cyan")
 
 
@@ -133,8 +136,12 @@ def result_tables(r: Result) -> list[Table]:
     fp, ties = s["first_player"], s["ties"]
     game.add_row("First player's win rate", _pct(fp["win_rate"]),
                  f"{_pct(fp['low'])}..{_pct(fp['high'])} (fair {_pct(fp['fair'])})")
-    game.add_row("Ties (several winners)", _pct(ties["share"]),
+    game.add_row("Ties (winners equal on score)", _pct(ties["share"]),
                  f"{_pct(ties['low'])}..{_pct(ties['high'])}")
+    shared = s["shared_wins"]
+    if shared["share"]:
+        game.add_row("Shared wins (by the rules)", _pct(shared["share"]),
+                     f"{_pct(shared['low'])}..{_pct(shared['high'])}")
     game.add_row("Score spread (best - worst)", f"{s['spread']['mean']:.2f}",
                  f"sd {s['spread']['sd']:.2f}")
     for key in ("decisions", "tricks", "rounds"):

@@ -82,6 +82,8 @@ PHRASES: dict[str, dict[str, str]] = {
         "quit_cancel": "Not quitting (answer y or n next time). Back to the game.",
         "pass_to": "{seat}'s turn. Pass the keyboard to {seat}, then press Enter.",
         "left": "Left the game without saving.",
+        "left_saved": "Left the game; it is saved as it is now in {path}. Continue later "
+                      "with: rulesplay resume {path}",
         "interrupted": "Stopped.",
         "rules_failed": "The ruleset failed (below).",
         "saved_failed": "The game up to this move is saved to {path} (resuming it meets the "
@@ -161,6 +163,8 @@ PHRASES: dict[str, dict[str, str]] = {
         "quit_cancel": "やめません（y か n で答えてください）。ゲームに戻ります。",
         "pass_to": "{seat}の番です。{seat}に交代して Enter を押してください。",
         "left": "保存せずに終了しました。",
+        "left_saved": "終了しました。今の状態は {path} に保存済みです。続きは: "
+                      "rulesplay resume {path}",
         "interrupted": "中断しました。",
         "rules_failed": "ルールの実行に失敗しました（下記）。",
         "saved_failed": "この手の前までのゲームを {path} に保存しました（再開しても同じところで"

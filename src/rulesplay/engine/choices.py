@@ -135,13 +135,17 @@ class ChooseNode(Decision):
         prompt_text: the prompt in the ruleset's words.
         blind: how a card choice is picked blind, or None when it never is (a choice of
             values, or of cards the chooser always sees, such as its own hand).
+        stands_for: for a choice of ``values(CARDS, KEY)``: ``f(state, value)`` -> the cards
+            of CARDS whose KEY is that value (what the value stands for, shown to its
+            chooser, who sees them: a choice's options read only what it sees); else None.
     """
 
     def __init__(self, index: int, name: str, span: Span, player: Fn, domain: Fn,
                  filter: Callable[[State, Any], list[Any]], slot: int, optional: bool,
                  secret: bool, actions: ActionCache,
                  skip_text: Callable[[State], str] | None,
-                 prompt_text: Callable[[State], str], blind: BlindPick | None = None) -> None:
+                 prompt_text: Callable[[State], str], blind: BlindPick | None = None,
+                 stands_for: Callable[[State, Any], list[int]] | None = None) -> None:
         self.index, self.name, self.span = index, name, span
         self.player, self.domain, self.filter, self.slot = player, domain, filter, slot
         self.value_slot = slot
@@ -150,6 +154,7 @@ class ChooseNode(Decision):
         self.skip_text = skip_text
         self.prompt_text = prompt_text
         self.blind = blind
+        self.stands_for = stands_for
 
     def effect(self, s: State) -> None:
         """Reaching the statement makes the decision pending for its player."""

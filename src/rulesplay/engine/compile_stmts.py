@@ -243,7 +243,20 @@ def compile_choose(sc: StmtCompiler, index: int, c: ir.Choose) -> ChooseNode:
     blind = blind_pick(sc, c.name, c.span, c.domain, c.player, c.where, c.name) if card \
         else None
     return ChooseNode(index, c.name, c.span, player, domain, filter, slot, c.optional,
-                      c.secret, actions, skip_text, prompt_text, blind)
+                      c.secret, actions, skip_text, prompt_text, blind, _stands_for(sc, c))
+
+
+def _stands_for(sc: StmtCompiler, c: ir.Choose) -> Callable[[State, Any], list[int]] | None:
+    """For a choice of ``values(CARDS, KEY)``: value -> the cards of CARDS with that KEY."""
+    d, comp = c.domain, sc.comp
+    if not (isinstance(d, ir.Call) and d.func == "values" and len(d.args) == 2
+            and comp.type_of(d.args[0]) in ("zone", "list:card")):
+        return None
+    cards, key = comp.coll(d.args[0]), comp.expr(d.args[1])
+
+    def stands_for(s: State, value: Any) -> list[int]:
+        return [card for card in cards(s, None) if key(s, card) == value]
+    return stands_for
 
 
 def compile_trick(sc: StmtCompiler, index: int, t: ir.Trick,

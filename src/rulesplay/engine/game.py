@@ -107,7 +107,8 @@ class Game:
             raise OptionError(f"the number of players is a whole number (an int) from {lo} "
                               f"to {hi}, not {num_players!r}")
         if not lo <= num_players <= hi:
-            raise OptionError(f"{self.title} is for {lo} to {hi} players, not {num_players}")
+            counts = f"{lo}" if lo == hi else f"{lo} to {hi}"
+            raise OptionError(f"{self.title} is for {counts} players, not {num_players}")
         if num_players not in self._programs:
             try:
                 self._programs[num_players] = build_program(self, num_players)

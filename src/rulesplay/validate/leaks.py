@@ -86,6 +86,23 @@ def _target(target: ir.Expr, variables: dict[str, ir.VarDecl]) -> ir.VarDecl | N
     return variables.get(name) if name is not None else None
 
 
+def unseen_reads(e: ir.Expr, ruleset: ir.Ruleset, checked: Checked) -> list[str]:
+    """What ``e`` reads that some seat may not see: cards of a zone that is not public
+    (counting them reads none), secret choices, ``owner`` and ``hidden`` variables. Empty
+    when every seat may be shown the value (e.g. a score of pile sizes).
+
+    Args:
+        e: a checked expression.
+        ruleset: the checked ruleset.
+        checked: its validator result.
+    """
+    secret = {n.name: {expr_text(n.player)} for n in ir.walk(ruleset)
+              if isinstance(n, ir.Choose) and n.secret}
+    reads = _HiddenReads({z.name: z for z in ruleset.zones}, secret)
+    reads.visit(e)
+    return reads.found + [f"'{r.text}'" for r in secret_reads(e, checked)]
+
+
 def public_leaks(ruleset: ir.Ruleset, checked: Checked) -> list[Diagnostic]:
     """Warnings for places seats are shown (variables, prompts, phase labels, ``say``
     texts) that show them hidden cards, secret choices or variables
