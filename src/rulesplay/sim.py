@@ -21,10 +21,12 @@ line: with many lines, expect an occasional false alarm).
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import multiprocessing
 import os
 import random
+import signal
 import statistics
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -128,10 +130,35 @@ def play_game(game: Any, players: int, bots: Mapping[int, str], seed: int,
 _GAME: Any = None
 
 
+class Interrupted(Exception):
+    """The run was stopped (Ctrl-C, SIGTERM) before all its games were played.
+
+    Attributes:
+        partial: what the games finished so far give: a :class:`Result` (of ``simulate``)
+            or a :class:`Comparison` (of ``compare``, over the seeds both rulesets
+            finished); None when there is nothing to show.
+        done: games finished (for ``compare``: of both rulesets, on the same seeds).
+        total: the games asked for.
+    """
+
+    def __init__(self, partial: Result | Comparison | None, done: int, total: int) -> None:
+        super().__init__(f"interrupted after {done} of {total} games")
+        self.partial, self.done, self.total = partial, done, total
+
+
+def _quiet() -> None:
+    """A worker leaves Ctrl-C to the parent, which stops the pool and keeps what is done
+    (each worker printed a traceback of its own before), and ends quietly when the pool
+    terminates it (SIGTERM, whatever handler the parent had when it forked)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
 def _init(path: str, options: dict[str, Any], lang: str | None) -> None:
     global _GAME
     from .engine.game import load
 
+    _quiet()
     _GAME = load(path, options, lang)
 
 
@@ -161,6 +188,8 @@ def simulate(path: str, n: int, players: int | None = None,
         A :class:`Result`; identical for any ``workers``.
 
     Raises:
+        Interrupted: Ctrl-C (KeyboardInterrupt) while the games were played; it carries the
+            games finished by then.
         RulesError: the ruleset does not load or fails while running.
         OptionError: a bad option or player count.
         ValueError: ``n`` below 1 or a bad bot spec.
@@ -180,6 +209,25 @@ def simulate(path: str, n: int, players: int | None = None,
     workers = max(1, min(workers or os.cpu_count() or 1, n))
     t0 = time.perf_counter()
     games: list[GameRecord] = []
+
+    def result() -> Result:
+        games.sort(key=lambda g: g.index)
+        return Result(path=path, title=game.title, players=nplayers, options=opts,
+                      bots=table, seed=seed, workers=workers,
+                      wall=time.perf_counter() - t0, games=games)
+
+    try:
+        _play_all(game, n, nplayers, table, seed, workers, path, opts, lang, games, progress)
+    except KeyboardInterrupt:
+        raise Interrupted(result() if games else None, len(games), n) from None
+    return result()
+
+
+def _play_all(game: Any, n: int, nplayers: int, table: dict[int, str], seed: int,
+              workers: int, path: str, opts: dict[str, Any], lang: str | None,
+              games: list[GameRecord], progress: Callable[[int], None] | None) -> None:
+    """Play the games of :func:`simulate` into ``games`` (in this process, or in a pool
+    fed batch by batch: the jobs are never all made at once)."""
     if workers == 1:
         for i in range(n):
             games.append(play_game(game, nplayers, table, game_seed(seed, i), i))
@@ -187,27 +235,23 @@ def simulate(path: str, n: int, players: int | None = None,
                 progress(len(games))
     else:
         size = max(1, min(25, n // (workers * 8)))
-        jobs = [(nplayers, table, seed, list(range(i, min(n, i + size))))
-                for i in range(0, n, size)]
+        jobs = ((nplayers, table, seed, list(range(i, min(n, i + size))))
+                for i in range(0, n, size))
         global _GAME
         ctx: multiprocessing.context.BaseContext
-        init: Callable[[str, dict[str, Any], str | None], None] | None
+        init: Callable[..., None]
         args: tuple[Any, ...]
         if "fork" in multiprocessing.get_all_start_methods():
             # Workers inherit the loaded game; no re-import of the caller's main module.
-            ctx, init, args = multiprocessing.get_context("fork"), None, ()
+            ctx, init, args = multiprocessing.get_context("fork"), _quiet, ()
             _GAME = game
         else:
             ctx, init, args = multiprocessing.get_context("spawn"), _init, (path, opts, lang)
-        with ctx.Pool(workers, init, args) as pool:
+        with ctx.Pool(workers, init, args) as pool:  # (leaving it terminates the workers)
             for batch in pool.imap_unordered(_work, jobs):
                 games.extend(batch)
                 if progress:
                     progress(len(games))
-        games.sort(key=lambda g: g.index)
-    return Result(path=path, title=game.title, players=nplayers, options=opts,
-                  bots=table, seed=seed, workers=workers,
-                  wall=time.perf_counter() - t0, games=games)
 
 
 # ------------------------------------------------------------ statistics
@@ -472,9 +516,26 @@ def compare(base: str, variant: str, n: int, players: int | None = None,
     def prog(which: str) -> Callable[[int], None] | None:
         return (lambda k: progress(which, k)) if progress else None
 
-    a = simulate(base, n, players, options, bots, seed, workers, lang, prog("base"))
-    b = simulate(variant, n, players if players is not None else a.players, options, bots,
-                 seed, workers, lang, prog("variant"))
+    try:
+        a = simulate(base, n, players, options, bots, seed, workers, lang, prog("base"))
+    except Interrupted:
+        raise Interrupted(None, 0, n) from None  # no variant game yet: nothing to compare
+    try:
+        b = simulate(variant, n, players if players is not None else a.players, options,
+                     bots, seed, workers, lang, prog("variant"))
+    except Interrupted as exc:
+        assert exc.partial is None or isinstance(exc.partial, Result)
+        if exc.partial is None or exc.partial.n < 2:
+            raise Interrupted(None, 0, n) from None
+        # the games the variant finished, against the base's games of the same seeds
+        done = {g.index for g in exc.partial.games}
+        same = dataclasses.replace(a, games=[g for g in a.games if g.index in done])
+        raise Interrupted(_compared(same, exc.partial), len(done), n) from None
+    return _compared(a, b)
+
+
+def _compared(a: Result, b: Result) -> Comparison:
+    """The measures of ``b`` (the variant) against ``a`` (the base), same seeds."""
     lines: list[Line] = []
     for p in range(a.players):
         d, lo, hi = newcombe(a.wins(p), a.n, b.wins(p), b.n)

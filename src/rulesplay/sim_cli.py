@@ -12,6 +12,11 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
+import signal
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -33,7 +38,7 @@ from rich.text import Text
 from . import terminal
 from .cliargs import check_bots, claim_output, echo_warnings, parse_pairs
 from .compose import load_ruleset
-from .sim import Comparison, Result
+from .sim import Comparison, Interrupted, Result
 from .sim import compare as run_compare
 from .sim import simulate as run_simulate
 
@@ -105,7 +110,8 @@ def _common(f: Any) -> Any:
         click.option("--seed", type=int, default=0, show_default=True,
                      help="Seed of the run; game i is seeded from (seed, i)."),
         click.option("--workers", type=click.IntRange(min=1), default=None,
-                     help="Processes (default: all cores). Results do not depend on it."),
+                     help="Processes (default: all cores; more than the cores only with "
+                          "--force). Results do not depend on it."),
         click.option("--json", "as_json", is_flag=True, help="Print the results as JSON."),
     ]):
         f = deco(f)
@@ -245,22 +251,37 @@ def _warn(path: str) -> None:
 @_common
 @click.option("--plot", "plot_path", metavar="FILE.png", default=None,
               help="Draw score distributions and win rates by seat (needs matplotlib).")
-@click.option("--force", is_flag=True, help="Replace an existing --plot file.")
+@click.option("--force", is_flag=True,
+              help="Replace an existing --plot file; start more --workers than cores.")
 def simulate(file: str, n: int, players: int | None, options: tuple[str, ...], bot: str,
              seats: tuple[str, ...], seed: int, workers: int | None, as_json: bool,
              plot_path: str | None, force: bool) -> None:
-    """Play N games of FILE with bots and report win rates, scores and game length."""
+    """Play N games of FILE with bots and report win rates, scores and game length.
+
+    Ctrl-C (or SIGTERM) stops the run and reports the games finished by then.
+    """
+    _check_workers(workers, force)
     if plot_path:  # before any game is played, so a refusal costs nothing
         _check_plot(plot_path, force)
     opts, nplayers, bots = _table(file, options, players, bot, seats)
     err = terminal.console(stderr=True, highlight=True)
+    stopped: Interrupted | None = None
     try:
-        with _progress(err) as bar:
+        with _progress(err) as bar, _term_as_interrupt():
             task = bar.add_task("simulating", total=n)
             result = run_simulate(file, n, nplayers, opts, bots, seed, workers,
                                   progress=lambda k: bar.update(task, completed=k))
     except ValueError as exc:
         raise click.UsageError(str(exc)) from None
+    except KeyboardInterrupt:  # before the games began (loading the ruleset)
+        _say_stopped(err, Interrupted(None, 0, n))
+        sys.exit(130)
+    except Interrupted as exc:
+        stopped = exc
+        _say_stopped(err, exc)
+        if not isinstance(exc.partial, Result):
+            sys.exit(130)
+        result = exc.partial
     if as_json:
         click.echo(terminal.json_text(json.dumps(result.to_dict(), indent=2,
                                                  ensure_ascii=False)))
@@ -275,21 +296,29 @@ def simulate(file: str, n: int, players: int | None, options: tuple[str, ...], b
             raise click.ClickException(f"cannot write the plot {plot_path}: "
                                        f"{exc.strerror or exc}") from None
         click.echo(f"plot written to {plot_path}", err=as_json)
+    if stopped is not None:
+        sys.exit(130)
 
 
 @click.command()
 @click.argument("base", type=click.Path(exists=True, dir_okay=False))
 @click.argument("variant", type=click.Path(exists=True, dir_okay=False))
 @_common
+@click.option("--force", is_flag=True, help="Start more --workers than cores.")
 def compare(base: str, variant: str, n: int, players: int | None, options: tuple[str, ...],
             bot: str, seats: tuple[str, ...], seed: int, workers: int | None,
-            as_json: bool) -> None:
-    """Simulate BASE and VARIANT on the same seeds and say what the variant changes."""
+            as_json: bool, force: bool) -> None:
+    """Simulate BASE and VARIANT on the same seeds and say what the variant changes.
+
+    Ctrl-C (or SIGTERM) stops the run and compares the seeds both finished by then.
+    """
+    _check_workers(workers, force)
     opts, nplayers, bots = _table(base, options, players, bot, seats)
     _warn(variant)
     err = terminal.console(stderr=True, highlight=True)
+    stopped: Interrupted | None = None
     try:
-        with _progress(err) as bar:
+        with _progress(err) as bar, _term_as_interrupt():
             tasks = {"base": bar.add_task("base", total=n),
                      "variant": bar.add_task("variant", total=n)}
             result = run_compare(base, variant, n, nplayers, opts, bots, seed, workers,
@@ -297,11 +326,57 @@ def compare(base: str, variant: str, n: int, players: int | None, options: tuple
                                                                       completed=k))
     except ValueError as exc:
         raise click.UsageError(str(exc)) from None
+    except KeyboardInterrupt:
+        _say_stopped(err, Interrupted(None, 0, n))
+        sys.exit(130)
+    except Interrupted as exc:
+        stopped = exc
+        _say_stopped(err, exc)
+        if not isinstance(exc.partial, Comparison):
+            sys.exit(130)
+        result = exc.partial
     if as_json:
         click.echo(terminal.json_text(json.dumps(result.to_dict(), indent=2,
                                                  ensure_ascii=False)))
-        return
-    out = terminal.console(highlight=True)
-    out.print(comparison_table(result))
-    for sentence in result.verdict():
-        out.print(sentence)
+    else:
+        out = terminal.console(highlight=True)
+        out.print(comparison_table(result))
+        for sentence in result.verdict():
+            out.print(sentence)
+    if stopped is not None:
+        sys.exit(130)
+
+
+def _check_workers(workers: int | None, force: bool) -> None:
+    """More worker processes than cores only slow each other down: refused unless forced.
+
+    Raises:
+        click.UsageError: ``workers`` above the number of cores without ``--force``.
+    """
+    cores = os.cpu_count() or 1
+    if workers is not None and workers > cores and not force:
+        raise click.UsageError(f"--workers {workers} is more than this machine's {cores} "
+                               f"cores (at most {cores}, or give --force)")
+
+
+@contextmanager
+def _term_as_interrupt() -> Iterator[None]:
+    """While games are played, SIGTERM stops the run like Ctrl-C: the games finished are
+    reported (the default would end the process with nothing said)."""
+    def interrupt(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt
+
+    before = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, before)
+
+
+def _say_stopped(err: Console, exc: Interrupted) -> None:
+    """Say that the run stopped, and what the results below cover."""
+    if exc.partial is None:
+        err.print(f"Stopped after {exc.done} of {exc.total} games: nothing to report yet.")
+    else:
+        err.print(f"Stopped: the results below are of the {exc.done} games (of "
+                  f"{exc.total}) finished by then.")

@@ -1,0 +1,81 @@
+"""simulate and compare stop quietly on Ctrl-C or SIGTERM and report what was finished;
+their jobs are made as they go; more workers than cores need --force (issue 14 item 8)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from rulesplay.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+CARD_HUNT = str(ROOT / "rulesets" / "card_hunt.rules")
+
+
+def _cpu_seconds(pid: int) -> float:
+    """CPU time used so far by process ``pid`` (Linux /proc), in seconds."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _run_and_stop(args: list[str], sig: int, cpu: float) -> tuple[int, str]:
+    """Start ``rulesplay ARGS``, wait until it has used ``cpu`` seconds of CPU (loaded,
+    playing: a shared machine may be slow), send ``sig``; its exit code and output."""
+    proc = subprocess.Popen([sys.executable, "-m", "rulesplay", *args], cwd=ROOT,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                            env={**os.environ, "COLUMNS": "200"})
+    try:
+        deadline = time.monotonic() + 120
+        while _cpu_seconds(proc.pid) < cpu and time.monotonic() < deadline:
+            time.sleep(0.1)
+        proc.send_signal(sig)
+        out, _ = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:  # (a failing test leaves no run behind)
+            proc.kill()
+            proc.communicate()
+    return proc.returncode, out
+
+
+def test_a_simulation_stopped_in_this_process_reports_the_games_it_finished() -> None:
+    code, out = _run_and_stop(["simulate", CARD_HUNT, "-n", "100000", "--workers", "1"],
+                              signal.SIGINT, cpu=3.0)
+    assert code == 130 and "Traceback" not in out, out
+    assert "Stopped: the results below are of the" in out and "Win rate" in out
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
+def test_a_simulation_in_workers_stops_quietly(sig: int) -> None:
+    # 200 million games: the jobs are made as the workers ask (they were all made first)
+    code, out = _run_and_stop(["simulate", CARD_HUNT, "-n", "200000000", "--workers", "2"],
+                              sig, cpu=1.0)
+    assert code == 130, out
+    assert "Traceback" not in out and "KeyboardInterrupt" not in out and "Stopped" in out
+
+
+def test_a_comparison_stopped_before_the_variant_played_says_so() -> None:
+    quick = str(ROOT / "rulesets" / "variants" / "bargain_hunter_quick.rules")
+    base = str(ROOT / "rulesets" / "bargain_hunter.rules")
+    # stopped while the base's games are played (nothing to compare yet), or the variant's
+    code, out = _run_and_stop(["compare", base, quick, "-n", "100000", "--workers", "1"],
+                              signal.SIGINT, cpu=2.0)
+    assert code == 130 and "Traceback" not in out, out
+    assert "Stopped after 0 of 100000 games: nothing to report yet." in out
+
+
+def test_more_workers_than_cores_need_force() -> None:
+    too_many = str((os.cpu_count() or 1) + 1)
+    result = CliRunner().invoke(main, ["simulate", CARD_HUNT, "-n", "2", "--workers",
+                                       too_many])
+    assert result.exit_code == 2 and "or give --force" in result.output
+    # (one game: one process, whatever --workers says)
+    result = CliRunner().invoke(main, ["simulate", CARD_HUNT, "-n", "1", "--workers",
+                                       too_many, "--force"])
+    assert result.exit_code == 0, result.output
