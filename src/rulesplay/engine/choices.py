@@ -20,7 +20,8 @@ from .program import DisplayText
 if TYPE_CHECKING:
     from .state import State
 
-__all__ = ["Action", "ActionCache", "BlindPick", "ChooseNode", "Decision", "Position"]
+__all__ = ["BINDS", "BY_NODE", "BY_ROUTINE", "Action", "ActionCache", "BlindPick", "ChooseNode",
+           "Decision", "Position"]
 
 
 class Decision:
@@ -34,6 +35,12 @@ class Decision:
     index: int = 0
     secret: bool = False
     value_slot: int | None = None  # the local the chosen value is kept in
+    resolves: int = 0
+    """How :meth:`State.apply <rulesplay.engine.state.State.apply>` resolves the chosen
+    action: :data:`BY_NODE` calls :meth:`resolve`; :data:`BINDS` only stores its value in
+    the local ``value_slot`` (all that :meth:`resolve` would do); :data:`BY_ROUTINE` hands
+    the value to the lowered routine, which resolves it where it resumes (``State.chosen``).
+    Saves the calls of the hot path, one decision at a time."""
     prompt_text: Callable[[State], str]  # the prompt (a DisplayText), set by each node
 
     def legal(self, s: State) -> list[Action]:
@@ -56,6 +63,10 @@ class Decision:
         as ``?``."""
         text, masks = self.masked_prompt(s)
         return seat_text(text, masks, s.program.seat_bit(seat)) if masks else text
+
+
+# How a decision's chosen action is resolved (see Decision.resolves).
+BY_NODE, BINDS, BY_ROUTINE = 0, 1, 2
 
 
 class BlindPick:
@@ -155,6 +166,9 @@ class ChooseNode(Decision):
         self.prompt_text = prompt_text
         self.blind = blind
         self.stands_for = stands_for
+        self._fixed_skip: Action | None = None  # the skip action, when its label is fixed
+        # Never a blind pick: the action's value is the chosen value (no position).
+        self.resolves = BINDS if blind is None else BY_NODE
 
     def effect(self, s: State) -> None:
         """Reaching the statement makes the decision pending for its player."""
@@ -190,9 +204,15 @@ class ChooseNode(Decision):
 
     def skip(self, s: State) -> Action:
         """The action that skips a ``may choose`` (its label may name the state)."""
+        skip = self._fixed_skip
+        if skip is not None:
+            return skip
         skip = self.actions.get(None)
-        if self.skip_text is not None:
-            skip = Action(skip.id, self.skip_text(s), None, skip.choice, False)
+        text = self.skip_text
+        if text is not None:
+            skip = Action(skip.id, text(s), None, skip.choice, False)
+            if isinstance(text, DisplayText) and all(p.__class__ is str for p in text.parts):
+                self._fixed_skip = skip  # a label naming nothing: made once
         return skip
 
     @staticmethod
