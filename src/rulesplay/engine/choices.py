@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import RulesRuntimeError, Span
 from ..events import Mask, seat_text
-from .actions import Action, ActionCache, Position
+from .actions import BINDS, BY_NODE, BY_ROUTINE, Action, ActionCache, Position
 from .expr import Fn
 from .observe import sees_all
 from .program import DisplayText
@@ -63,10 +63,6 @@ class Decision:
         as ``?``."""
         text, masks = self.masked_prompt(s)
         return seat_text(text, masks, s.program.seat_bit(seat)) if masks else text
-
-
-# How a decision's chosen action is resolved (see Decision.resolves).
-BY_NODE, BINDS, BY_ROUTINE = 0, 1, 2
 
 
 class BlindPick:

@@ -18,19 +18,18 @@ keeps the span of the statement it belongs to).
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .. import events, ir
-from ..errors import RulesError, RulesRuntimeError, Span
+from ..errors import Span
 from ..limits import over_limit
 from ..visitor import NodeVisitor
-from .actions import Action, ActionCache
+from .actions import ActionCache
 from .choices import BY_ROUTINE
 from .compile_stmts import StmtCompiler, compile_choose, compile_trick
 from .effects import PhaseNode, end_game, move_card, move_cards, ordered_seats
 from .routine_code import Code
-from .routines import Routine, fail
+from .routines import Routine, fail, fixed_listing, no_resume, turn_order
 from .tricks import PASSED, WAITS, LoweredTrick, no_card_to_play, pass_event, trick_event
 
 if TYPE_CHECKING:
@@ -171,7 +170,7 @@ class Lowerer:
 
     def _finish(self, r: Routine, code: Code) -> None:
         fname = f"_routine{r.index}"
-        src, spans = code.source(fname, f"raise {self.comp.const(_no_resume)}(pc)")
+        src, spans = code.source(fname, f"raise {self.comp.const(no_resume)}(pc)")
         ns = self.comp.ns
         exec(compile(src, f"<rulesplay routine {r.index}>", "exec"), ns)  # noqa: S102 - slots and constant names only
         r.fn, r.source, r.spans, r.slots = ns.pop(fname), src, spans, code.slots
@@ -330,7 +329,7 @@ class Lowerer:
         seat = code.temp("f")
         code.emit(f"{seat} = {first}")
         return (f"({k(table)}[{seat}]{'[:]' if fresh else ''} if {seat}.__class__ is int "
-                f"and 0 <= {seat} < {n} else {k(_turn_order)}({seat}, {step}, {n}, "
+                f"and 0 <= {seat} < {n} else {k(turn_order)}({seat}, {step}, {n}, "
                 f"{k(st.span)}))")
 
     # ------------------------------------------------------------ statements that stop
@@ -465,7 +464,7 @@ class Lowerer:
         values = self.comp.ns.get(coll) if values_of is not None and coll[:1] == "k" else None
         if values_of is not None and isinstance(values, tuple):
             if cond is None:
-                return f"{k(_fixed_listing(values_of, values))}()"
+                return f"{k(fixed_listing(values_of, values))}()"
             pairs = [(v, values_of.get(v)) for v in values]
             return f"[_a for _x, _a in {k(pairs)} if {cond}]"
         return f"[{action} for _x in {coll}" + (f" if {cond}]" if cond is not None else "]")
@@ -689,30 +688,6 @@ class Lowerer:
 
 
 _TABLE_SEATS = 8  # up to this many seats, a climbing trick's next seat is a table lookup
-
-
-def _no_resume(pc: Any) -> RulesError:
-    return RulesError(f"the saved position is damaged (no resume point {str(pc)[:20]} in "
-                      "this part of the rules)")
-
-
-def _fixed_listing(actions: ActionCache, values: tuple[Any, ...]) -> Callable[[], list[Action]]:
-    """``f() -> list``: the actions of ``values`` in order, made on first use (a new list
-    each time: the caller may keep or change it)."""
-    made: list[Action] = []
-
-    def listing() -> list[Action]:
-        if not made:
-            made.extend(actions.get(v) for v in values)
-        return made[:]
-    return listing
-
-
-def _turn_order(first: int | None, direction: int, n: int, span: Span) -> list[int]:
-    """The seats of ``for each player p from FIRST``, in turn order."""
-    if first is None:
-        raise RulesRuntimeError("'for each player' starts from none (no seat)", span)
-    return [(first + direction * k) % n for k in range(n)]
 
 
 def lower_program(prog: Program, comp: ExprCompiler, sc: StmtCompiler) -> None:

@@ -24,10 +24,8 @@ from ..errors import (
 )
 from ..events import Tally
 from ..limits import LIMITS, over_limit
-from .actions import Action
-from .choices import BINDS, BY_ROUTINE
+from .actions import BINDS, BY_ROUTINE, Action
 from .observe import card_seers, knows_choice, observation
-from .routines import Routine
 
 if TYPE_CHECKING:
     from .game import Game
@@ -693,7 +691,7 @@ def _check_shape(d: dict[str, Any], prog: Program) -> None:
         "position in the phase graph")
     # A lowered routine tests its resume point as a number (``if pc <= K``).
     need(all(len(f) > 1 and f[1].__class__ is int for f in stack
-             if isinstance(nodes[f[0]], Routine)), "position in the phase graph")
+             if getattr(nodes[f[0]], "numbered_resume", False)), "position in the phase graph")
     rng = d["rng"]
     need(table(rng, 3) and isinstance(rng[1], list), "the random generator")
     pending = d["pending"]
