@@ -21,8 +21,9 @@ from ..limits import MAX_INT, MAX_RANGE, out_of_range
 from ..show import expr_text as ir_text
 from ..validate import Checked
 from ..validate.functions import BUILTINS
-from ..visitor import NodeVisitor, Stage
+from ..visitor import Stage
 from .expr import Fn, Layout, free_names
+from .expr_facts import invariant_parts, loops, scans
 
 _NOT_CONST = object()
 
@@ -343,7 +344,7 @@ class ExprCompiler(Stage):
                                             ir.Cond | ir.Index | ir.Attr):
             free = free_names(e, self.c)
             # Hoist only what loops (a builtin or filter); a plain read is cheaper inline.
-            if hoist[0] not in free and "it" not in free and _loops(e):
+            if hoist[0] not in free and "it" not in free and loops(e):
                 self._hoist = None
                 try:
                     once: str = self.visit(e)
@@ -462,14 +463,14 @@ class ExprCompiler(Stage):
 
     def _filter(self, e: ir.Filter, end: str = "") -> str:
         """The list comprehension of ``e``; ``end`` ``bottom``/``top``: instead, its first or
-        last card by a scan that stops there (see :func:`_scans`)."""
+        last card by a scan that stops there (see :func:`~rulesplay.engine.expr_facts.scans`)."""
         cond = e.cond
         coll = self.gen_coll(e.coll)
         if end == "top":
             coll = f"reversed({coll})"
         left, right = ("next((", "), None)") if end else ("[", "]")
         if self._hoist is None and self._inline is None and not self.card_attrs_as_names:
-            parts = _invariant_parts(cond, self.c)
+            parts = invariant_parts(cond, self.c)
             if parts:
                 saved = self._filter_cells
                 self._filter_cells = {id(x): k for k, x in enumerate(parts)}
@@ -572,7 +573,7 @@ class ExprCompiler(Stage):
         arg = e.args[0] if len(e.args) == 1 else None
         if e.func in ("top", "bottom") and isinstance(arg, ir.Filter) and \
                 (e.func == "bottom" or self.type_of(arg.coll) == "zone") and \
-                _scans(arg.cond, self.c):
+                scans(arg.cond, self.c):
             saved = self._bind_it(arg.coll)
             try:
                 return self._filter(arg, e.func)
@@ -626,86 +627,6 @@ def _op(table: dict[str, str], op: str) -> str:
     if op not in table:
         raise ValueError(f"unknown operator {op!r}: an operator is one of {', '.join(table)}")
     return table[op]
-
-
-def _loops(e: ir.Expr) -> bool:
-    """Whether evaluating ``e`` walks a collection (contains a builtin call or a filter)."""
-    return bool(_Loops().visit(e))
-
-
-class _Loops(NodeVisitor):
-    """True for a node holding a builtin call or a filter (see :func:`_loops`)."""
-
-    def visit_Call(self, e: ir.Call) -> bool:
-        return True
-
-    visit_Filter = visit_Call
-
-    def generic_visit(self, node: ir.Node, *args: Any, **kwargs: Any) -> bool:
-        return any(self.visit(child) for child in node.children())
-
-
-def _invariant_parts(cond: ir.Expr, checked: Checked) -> list[ir.Expr]:
-    """The largest parts of a filter's test that do not read ``it``, draw no chance and do
-    real work (see :meth:`ExprCompiler.visit_Filter`)."""
-    out: list[ir.Expr] = []
-
-    def walk(e: ir.Node) -> None:
-        if isinstance(e, ir.Call | ir.BinOp | ir.Index | ir.Filter | ir.Attr) and \
-                "it" not in free_names(e, checked) and not _chance(e) and _work(e):
-            out.append(e)
-            return
-        for child in e.children():
-            if isinstance(child, ir.ExprNode):
-                walk(child)
-    walk(cond)
-    return out
-
-
-def _scans(cond: ir.Expr, checked: Checked) -> bool:
-    """Whether the first (or last) card of ``COLL where cond`` may be found by a scan
-    that stops there, failing exactly when filtering all of COLL fails: ``cond`` is a
-    chain of ``and`` whose terms each either do not read ``it`` (a failure there fails
-    at the first card to reach it, which a match also reaches) or cannot fail: ``it``'s
-    kind, or ``==``/``!=`` between ``it``, ``it.attr`` and parts that do not read
-    ``it``. No chance (a draw per card would change the game)."""
-    if _chance(cond):
-        return False
-
-    def free(e: ir.Expr) -> bool:
-        return "it" not in free_names(e, checked)
-
-    def plain(e: ir.Expr) -> bool:  # it, it.attr: a read that cannot fail
-        if isinstance(e, ir.Attr):
-            e = e.obj
-        return isinstance(e, ir.Name) and checked.res.get(id(e), ("", ""))[0] == "it"
-
-    def term(e: ir.Expr) -> bool:
-        if isinstance(e, ir.BinOp) and e.op == "and":
-            return term(e.left) and term(e.right)
-        if free(e):
-            return True
-        if isinstance(e, ir.IsKind):
-            return plain(e.obj)
-        if isinstance(e, ir.BinOp) and e.op in ("==", "!="):
-            return all(free(x) or plain(x) for x in (e.left, e.right))
-        return False
-
-    return term(cond)
-
-
-def _work(e: ir.Node) -> bool:
-    """Whether ``e`` holds a lookup, a division or remainder, a builtin or a filter."""
-    if isinstance(e, ir.Call | ir.Filter | ir.Index) or \
-            (isinstance(e, ir.BinOp) and e.op in ("/", "%")):
-        return True
-    return any(_work(c) for c in e.children() if isinstance(c, ir.ExprNode))
-
-
-def _chance(e: ir.Expr) -> bool:
-    """Whether ``e`` calls a builtin that draws from the game's generator."""
-    return any(isinstance(n, ir.Call) and BUILTINS.get(n.func) is not None
-               and BUILTINS[n.func].chance for n in ir.walk(e))
 
 
 def _cached(fn: Fn, epoch: list[int]) -> Fn:
