@@ -222,14 +222,14 @@ class State:
         # resolves (a play to the table), and, unless all have, where it goes next.
         if chosen.card and not node.secret:
             card = chosen.value
-            z = self.where[card]  # (card_seers, inline: the hot path)
-            seen = (prog.zone_top_seers[z] if self.zones[z][-1] == card
-                    else prog.zone_seers[z]) | 1 << player
             if resolves == BY_ROUTINE:
                 self.chosen = card  # the routine moves it: the watch sees it land
                 if not node.lands_seen:  # (where all see it)
-                    watch = self.watch = [card, seen]
+                    watch = self.watch = [card, card_seers(self, card) | 1 << player]
             else:
+                z = self.where[card]  # (card_seers, inline: the hot path)
+                seen = (prog.zone_top_seers[z] if self.zones[z][-1] == card
+                        else prog.zone_seers[z]) | 1 << player
                 if resolves == BINDS:  # (the card stays where it is until the rules move it)
                     self.loc[node.value_slot] = card
                 else:
