@@ -10,13 +10,15 @@ a function, or an import from a higher layer):
    ``program`` (``Program``: the tables of one compiled game, which nodes, states and front
    ends read: card ids and labels, zones, variable defaults, the node list, score functions).
 2. State: ``observe`` (what a seat may see; determinisation), ``state`` (``State``: plain
-   data plus the engine API). It imports no loader: ``State.from_json(data, game)`` takes
-   a ``Game``; without one it asks the loader the ``rulesplay`` package installs.
+   data plus the engine API; ``save_shape`` checks a save before it is used). It imports
+   no loader: ``State.from_json(data, game)`` takes a ``Game``; without one it asks the
+   loader the ``rulesplay`` package installs.
 3. Run-time nodes: ``effects`` (blocks, loops, phases, moving cards), ``choices``
    (decisions, ``chooses``), ``tricks``, ``routines`` (a phase lowered to one generated
    function). They hold compiled functions and step on a state.
 4. Compilers of expressions and texts: ``codegen`` (expressions to generated functions
-   over slots), ``texts`` (label templates and card labels to display functions).
+   over slots; ``expr_facts``: what it knows of an expression before writing it),
+   ``texts`` (label templates and card labels to display functions).
 5. The compile step, beside the nodes it builds: ``options`` (option values), ``tables``
    (cards, zones, variables, ability tables), ``compile_effects`` (simple statements to
    inline effects), ``compile_stmts`` (the statement visitor: statements to effects and

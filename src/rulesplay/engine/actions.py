@@ -15,6 +15,12 @@ if TYPE_CHECKING:
     from .program import Program
 
 
+# How State.apply resolves a decision's chosen action (``Decision.resolves``, in
+# engine/choices.py): the node's resolve(), only binding its value to a local, or by the
+# lowered routine where it resumes.
+BY_NODE, BINDS, BY_ROUTINE = 0, 1, 2
+
+
 class Action:
     """One legal action: a stable ``id``, a readable ``label`` and the chosen ``value``.
 

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import RulesRuntimeError, Span
 from ..events import Mask, seat_text
-from .actions import Action, ActionCache, Position
+from .actions import BINDS, BY_NODE, BY_ROUTINE, Action, ActionCache, Position
 from .expr import Fn
 from .observe import sees_all
 from .program import DisplayText
@@ -20,7 +20,8 @@ from .program import DisplayText
 if TYPE_CHECKING:
     from .state import State
 
-__all__ = ["Action", "ActionCache", "BlindPick", "ChooseNode", "Decision", "Position"]
+__all__ = ["BINDS", "BY_NODE", "BY_ROUTINE", "Action", "ActionCache", "BlindPick", "ChooseNode",
+           "Decision", "Position"]
 
 
 class Decision:
@@ -34,6 +35,12 @@ class Decision:
     index: int = 0
     secret: bool = False
     value_slot: int | None = None  # the local the chosen value is kept in
+    resolves: int = 0
+    """How :meth:`State.apply <rulesplay.engine.state.State.apply>` resolves the chosen
+    action: :data:`BY_NODE` calls :meth:`resolve`; :data:`BINDS` only stores its value in
+    the local ``value_slot`` (all that :meth:`resolve` would do); :data:`BY_ROUTINE` hands
+    the value to the lowered routine, which resolves it where it resumes (``State.chosen``).
+    Saves the calls of the hot path, one decision at a time."""
     prompt_text: Callable[[State], str]  # the prompt (a DisplayText), set by each node
 
     def legal(self, s: State) -> list[Action]:
@@ -155,6 +162,9 @@ class ChooseNode(Decision):
         self.prompt_text = prompt_text
         self.blind = blind
         self.stands_for = stands_for
+        self._fixed_skip: Action | None = None  # the skip action, when its label is fixed
+        # Never a blind pick: the action's value is the chosen value (no position).
+        self.resolves = BINDS if blind is None else BY_NODE
 
     def effect(self, s: State) -> None:
         """Reaching the statement makes the decision pending for its player."""
@@ -190,9 +200,15 @@ class ChooseNode(Decision):
 
     def skip(self, s: State) -> Action:
         """The action that skips a ``may choose`` (its label may name the state)."""
+        skip = self._fixed_skip
+        if skip is not None:
+            return skip
         skip = self.actions.get(None)
-        if self.skip_text is not None:
-            skip = Action(skip.id, self.skip_text(s), None, skip.choice, False)
+        text = self.skip_text
+        if text is not None:
+            skip = Action(skip.id, text(s), None, skip.choice, False)
+            if isinstance(text, DisplayText) and all(p.__class__ is str for p in text.parts):
+                self._fixed_skip = skip  # a label naming nothing: made once
         return skip
 
     @staticmethod

@@ -21,8 +21,9 @@ from ..limits import MAX_INT, MAX_RANGE, out_of_range
 from ..show import expr_text as ir_text
 from ..validate import Checked
 from ..validate.functions import BUILTINS
-from ..visitor import NodeVisitor, Stage
+from ..visitor import Stage
 from .expr import Fn, Layout, free_names
+from .expr_facts import invariant_parts, loops, scans
 
 _NOT_CONST = object()
 
@@ -116,6 +117,11 @@ def _values(values: set[Any], key: dict[Any, Any]) -> list[Any]:
     return sorted(values, key=lambda v: key.get(v, v))
 
 
+def _ascending(values: set[Any]) -> list[Any]:
+    values.discard(None)
+    return sorted(values)
+
+
 def _best(c: Any, key: Any) -> Any:
     return max(c, key=key) if c else None
 
@@ -161,6 +167,7 @@ BINARY = {op: op for op in get_args(ir.BinaryOp)}
 UNARY = {"-": "-", "not": "not "}
 
 UNSET = object()  # a once-per-listing value not computed yet (see candidate_source)
+_FOLD_NOT = {"True": "False", "False": "True"}  # ``not`` of a literal yes/no
 
 HELPERS = {name: obj for name, obj in globals().items()
            if name.startswith("_") and callable(obj) and name != "_NOT_CONST"}
@@ -187,6 +194,12 @@ class ExprCompiler(Stage):
         # Inside a filter: the parts computed once per filtering, by id -> cell index.
         self._filter_cells: dict[int, int] | None = None
         self._candidate: str | None = None
+        # The names read as a card taken from a zone (never None), so an attribute or kind
+        # test needs no None guard: ``it`` of a loop over a zone, a candidate from a zone.
+        self._cards: frozenset[str] = frozenset()
+        # The names read as a seat that exists (``it`` of a loop over ``seats``), so a
+        # per-player zone or variable needs no seat check.
+        self._seats: frozenset[str] = frozenset()
 
     # ------------------------------------------------------------ public API
     def type_of(self, e: ir.Expr) -> str:
@@ -259,21 +272,26 @@ class ExprCompiler(Stage):
 
         return filtered, epoch
 
-    def candidate_source(self, e: ir.Expr, name: str,
-                         fresh: Callable[[], str]) -> tuple[str, list[str]]:
+    def candidate_source(self, e: ir.Expr, name: str, fresh: Callable[[], str],
+                         from_zone: bool = False) -> tuple[str, list[str]]:
         """The source of a legality test to inline in a comprehension over ``_x`` (local
         ``name`` reads as ``_x``), and the names it keeps its once-per-listing values in.
 
         As :meth:`candidate_filter`, a part that does not read the candidate is computed
         at most once per listing, when first needed: it is kept in a new name made by
         ``fresh()``, which the generated code must set to ``UNSET`` before the listing.
+        ``from_zone``: the candidates are the cards of a zone (never None).
         """
         names: list[str] = []
         self._hoist, self._inline, self._candidate = (name, [0]), (fresh, names), name
+        saved = self._cards
+        if from_zone:
+            self._cards = saved | {"_x"}
         try:
             return self.gen(e), names
         finally:
             self._hoist = self._inline = self._candidate = None
+            self._cards = saved
 
     # ------------------------------------------------------------ generation
     def _eval(self, src: str) -> Any:
@@ -294,6 +312,16 @@ class ExprCompiler(Stage):
             self._consts[key] = name
         return name
 
+    def gen_card_key(self, e: ir.Expr) -> str:
+        """Source of ``e`` where ``it`` is a card taken from a zone (never None): a trick's
+        ``won by`` key, in a ``lambda it:`` over the played cards."""
+        saved = self._cards
+        self._cards = saved | {"it"}
+        try:
+            return self.gen(e)
+        finally:
+            self._cards = saved
+
     def gen_coll(self, e: ir.Expr) -> str:
         """Source of ``e`` read as a collection (a zone id becomes its list of cards)."""
         src = self.gen(e)
@@ -313,10 +341,10 @@ class ExprCompiler(Stage):
             return f"(_cell[{k}] if _cell[{k}] is not UNSET else _keep(_cell, {k}, {part}))"
         hoist = self._hoist
         if hoist is not None and isinstance(e, ir.Call | ir.BinOp | ir.Filter | ir.UnOp |
-                                            ir.Cond | ir.Index):
+                                            ir.Cond | ir.Index | ir.Attr):
             free = free_names(e, self.c)
             # Hoist only what loops (a builtin or filter); a plain read is cheaper inline.
-            if hoist[0] not in free and "it" not in free and _loops(e):
+            if hoist[0] not in free and "it" not in free and loops(e):
                 self._hoist = None
                 try:
                     once: str = self.visit(e)
@@ -368,6 +396,8 @@ class ExprCompiler(Stage):
             table = self.const(self.lay.kind_of if e.name == "kind"
                                else self.lay.attr_table[e.name])
         simple = self._simple(e.obj)
+        if simple in self._cards:
+            return f"{table}[{simple}]"
         if simple is not None:
             return f"({table}[{simple}] if {simple} is not None else None)"
         return f"_nz({table}, {self.gen(e.obj)})"
@@ -376,14 +406,21 @@ class ExprCompiler(Stage):
         if self.type_of(e.obj) == "pzone":
             base, n = self.gen(e.obj), self.lay.n
             seat = self._simple(e.key) or self._global_read(e.key)
+            if seat in self._seats:  # a seat that exists
+                return f"({base} + {seat})"
             if seat is not None:  # a plain read: check the seat inline (hot path)
                 return (f"({base} + {seat} if {seat} is not None and 0 <= {seat} < {n} "
                         f"else _seat({base}, {seat}, {n}))")
             return f"_seat({base}, {self.gen(e.key)}, {n})"
+        if self.type_of(e.obj).startswith("pvar:") and self._simple(e.key) in self._seats:
+            return f"{self.gen(e.obj)}[{self._simple(e.key)}]"  # a seat that exists
         return f"_lookup({self.gen(e.obj)}, {self.gen(e.key)}, {self.const(ir_text(e.obj))})"
 
     def visit_UnOp(self, e: ir.UnOp) -> str:
-        return f"({_op(UNARY, e.op)}{self.gen(e.operand)})"
+        operand = self.gen(e.operand)
+        if e.op == "not" and operand in _FOLD_NOT:  # (an option's yes/no)
+            return _FOLD_NOT[operand]
+        return f"({_op(UNARY, e.op)}{operand})"
 
     def visit_Cond(self, e: ir.Cond) -> str:
         return f"({self.gen(e.then)} if {self.gen(e.test)} else {self.gen(e.other)})"
@@ -408,9 +445,32 @@ class ExprCompiler(Stage):
         """``COLL where COND``; a part of COND that does not read ``it`` and does real
         work (a lookup, a division, a builtin) is computed at most once per filtering,
         when first needed, and kept in a cell (``deck where it.suit == suits[p % 4]``)."""
+        saved = self._bind_it(e.coll)
+        try:
+            return self._filter(e)
+        finally:
+            self._cards, self._seats = saved
+
+    def _bind_it(self, coll: ir.Expr) -> tuple[frozenset[str], frozenset[str]]:
+        """Note what ``it`` is while it runs over ``coll`` (a card from a zone, a seat of
+        ``seats``, or neither); returns what to restore after."""
+        saved = self._cards, self._seats
+        zone = self.type_of(coll) == "zone"
+        seats = isinstance(coll, ir.Name) and self.c.res.get(id(coll), ("", ""))[0] == "seats"
+        self._cards = saved[0] | {"it"} if zone else saved[0] - {"it"}
+        self._seats = saved[1] | {"it"} if seats else saved[1] - {"it"}
+        return saved
+
+    def _filter(self, e: ir.Filter, end: str = "") -> str:
+        """The list comprehension of ``e``; ``end`` ``bottom``/``top``: instead, its first or
+        last card by a scan that stops there (see :func:`~rulesplay.engine.expr_facts.scans`)."""
         cond = e.cond
+        coll = self.gen_coll(e.coll)
+        if end == "top":
+            coll = f"reversed({coll})"
+        left, right = ("next((", "), None)") if end else ("[", "]")
         if self._hoist is None and self._inline is None and not self.card_attrs_as_names:
-            parts = _invariant_parts(cond, self.c)
+            parts = invariant_parts(cond, self.c)
             if parts:
                 saved = self._filter_cells
                 self._filter_cells = {id(x): k for k, x in enumerate(parts)}
@@ -419,14 +479,16 @@ class ExprCompiler(Stage):
                 finally:
                     self._filter_cells = saved
                 cells = ", ".join(["UNSET"] * len(parts))
-                return (f"[it for _cell in ([{cells}],) for it in {self.gen_coll(e.coll)} "
-                        f"if {test}]")
-        return f"[it for it in {self.gen_coll(e.coll)} if {self.gen(cond)}]"
+                return (f"{left}it for _cell in ([{cells}],) for it in {coll} "
+                        f"if {test}{right}")
+        return f"{left}it for it in {coll} if {self.gen(cond)}{right}"
 
     def visit_IsKind(self, e: ir.IsKind) -> str:
         kinds, kind = self.const(self.lay.kind_of), self.const(e.kind)
         simple = self._simple(e.obj)
-        if simple is not None:
+        if simple in self._cards:
+            test = f"({kinds}[{simple}] == {kind})"
+        elif simple is not None:
             test = f"({simple} is not None and {kinds}[{simple}] == {kind})"
         else:
             test = f"_is({kinds}, {self.gen(e.obj)}, {kind})"
@@ -454,6 +516,8 @@ class ExprCompiler(Stage):
         value: Any
         if cat == "option":
             value = lay.options[n]
+            if value is None or value.__class__ in (bool, int):
+                return repr(value)  # a number or yes/no: a literal, so tests on it fold
         elif cat in ("enum_value", "choice_value", "ability_value"):
             value = n
         elif cat in ("zone", "pzone"):
@@ -476,6 +540,12 @@ class ExprCompiler(Stage):
         if op in ("in", "not in"):
             return f"({a} {op} {self.gen_coll(e.right)})"
         b = self.gen(e.right)
+        if op in ("and", "or") and a in _FOLD_NOT:
+            # A literal left side (an option's yes/no) decides: Python's own result.
+            return b if (a == "True") == (op == "and") else a
+        if op in ("==", "!=") and (a == "None" or b == "None"):
+            # The same test for the values of the language, without calling __eq__.
+            return f"({a} {'is' if op == '==' else 'is not'} {b})"
         if op == "/":
             return f"_div({a}, {b}, {self.const(ir_text(e))})"
         if op == "%":
@@ -492,22 +562,47 @@ class ExprCompiler(Stage):
         builtin = BUILTINS.get(e.func)
         if builtin is None:
             raise ValueError(f"unknown function {e.func!r}")
+        if e.func == "values" and len(e.args) == 2 and self.type_of(e.args[1]) == "int":
+            # Numbers sort as themselves (the sort key orders enum values).
+            saved = self._bind_it(e.args[0])
+            try:
+                each = self.gen(e.args[1])
+            finally:
+                self._cards, self._seats = saved
+            return f"_ascending({{{each} for it in {self.gen_coll(e.args[0])}}})"
+        arg = e.args[0] if len(e.args) == 1 else None
+        if e.func in ("top", "bottom") and isinstance(arg, ir.Filter) and \
+                (e.func == "bottom" or self.type_of(arg.coll) == "zone") and \
+                scans(arg.cond, self.c):
+            saved = self._bind_it(arg.coll)
+            try:
+                return self._filter(arg, e.func)
+            finally:
+                self._cards, self._seats = saved
         template = builtin.code[builtin.form(e.args, self.type_of)]
-        return template.format_map(_Fill(self, e.args))
+        return template.format_map(_Fill(self, e.args, builtin.per_element))
 
 
 class _Fill(dict[str, str]):
     """The code of a builtin's template fields, made as the template asks for them (see
     :class:`~rulesplay.validate.functions.Builtin`)."""
 
-    def __init__(self, comp: ExprCompiler, args: list[ir.Expr]) -> None:
+    def __init__(self, comp: ExprCompiler, args: list[ir.Expr],
+                 per_element: int | None = None) -> None:
         super().__init__()
-        self.comp, self.args = comp, args
+        self.comp, self.args, self.per_element = comp, args, per_element
 
     def __missing__(self, key: str) -> str:
         comp, lay = self.comp, self.comp.lay
         if key[0] in "ac" and key[1:].isdigit():
-            arg = self.args[int(key[1:])]
+            k = int(key[1:])
+            arg = self.args[k]
+            if k == self.per_element:  # ``it`` is each element of the first argument
+                saved = comp._bind_it(self.args[0])
+                try:
+                    return comp.gen(arg) if key[0] == "a" else comp.gen_coll(arg)
+                finally:
+                    comp._cards, comp._seats = saved
             return comp.gen(arg) if key[0] == "a" else comp.gen_coll(arg)
         if key == "owners":
             return comp.const(lay.zone_owner)
@@ -532,54 +627,6 @@ def _op(table: dict[str, str], op: str) -> str:
     if op not in table:
         raise ValueError(f"unknown operator {op!r}: an operator is one of {', '.join(table)}")
     return table[op]
-
-
-def _loops(e: ir.Expr) -> bool:
-    """Whether evaluating ``e`` walks a collection (contains a builtin call or a filter)."""
-    return bool(_Loops().visit(e))
-
-
-class _Loops(NodeVisitor):
-    """True for a node holding a builtin call or a filter (see :func:`_loops`)."""
-
-    def visit_Call(self, e: ir.Call) -> bool:
-        return True
-
-    visit_Filter = visit_Call
-
-    def generic_visit(self, node: ir.Node, *args: Any, **kwargs: Any) -> bool:
-        return any(self.visit(child) for child in node.children())
-
-
-def _invariant_parts(cond: ir.Expr, checked: Checked) -> list[ir.Expr]:
-    """The largest parts of a filter's test that do not read ``it``, draw no chance and do
-    real work (see :meth:`ExprCompiler.visit_Filter`)."""
-    out: list[ir.Expr] = []
-
-    def walk(e: ir.Node) -> None:
-        if isinstance(e, ir.Call | ir.BinOp | ir.Index | ir.Filter) and \
-                "it" not in free_names(e, checked) and not _chance(e) and _work(e):
-            out.append(e)
-            return
-        for child in e.children():
-            if isinstance(child, ir.ExprNode):
-                walk(child)
-    walk(cond)
-    return out
-
-
-def _work(e: ir.Node) -> bool:
-    """Whether ``e`` holds a lookup, a division or remainder, a builtin or a filter."""
-    if isinstance(e, ir.Call | ir.Filter | ir.Index) or \
-            (isinstance(e, ir.BinOp) and e.op in ("/", "%")):
-        return True
-    return any(_work(c) for c in e.children() if isinstance(c, ir.ExprNode))
-
-
-def _chance(e: ir.Expr) -> bool:
-    """Whether ``e`` calls a builtin that draws from the game's generator."""
-    return any(isinstance(n, ir.Call) and BUILTINS.get(n.func) is not None
-               and BUILTINS[n.func].chance for n in ir.walk(e))
 
 
 def _cached(fn: Fn, epoch: list[int]) -> Fn:

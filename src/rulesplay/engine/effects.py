@@ -41,27 +41,54 @@ def move_cards(s: State, cards: Any, to: int, top: bool = True) -> None:
     """
     if cards is None:
         return
-    batch = [cards] if isinstance(cards, int) else list(cards)
+    zones, where = s.zones, s.where
+    if cards.__class__ is list and cards and cards is zones[where[cards[0]]]:
+        # A whole zone (``move table to ...``): emptied at once, not card by card.
+        batch = cards[:]
+        cards.clear()
+        _arrive(s, batch, where[batch[0]], to, top)
+        return
+    batch = [cards] if cards.__class__ is int else list(cards)
     if not batch:
         return
-    zones, where, cv, events = s.zones, s.where, s.cv, s.events
+    _leave(s, batch)
+    _arrive(s, batch, None, to, top)
+
+
+def _leave(s: State, batch: list[int]) -> None:
+    """Take the cards of ``batch`` out of their zones."""
+    zones, where = s.zones, s.where
+    for c in batch:
+        zones[where[c]].remove(c)
+
+
+def _arrive(s: State, batch: list[int], src: int | None, to: int, top: bool) -> None:
+    """Put ``batch`` (already out of its zones: ``src`` when all came from one, else
+    None and ``where`` still says where each was) into zone ``to``, with what
+    :func:`move_cards` says."""
+    zones, where, events = s.zones, s.where, s.events
     if events.__class__ is Tally:
         events = None  # counts only: moves are not counted
-    resets = s.program.card_var_resets
-    for c in batch:
-        src = where[c]
-        zones[src].remove(c)
-        where[c] = to
-        for slot, default in resets:
-            cv[slot][c] = default
-        if events is not None:
-            events.append(s.program.move_event(c, src, to))
+    prog = s.program
+    resets = prog.card_var_resets
+    if resets or events is not None:
+        cv = s.cv
+        for c in batch:
+            was = where[c] if src is None else src
+            where[c] = to
+            for slot, default in resets:
+                cv[slot][c] = default
+            if events is not None:
+                events.append(prog.move_event(c, was, to))
+    else:
+        for c in batch:
+            where[c] = to
     if top:
         zones[to].extend(batch)
     else:
         zones[to][:0] = batch
-    if events is not None and s.program.top_only(to):
-        on_top = s.program.card_ids[zones[to][-1]]
+    if events is not None and prog.top_only(to):
+        on_top = prog.card_ids[zones[to][-1]]
         for ev in events[len(events) - len(batch):]:
             if ev["card"] != on_top:
                 ev["under"] = True
@@ -74,19 +101,27 @@ def move_card(s: State, c: int | None, to: int, top: bool = True) -> None:
     """:func:`move_cards` of one card (or none): the same effect without the batch."""
     if c is None:
         return
-    where = s.where
+    where, zones = s.where, s.zones
     src = where[c]
-    s.zones[src].remove(c)
-    where[c] = to
-    for slot, default in s.program.card_var_resets:
-        s.cv[slot][c] = default
-    if s.events is not None and s.events.__class__ is not Tally:  # (counts: no moves)
-        # under: slid under the cards there
-        s.events.append(s.program.move_event(c, src, to, not top and bool(s.zones[to])))
-    if top:
-        s.zones[to].append(c)
+    held = zones[src]
+    if held[-1] == c:  # the top card (a deal, a draw): no search from the bottom
+        held.pop()
     else:
-        s.zones[to].insert(0, c)
+        held.remove(c)
+    where[c] = to
+    resets = s.program.card_var_resets
+    if resets:
+        cv = s.cv
+        for slot, default in resets:
+            cv[slot][c] = default
+    events = s.events
+    if events is not None and events.__class__ is not Tally:  # (counts: no moves)
+        # under: slid under the cards there
+        events.append(s.program.move_event(c, src, to, not top and bool(zones[to])))
+    if top:
+        zones[to].append(c)
+    else:
+        zones[to].insert(0, c)
     watch = s.watch
     if watch is not None and watch[0] == c:
         watch[1] |= card_seers(s, c)

@@ -21,14 +21,16 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .. import events, ir
-from ..errors import RulesError, RulesRuntimeError, Span
+from ..errors import Span
 from ..limits import over_limit
 from ..visitor import NodeVisitor
+from .actions import ActionCache
+from .choices import BY_ROUTINE
 from .compile_stmts import StmtCompiler, compile_choose, compile_trick
 from .effects import PhaseNode, end_game, move_card, move_cards, ordered_seats
 from .routine_code import Code
-from .routines import Routine, fail
-from .tricks import PASSED, WAITS, LoweredTrick, no_card_to_play
+from .routines import Routine, fail, fixed_listing, no_resume, turn_order
+from .tricks import PASSED, WAITS, LoweredTrick, no_card_to_play, pass_event, trick_event
 
 if TYPE_CHECKING:
     from .codegen import ExprCompiler
@@ -97,6 +99,7 @@ class Lowerer:
         # Block routines made but not generated yet (a trigger may name any ability).
         self._pending: list[tuple[Routine, list[ir.Stmt]]] = []
         self._step_routines: dict[str, dict[str | None, Routine]] | None = None
+        self._next_table: list[list[int]] | None = None  # see _next_seat
 
     # ------------------------------------------------------------ whole program
     def lower(self) -> None:
@@ -167,7 +170,7 @@ class Lowerer:
 
     def _finish(self, r: Routine, code: Code) -> None:
         fname = f"_routine{r.index}"
-        src, spans = code.source(fname, f"raise {self.comp.const(_no_resume)}(pc)")
+        src, spans = code.source(fname, f"raise {self.comp.const(no_resume)}(pc)")
         ns = self.comp.ns
         exec(compile(src, f"<rulesplay routine {r.index}>", "exec"), ns)  # noqa: S102 - slots and constant names only
         r.fn, r.source, r.spans, r.slots = ns.pop(fname), src, spans, code.slots
@@ -293,7 +296,7 @@ class Lowerer:
 
     def plain_ForEachPlayer(self, code: Code, st: ir.ForEachPlayer,
                             loops: list[_Loop]) -> None:
-        self._plain_each(code, self._seats(code, st), st.var, st.body, loops)
+        self._plain_each(code, self._seats(code, st, fresh=False), st.var, st.body, loops)
 
     def plain_ForEachIn(self, code: Code, st: ir.ForEachIn, loops: list[_Loop]) -> None:
         self._plain_each(code, f"list({self.comp.gen_coll(st.coll)})", st.var, st.body,
@@ -311,15 +314,23 @@ class Lowerer:
         self.block(code, body, [*loops, _Loop(True, 0)])
         code.indent -= 1
 
-    def _seats(self, code: Code, st: ir.ForEachPlayer) -> str:
+    def _seats(self, code: Code, st: ir.ForEachPlayer, fresh: bool = True) -> str:
         """Source of the list of seats a ``for each player`` visits, in order (fixed when
-        the loop starts, as in the frame interpreter)."""
+        the loop starts, as in the frame interpreter); ``fresh`` False: a list only read
+        (a plain loop), which may be shared. Emits the line that must run first."""
         k, comp, n = self.comp.const, self.comp, self.lay.n
         first = comp.gen(st.start) if st.start is not None else "0"
         if st.order is not None:
             return (f"{k(ordered_seats)}(s, {k(comp.expr(st.order))}, {first}, "
                     f"{self.lay.local(st.var)}, {n})")
-        return f"{k(_turn_order)}({first}, {1 if st.clockwise else -1}, {n}, {k(st.span)})"
+        step = 1 if st.clockwise else -1
+        # From a seat: the order made once (a table per direction), else computed.
+        table = [[(seat + step * j) % n for j in range(n)] for seat in range(n)]
+        seat = code.temp("f")
+        code.emit(f"{seat} = {first}")
+        return (f"({k(table)}[{seat}]{'[:]' if fresh else ''} if {seat}.__class__ is int "
+                f"and 0 <= {seat} < {n} else {k(turn_order)}({seat}, {step}, {n}, "
+                f"{k(st.span)}))")
 
     # ------------------------------------------------------------ statements that stop
     def stop_If(self, code: Code, st: ir.If, loops: list[_Loop]) -> None:
@@ -422,7 +433,9 @@ class Lowerer:
             actions = node.actions
             get = f"{k(actions.by_card)}[_x]" if actions.card else \
                 f"({k(actions.cache)}.get(_x) or {k(actions.get)}(_x))"
-            code.emit(f"{legal} = {self._listing(code, get, st.domain, st.where, st.name)}")
+            listing = self._listing(code, get, st.domain, st.where, st.name,
+                                    None if actions.card else actions)
+            code.emit(f"{legal} = {listing}")
             if st.optional:
                 code.emit(f"{legal}.append({k(node.skip)}(s))")
             else:
@@ -434,16 +447,27 @@ class Lowerer:
         code.place(resume)
 
     def _listing(self, code: Code, action: str, domain: ir.Expr, where: ir.Expr | None,
-                 name: str) -> str:
+                 name: str, values_of: ActionCache | None = None) -> str:
         """Source of the list of ``action`` (over ``_x``) for the candidates of ``domain``
-        that pass ``where`` (``name`` the candidate); emits the lines that must run first."""
-        out = f"[{action} for _x in {self.comp.gen_coll(domain)}"
+        that pass ``where`` (``name`` the candidate); emits the lines that must run first.
+        ``values_of``: the actions of a choice of values; from a fixed domain (yes/no, an
+        enum, the seats) they are made once, paired with their values."""
+        k, coll = self.comp.const, self.comp.gen_coll(domain)
+        cond = None
         if where is not None:
-            cond, once = self.comp.candidate_source(where, name, lambda: code.temp("h"))
+            cond, once = self.comp.candidate_source(where, name, lambda: code.temp("h"),
+                                                    self.comp.type_of(domain) == "zone")
             for h in once:
                 code.emit(f"{h} = UNSET")
-            out += f" if {cond}"
-        return out + "]"
+            if cond == "True":  # (a test an option decides)
+                cond = None
+        values = self.comp.ns.get(coll) if values_of is not None and coll[:1] == "k" else None
+        if values_of is not None and isinstance(values, tuple):
+            if cond is None:
+                return f"{k(fixed_listing(values_of, values))}()"
+            pairs = [(v, values_of.get(v)) for v in values]
+            return f"[_a for _x, _a in {k(pairs)} if {cond}]"
+        return f"[{action} for _x in {coll}" + (f" if {cond}]" if cond is not None else "]")
 
     def stop_Trick(self, code: Code, st: ir.Trick, loops: list[_Loop]) -> None:
         """A trick in the routine itself: its counters in four frame slots, each turn a
@@ -455,16 +479,17 @@ class Lowerer:
         for _ in range(3):
             code.slot()
         node = self._trick(st, at)
-        head, after_play, end = code.label(), code.label(), code.label()
+        head, play = code.label(), code.label()
+        after_play, end = code.label(), code.label()
         node.turn_at, node.after_play_at = head, after_play
         code.pin(head)
         code.pin(after_play)
-        code.emit(f"{k(node.begin)}(s, f)")
+        self._begin(code, st, at)
         code.jump(head)
         code.place(head)
         self._count_step(code)
         if node.blind is None:
-            self._turn(code, st, node, at, head)
+            self._turn(code, st, node, at, head, play)
         else:
             turn = code.temp("t")
             code.emit(f"{turn} = {k(node.turn)}(s, f)")
@@ -474,20 +499,17 @@ class Lowerer:
             code.indent = 1
             code.jump(head)
             code.indent = 0
+        self._winner(code, st, node, end)
         if st.after_trick:
-            code.emit(f"if not {k(node.finish)}(s, f):")
-            code.indent = 1
-            code.jump(end)
-            code.indent = 0
             self.block(code, st.after_trick, loops)
-        else:
-            code.emit(f"{k(node.finish)}(s, f)")
         code.jump(end)
+        if node.blind is None:
+            self._resolve_play(code, st, node, at, head, after_play)
         code.place(after_play)
         if st.after_play:
             self.block(code, st.after_play, loops)
         if st.climbing:
-            code.emit(f"{k(node.advance)}(f)")
+            code.emit(f"f[{at + 2}] = {self._next_seat(node, at, f'f[{at + 2}]')}")
         code.jump(head)
         code.place(end)
 
@@ -535,8 +557,86 @@ class Lowerer:
                         f"ability {ab.name} at {name}", ab.span, body)
         return self._step_routines.get(step, {})
 
+    def _begin(self, code: Code, st: ir.Trick, at: int) -> None:
+        """What :meth:`~rulesplay.engine.tricks.TrickNode.begin` does, inline: trick
+        variables at their defaults, the leader to play first."""
+        k, comp = self.comp.const, self.comp
+        for v in self.prog.ruleset.vars:
+            if v.scope == "trick":
+                code.emit(f"s.g[{self.lay.gslot[v.name]}] = {comp.gen(v.default)}")
+        leader = code.temp("d")
+        code.emit(f"{leader} = {comp.gen(st.leader)}")
+        code.emit(f"if {leader} is None:")
+        code.emit(f"    raise {k(fail)}({k('the trick has no leader (none)')}, {k(st.span)})")
+        code.emit(f"f[{at}], f[{at + 1}], f[{at + 2}], f[{at + 3}] = {leader}, 0, {leader}, 0")
+
+    def _winner(self, code: Code, st: ir.Trick, node: LoweredTrick, end: int) -> None:
+        """What :meth:`~rulesplay.engine.tricks.TrickNode.finish` does, inline: the
+        highest card by the trick's key (the first of equals) wins; with no card played
+        the trick ends at ``end`` (no winner, no ``after trick``)."""
+        k, comp = self.comp.const, self.comp
+        assert st.key is not None, "the validator requires a 'won by' line"
+        zone, best, winner = code.temp("z"), code.temp("b"), code.temp("w")
+        code.emit(f"{zone} = s.zones[{comp.gen(st.zone)}]")
+        code.emit(f"if not {zone}:")
+        code.indent = 1
+        code.jump(end)
+        code.indent = 0
+        code.emit(f"{best} = max({zone}, key=lambda it: {comp.gen_card_key(st.key)})")
+        code.emit(f"{winner} = s.loc[{node.winner_slot}] = s.by[{best}]")
+        code.emit("if s.events is not None:")
+        code.emit(f"    {k(trick_event)}(s, {winner}, {best}, {zone})")
+
+    def _next_seat(self, node: LoweredTrick, at: int, seat: str) -> str:
+        """Source of the next seat after ``seat`` still in a climbing trick (what
+        ``TrickNode._next_active`` gives): from a table by the passed seats' bitmask, made
+        once, when there are few seats."""
+        n = self.lay.n
+        if n > _TABLE_SEATS:
+            return f"{self.comp.const(node._next_active)}(f, {seat})"
+        if self._next_table is None:
+            self._next_table = [[next(((p + j) % n for j in range(1, n + 1)
+                                       if not passed >> (p + j) % n & 1), p)
+                                 for p in range(n)] for passed in range(1 << n)]
+        return f"{self.comp.const(self._next_table)}[f[{at + 3}]][{seat}]"
+
+    def _pass(self, code: Code, node: LoweredTrick, at: int, seat: str,
+              forced: bool) -> None:
+        """What :meth:`~rulesplay.engine.tricks.TrickNode.pass_turn` does, inline:
+        ``seat`` (source of a plain read) is out of the climbing trick, the turn goes on."""
+        code.emit(f"f[{at + 3}] |= 1 << {seat}")
+        code.emit("if s.events is not None:")
+        code.emit(f"    {self.comp.const(pass_event)}(s, {seat}, {forced})")
+        code.emit(f"f[{at + 2}] = {self._next_seat(node, at, seat)}")
+
+    def _resolve_play(self, code: Code, st: ir.Trick, node: LoweredTrick, at: int,
+                      head: int, after_play: int) -> None:
+        """Where the routine resumes once a play is chosen (``State.chosen``, handed over by
+        ``State.apply``): what :meth:`~rulesplay.engine.tricks.TrickNode.resolve` does, in
+        its order, falling through to the ``after play`` code (a pass: the next turn)."""
+        k = self.comp.const
+        node.resolves = BY_ROUTINE
+        code.place(node.resolve_at)
+        card = code.temp("c")
+        code.emit(f"{card} = s.chosen")
+        if st.climbing:
+            code.emit(f"if {card} is None:")
+            code.indent = 1
+            self._pass(code, node, at, f"f[{at + 2}]", False)
+            code.jump(head)
+            code.indent = 0
+        zone = self.comp.gen(st.zone)
+        # A table every seat sees: a card played there is seen by all (State.apply).
+        node.lands_seen = zone.isdigit() and \
+            self.prog.zone_seers[int(zone)] == self.prog.everyone
+        code.emit(f"{k(move_card)}(s, {card}, {zone}, True)")
+        code.emit(f"s.by[{card}] = f[{at + 2}]")
+        code.emit(f"s.loc[{node.card_slot}] = {card}")
+        code.emit(f"f[{at + 1}] += 1")
+        code.jump(after_play)
+
     def _turn(self, code: Code, st: ir.Trick, node: LoweredTrick, at: int,
-              head: int) -> None:
+              head: int, play: int) -> None:
         """The next turn of a trick nobody plays blind, inline: what
         :meth:`~rulesplay.engine.tricks.TrickNode.turn` does, with the legal plays listed
         by one comprehension. Ends with a jump to the winner's part once all have played."""
@@ -563,7 +663,7 @@ class Lowerer:
         code.emit(f"if not {legal}:")
         code.indent = 1
         if st.climbing:  # no playable card: the seat passes (it has no choice to make)
-            code.emit(f"{k(node.pass_turn)}(s, f, {seat}, True)")
+            self._pass(code, node, at, seat, True)
             code.jump(head)
         else:
             code.emit(f"raise {k(no_card_to_play)}({seat}, {k(st.span)})")
@@ -573,7 +673,9 @@ class Lowerer:
             code.emit(f"    {legal}.append({k(node.pass_action)})")
         code.emit(f"s.pending = ({seat}, {node.index})")
         code.emit(f"s._legal = {legal}")
-        code.emit("return  # the play resolved resumes after play")
+        node.resolve_at = play
+        code.stop_at(play)
+        code.emit("return")
         code.place(over)
 
     def _trick(self, st: ir.Trick, at: int) -> LoweredTrick:
@@ -585,18 +687,7 @@ class Lowerer:
         return node
 
 
-
-
-def _no_resume(pc: Any) -> RulesError:
-    return RulesError(f"the saved position is damaged (no resume point {str(pc)[:20]} in "
-                      "this part of the rules)")
-
-
-def _turn_order(first: int | None, direction: int, n: int, span: Span) -> list[int]:
-    """The seats of ``for each player p from FIRST``, in turn order."""
-    if first is None:
-        raise RulesRuntimeError("'for each player' starts from none (no seat)", span)
-    return [(first + direction * k) % n for k in range(n)]
+_TABLE_SEATS = 8  # up to this many seats, a climbing trick's next seat is a table lookup
 
 
 def lower_program(prog: Program, comp: ExprCompiler, sc: StmtCompiler) -> None:

@@ -6,6 +6,7 @@ Used by the phase compiler (:mod:`rulesplay.engine.lower`).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, NamedTuple
 
 from ..errors import Span
@@ -13,6 +14,9 @@ from .routines import Routine
 
 if TYPE_CHECKING:
     from .program import Program
+
+
+CHUNK = 3  # blocks tested under one range test (see Code.source)
 
 
 class _Line(NamedTuple):
@@ -105,22 +109,34 @@ class Code:
         lines: list[tuple[str, Span]] = [
             (f"def {fname}(s, f):", Span()), ("    it = None", Span()),
             ("    _steps = 0", Span()), ("    pc = f[1]", Span()), ("    while True:", Span())]
-        for k, block in enumerate(self.blocks):
-            if k in alias and final(k) != k:
-                continue
-            lines.append((f"        if pc == {k}:", Span()))
-            for ln in block or [_Line(0, "pass", Span())]:
-                pad = "    " * (3 + ln.indent)
-                if ln.target is None:
-                    lines.append((pad + ln.text, ln.span))
-                    continue
-                to = final(ln.target)
-                lines.append((pad + ln.text.format(to), ln.span))
-                if ln.text == "pc = {}" and (to <= k or ln.indent > 0):
-                    lines.append((pad + "continue", ln.span))
+        kept = [k for k in range(len(self.blocks)) if not (k in alias and final(k) != k)]
+        # Blocks are tested in runs of CHUNK under one ``if pc <= LAST:``, so resuming
+        # at a late block skips the earlier runs in one test each (order is kept, so a
+        # jump forward still falls through).
+        runs = [kept[i:i + CHUNK] for i in range(0, len(kept), CHUNK)]
+        for run in runs:
+            deep = 1 if len(run) > 1 and len(runs) > 1 else 0
+            if deep:
+                lines.append((f"        if pc <= {run[-1]}:", Span()))
+            for k in run:
+                self._emit_block(k, deep, final, lines)
         lines.append(("        " + tail, Span()))
         return "\n".join(text for text, _ in lines) + "\n", [span for _, span in lines]
 
+    def _emit_block(self, k: int, deep: int, final: Callable[[int], int],
+                    lines: list[tuple[str, Span]]) -> None:
+        """The lines of block ``k`` (``deep`` levels further in), jumps resolved by
+        ``final``."""
+        lines.append(("    " * (2 + deep) + f"if pc == {k}:", Span()))
+        for ln in self.blocks[k] or [_Line(0, "pass", Span())]:
+            pad = "    " * (3 + deep + ln.indent)
+            if ln.target is None:
+                lines.append((pad + ln.text, ln.span))
+                continue
+            to = final(ln.target)
+            lines.append((pad + ln.text.format(to), ln.span))
+            if ln.text == "pc = {}" and (to <= k or ln.indent > 0):
+                lines.append((pad + "continue", ln.span))
 
 
 def listing(prog: Program) -> str:

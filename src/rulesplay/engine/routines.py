@@ -13,7 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from ..errors import RulesRuntimeError, Span
+from ..errors import RulesError, RulesRuntimeError, Span
+from .actions import Action, ActionCache
 from .effects import Node
 
 if TYPE_CHECKING:
@@ -38,6 +39,8 @@ class Routine(Node):
             loop over cards, a ``trigger``'s cards and the ``this`` it restores), as
             :class:`~rulesplay.engine.effects.Node` says for every frame.
     """
+
+    numbered_resume = True  # its frame's resume point is a number (a save is checked)
 
     def __init__(self, index: int, name: str, span: Span) -> None:
         self.index, self.name, self.span = index, name, span
@@ -64,3 +67,28 @@ def _unset(s: State, f: list[Any]) -> None:  # pragma: no cover - replaced when 
 def fail(message: str, span: Span) -> RulesRuntimeError:
     """The error a routine raises where the frame interpreter raises the same message."""
     return RulesRuntimeError(message, span)
+
+
+def no_resume(pc: Any) -> RulesError:
+    """The error of a routine resumed at a point it does not have (a damaged save)."""
+    return RulesError(f"the saved position is damaged (no resume point {str(pc)[:20]} in "
+                      "this part of the rules)")
+
+
+def fixed_listing(actions: ActionCache, values: tuple[Any, ...]) -> Callable[[], list[Action]]:
+    """``f() -> list``: the actions of ``values`` in order, made on first use (a new list
+    each time: the caller may keep or change it)."""
+    made: list[Action] = []
+
+    def listing() -> list[Action]:
+        if not made:
+            made.extend(actions.get(v) for v in values)
+        return made[:]
+    return listing
+
+
+def turn_order(first: int | None, direction: int, n: int, span: Span) -> list[int]:
+    """The seats of ``for each player p from FIRST``, in turn order."""
+    if first is None:
+        raise RulesRuntimeError("'for each player' starts from none (no seat)", span)
+    return [(first + direction * k) % n for k in range(n)]

@@ -24,8 +24,9 @@ from ..errors import (
 )
 from ..events import Tally
 from ..limits import LIMITS, over_limit
-from .actions import Action
+from .actions import BINDS, BY_ROUTINE, Action
 from .observe import card_seers, knows_choice, observation
+from .save_shape import check_shape
 
 if TYPE_CHECKING:
     from .game import Game
@@ -60,7 +61,7 @@ class State:
 
     __slots__ = ("program", "zones", "where", "g", "pv", "cv", "loc", "stack", "by", "rng",
                  "pending", "terminal", "phase", "events", "span", "_legal", "decisions",
-                 "seed", "history", "unseen_choices", "watch", "entries")
+                 "seed", "history", "unseen_choices", "watch", "entries", "chosen")
 
     program: Program
     zones: list[list[int]]
@@ -92,6 +93,10 @@ class State:
     watch: list[int] | None
     """While a choice of a card resolves: ``[card, bitmask of the seats that saw it]``;
     :func:`~rulesplay.engine.effects.move_cards` adds the seats that see it arrive."""
+    chosen: Any
+    """The value of the action being applied, for a decision that its lowered routine
+    resolves where it resumes (``Decision.resolves``); set by :meth:`apply` just before
+    the routine runs, read by nothing else (not saved, not copied)."""
 
     @classmethod
     def new(cls, program: Program, seed: int, record_events: bool | str = False) -> State:
@@ -122,7 +127,7 @@ class State:
         s._legal = None
         s.decisions = 0
         s.history = []
-        s.unseen_choices, s.watch = {}, None
+        s.unseen_choices, s.watch, s.chosen = {}, None, None
         s.entries = [0] * len(program.phases)
         for slot, default in program.gvars:
             s.g[slot] = default(s, None)
@@ -188,70 +193,103 @@ class State:
         legal = self._legal
         if legal is None:
             legal = self.legal_actions()
-        chosen = None
-        if action.__class__ is str:
-            for a in legal:
-                if a.id == action:
-                    chosen = a
-                    break
-        elif isinstance(action, Action):
-            for a in legal:  # an action from the current list is found by identity
-                if a is action:
-                    chosen = a
-                    break
-            else:
-                for a in legal:
-                    if a.id == action.id:
-                        chosen = a
-                        break
+        for chosen in legal:  # an action from the current list is found by identity
+            if chosen is action:
+                break
         else:
-            raise IllegalActionError(f"an action is an Action or its id (a string), not "
-                                     f"{type(action).__name__} {action!r}")
+            chosen = self._find(action, legal)
         pending = self.pending
-        if chosen is None or pending is None:
+        if pending is None:
             self._refuse(action, legal)
         player, index = pending
         prog = self.program
         node = prog.nodes[index]
         if self.decisions >= prog.max_decisions:
             self._too_long()
-        if self.events is not None and self.events.__class__ is not Tally:
+        log = self.events
+        if log is not None and log.__class__ is not Tally:
             with self._faults():  # before anything changes: a failing prompt loses nothing
                 prompt, masks = node.masked_prompt(self)
-            self.events.append(events.decision(
+            log.append(events.decision(
                 player, prog.phase_name(self), node.name, prompt, chosen.id,
                 chosen.label, node.secret, masks))
         self.history.append((player, chosen.id))
         self.pending = self._legal = None
         self.decisions += 1
+        resolves = node.resolves
+        watch = None
         # Who sees an openly chosen card: where it is, where it lands when the choice
         # resolves (a play to the table), and, unless all have, where it goes next.
         if chosen.card and not node.secret:
             card = chosen.value
-            seen = card_seers(self, card) | 1 << player
+            if resolves == BY_ROUTINE:
+                self.chosen = card  # the routine moves it: the watch sees it land
+                if not node.lands_seen:  # (where all see it)
+                    watch = self.watch = [card, card_seers(self, card) | 1 << player]
+            else:
+                z = self.where[card]  # (card_seers, inline: the hot path)
+                seen = (prog.zone_top_seers[z] if self.zones[z][-1] == card
+                        else prog.zone_seers[z]) | 1 << player
+                if resolves == BINDS:  # (the card stays where it is until the rules move it)
+                    self.loc[node.value_slot] = card
+                else:
+                    try:
+                        node.resolve(self, chosen)
+                    except FAULTS as exc:
+                        raise self._located(exc) from None
+                    seen |= card_seers(self, card)
+                if seen != prog.everyone:
+                    watch = self.watch = [card, seen]
+        elif resolves == BINDS:
+            self.loc[node.value_slot] = chosen.value
+        elif resolves == BY_ROUTINE:
+            self.chosen = chosen.value
+        else:
             try:
                 node.resolve(self, chosen)
             except FAULTS as exc:
                 raise self._located(exc) from None
-            seen |= card_seers(self, card)
-            everyone = prog.everyone
-            if seen == everyone:
-                self._run()
-                return
-            watch = self.watch = [card, seen]
-            try:
-                self._run()
-            finally:
-                unseen = ~watch[1] & everyone
+        # What _run does, inline (one call less per decision).
+        stack, step_of = self.stack, prog.step_of
+        steps = 0
+        try:
+            while self.pending is None and not self.terminal:
+                if not stack:
+                    raise RulesRuntimeError("the phase graph ran out of frames", Span())
+                f = stack[-1]
+                step_of[f[0]](self, f)
+                steps += 1
+                if steps > prog.max_steps:
+                    self._step_limit()
+        except FAULTS as exc:
+            self.span = prog.locate(exc.__traceback__) or self.span
+            raise self._located(exc) from None
+        finally:
+            if watch is not None:
+                unseen = ~watch[1] & prog.everyone
                 if unseen:
                     self.unseen_choices[len(self.history) - 1] = unseen
                 self.watch = None
-            return
-        try:
-            node.resolve(self, chosen)
-        except FAULTS as exc:
-            raise self._located(exc) from None
-        self._run()
+
+    def _find(self, action: Action | str, legal: list[Action]) -> Action:
+        """The action of ``legal`` that ``action`` names: by id (a string, or an Action
+        that is not from the current list).
+
+        Raises:
+            IllegalActionError: none does, or ``action`` is neither an Action nor a string.
+        """
+        if action.__class__ is str:
+            for a in legal:
+                if a.id == action:
+                    return a
+        elif isinstance(action, Action):
+            for a in legal:
+                if a.id == action.id:
+                    return a
+        else:
+            raise IllegalActionError(f"an action is an Action or its id (a string), not "
+                                     f"{type(action).__name__} {action!r}")
+        self._refuse(action, legal)
 
     def _too_long(self) -> NoReturn:
         """Raise the error of a game over its ``decisions`` limit, at its phase."""
@@ -298,17 +336,20 @@ class State:
                 step_of[f[0]](self, f)
                 steps += 1
                 if steps > max_steps:
-                    nodes = self.program.nodes
-                    loops = [nodes[f[0]].span for f in stack
-                             if getattr(nodes[f[0]], "loop", False)]
-                    # the innermost loop running, else the last statement that said where
-                    # it was, else the block (a compiled one says nothing until it fails)
-                    where = loops[-1] if loops else self.span or nodes[stack[-1][0]].span
-                    raise RulesRuntimeError(over_limit("steps", max_steps), where)
+                    self._step_limit()
         except FAULTS as exc:
             # In generated code, the statement is known by the line that was running.
             self.span = self.program.locate(exc.__traceback__) or self.span
             raise self._located(exc) from None
+
+    def _step_limit(self) -> NoReturn:
+        """Raise the error of a run over the ``steps`` limit without a decision, at the
+        innermost loop running, else the last statement that said where it was, else the
+        block (a compiled one says nothing until it fails)."""
+        nodes, stack = self.program.nodes, self.stack
+        loops = [nodes[f[0]].span for f in stack if getattr(nodes[f[0]], "loop", False)]
+        where = loops[-1] if loops else self.span or nodes[stack[-1][0]].span
+        raise RulesRuntimeError(over_limit("steps", self.program.max_steps), where)
 
     @contextmanager
     def _faults(self, span: Span | None = None, what: str = "the rule here") -> Iterator[None]:
@@ -514,7 +555,7 @@ class State:
         s.decisions = self.decisions
         s.seed = self.seed
         s.history = self.history[:]
-        s.unseen_choices, s.watch = dict(self.unseen_choices), None
+        s.unseen_choices, s.watch, s.chosen = dict(self.unseen_choices), None, None
         s.entries = self.entries[:]
         return s
 
@@ -578,7 +619,7 @@ class State:
             if d["players"].__class__ is not int:
                 raise RulesError("the save is damaged (the number of players)")
             prog = game.program(d["players"])
-            _check_shape(d, prog)
+            check_shape(d, prog)
             s = State.__new__(State)
             s.program = prog
             s.zones = [list(z) for z in d["zones"]]
@@ -598,7 +639,7 @@ class State:
             s.history = [(p, aid) for p, aid in d["history"]]
             s.unseen_choices = dict(d["unseen_choices"])
             s.entries = list(d["entries"])
-            s.watch = None
+            s.watch = s.chosen = None
             s.events, s._legal, s.span = None, None, None
             return s
         except RulesError:
@@ -607,69 +648,3 @@ class State:
                 RecursionError) as exc:  # (json.JSONDecodeError is a ValueError)
             raise RulesError("the save is damaged or not a rulesplay save "
                              f"({str(exc)[:200]})") from None
-
-
-def _check_shape(d: dict[str, Any], prog: Program) -> None:
-    """Reject a save whose parts do not fit the ruleset or are not of their kind (so a
-    damaged file fails on loading, not later in the middle of play): every part that the
-    engine reads as a card, a seat, a node, a counter or an action id is one; the values of
-    variables are any JSON (a wrong one fails where the rules use it, as a located error).
-
-    Raises:
-        RulesError: naming the part that is damaged.
-    """
-    n, lay, cards = prog.layout.n, prog.layout, prog.num_cards
-
-    def need(ok: bool, what: str) -> None:
-        if not ok:
-            raise RulesError(f"the save is damaged ({what})")
-
-    def is_int(v: Any, low: int = 0, high: int | None = None) -> bool:
-        return v.__class__ is int and low <= v and (high is None or v < high)
-
-    def table(v: Any, size: int) -> bool:
-        return isinstance(v, list) and len(v) == size
-
-    zones = d["zones"]
-    need(table(zones, prog.num_zones) and all(isinstance(z, list) for z in zones)
-         and all(is_int(c) for z in zones for c in z)
-         and sorted(c for z in zones for c in z) == list(range(cards)),
-         "every card must be in exactly one zone")
-    need(table(d["g"], len(lay.gslot)), "variables")
-    need(table(d["pv"], len(lay.pslot)) and all(table(v, n) for v in d["pv"]),
-         "player variables")
-    need(table(d["cv"], len(lay.cslot)) and all(table(v, cards) for v in d["cv"]),
-         "card variables")
-    need(table(d["loc"], prog.num_locals), "local names")
-    need(table(d["by"], cards) and all(p is None or is_int(p, 0, n) for p in d["by"]),
-         "who played each card")
-    stack, nodes = d["stack"], prog.nodes
-    # (a frame's other values fail as located errors where they are used; a lowered
-    # routine's resume point it does not have, by the line its code ends with)
-    need(isinstance(stack, list) and all(
-        isinstance(f, list) and f and is_int(f[0], 0, len(nodes)) for f in stack),
-        "position in the phase graph")
-    rng = d["rng"]
-    need(table(rng, 3) and isinstance(rng[1], list), "the random generator")
-    pending = d["pending"]
-    need(pending is None or (table(pending, 2) and is_int(pending[0], 0, n)
-                             and is_int(pending[1], 0, len(nodes))
-                             and hasattr(nodes[pending[1]], "legal")), "pending decision")
-    need(d["phase"] is None or is_int(d["phase"], 0, len(prog.phases)), "phase")
-    need(isinstance(d["terminal"], bool) and d["seed"].__class__ is int, "counters")
-    need((pending is None) == d["terminal"],
-         "a game in play must wait for a decision, and one over wait for none")
-    history = d["history"]
-    need(isinstance(history, list) and all(
-        table(h, 2) and is_int(h[0], 0, n) and isinstance(h[1], str) for h in history),
-        "the decisions so far: each a seat and an action")
-    need(is_int(d["decisions"]) and d["decisions"] == len(history), "counters")
-    unseen = d["unseen_choices"]
-    need(isinstance(unseen, list) and all(
-        table(u, 2) and is_int(u[0], 0, len(history)) and is_int(u[1], 1, 1 << n + 1)
-        for u in unseen) and len({u[0] for u in unseen}) == len(unseen),
-        "choices of unseen cards")
-    need(table(d["entries"], len(prog.phases)) and all(is_int(e) for e in d["entries"]),
-         "how often each phase has begun")
-
-

@@ -156,7 +156,7 @@ class TrickNode(Node, Decision):
         climbing trick, and the turn goes to the next seat still in."""
         f[self.at + 3] |= 1 << seat
         if s.events is not None:
-            s.events.append(events.passed(seat, forced, s.program.phase_name(s)))
+            pass_event(s, seat, forced)
         f[self.at + 2] = self._next_active(f, seat)
 
     def finish(self, s: State, f: list[Any]) -> bool:
@@ -170,8 +170,7 @@ class TrickNode(Node, Decision):
         winner = s.by[best]
         s.loc[self.winner_slot] = winner
         if s.events is not None:
-            s.events.append(events.trick(winner, s.program.card_ids[best],
-                                         [s.program.card_ids[c] for c in zone]))
+            trick_event(s, winner, best, zone)
         return True
 
     # ------------------------------------------------------------ decision
@@ -229,9 +228,26 @@ class LoweredTrick(TrickNode):
 
     after_play_at = 0
     turn_at = 0
+    resolve_at = 0  # where the routine resolves a play itself (resolves == BY_ROUTINE)
+    lands_seen = False  # the cards are played to a zone whose cards every seat sees
 
     def then(self, s: State, f: list[Any], played: bool) -> None:
         f[1] = self.after_play_at if played else self.turn_at
+
+
+def pass_event(s: State, seat: int, forced: bool) -> None:
+    """Record the ``pass`` event of ``seat`` in a climbing trick (``forced``: it had no
+    card to play)."""
+    assert s.events is not None
+    s.events.append(events.passed(seat, forced, s.program.phase_name(s)))
+
+
+def trick_event(s: State, winner: int | None, best: int, zone: list[int]) -> None:
+    """Record the ``trick`` event: ``winner`` (a seat) won with card ``best`` of the
+    cards ``zone`` holds (card ids, as played)."""
+    assert s.events is not None
+    ids = s.program.card_ids
+    s.events.append(events.trick(winner, ids[best], [ids[c] for c in zone]))
 
 
 def no_card_to_play(seat: int, span: Span) -> RulesRuntimeError:

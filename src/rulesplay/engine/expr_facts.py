@@ -1,0 +1,94 @@
+"""What the code generator (:mod:`rulesplay.engine.codegen`) knows of an expression
+before it writes code for it: whether it walks a collection, does real work, draws
+chance, and which parts of a filter's test do not read ``it`` or may stop a scan early.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .. import ir
+from ..validate import Checked
+from ..validate.functions import BUILTINS
+from ..visitor import NodeVisitor
+from .expr import free_names
+
+
+def loops(e: ir.Expr) -> bool:
+    """Whether evaluating ``e`` walks a collection (contains a builtin call or a filter)."""
+    return bool(_Loops().visit(e))
+
+
+class _Loops(NodeVisitor):
+    """True for a node holding a builtin call or a filter (see :func:`loops`)."""
+
+    def visit_Call(self, e: ir.Call) -> bool:
+        return True
+
+    visit_Filter = visit_Call
+
+    def generic_visit(self, node: ir.Node, *args: Any, **kwargs: Any) -> bool:
+        return any(self.visit(child) for child in node.children())
+
+
+def invariant_parts(cond: ir.Expr, checked: Checked) -> list[ir.Expr]:
+    """The largest parts of a filter's test that do not read ``it``, draw no chance and do
+    real work (see :meth:`~rulesplay.engine.codegen.ExprCompiler.visit_Filter`)."""
+    out: list[ir.Expr] = []
+
+    def walk(e: ir.Node) -> None:
+        if isinstance(e, ir.Call | ir.BinOp | ir.Index | ir.Filter | ir.Attr) and \
+                "it" not in free_names(e, checked) and not chance(e) and work(e):
+            out.append(e)
+            return
+        for child in e.children():
+            if isinstance(child, ir.ExprNode):
+                walk(child)
+    walk(cond)
+    return out
+
+
+def scans(cond: ir.Expr, checked: Checked) -> bool:
+    """Whether the first (or last) card of ``COLL where cond`` may be found by a scan
+    that stops there, failing exactly when filtering all of COLL fails: ``cond`` is a
+    chain of ``and`` whose terms each either do not read ``it`` (a failure there fails
+    at the first card to reach it, which a match also reaches) or cannot fail: ``it``'s
+    kind, or ``==``/``!=`` between ``it``, ``it.attr`` and parts that do not read
+    ``it``. No chance (a draw per card would change the game)."""
+    if chance(cond):
+        return False
+
+    def free(e: ir.Expr) -> bool:
+        return "it" not in free_names(e, checked)
+
+    def plain(e: ir.Expr) -> bool:  # it, it.attr: a read that cannot fail
+        if isinstance(e, ir.Attr):
+            e = e.obj
+        return isinstance(e, ir.Name) and checked.res.get(id(e), ("", ""))[0] == "it"
+
+    def term(e: ir.Expr) -> bool:
+        if isinstance(e, ir.BinOp) and e.op == "and":
+            return term(e.left) and term(e.right)
+        if free(e):
+            return True
+        if isinstance(e, ir.IsKind):
+            return plain(e.obj)
+        if isinstance(e, ir.BinOp) and e.op in ("==", "!="):
+            return all(free(x) or plain(x) for x in (e.left, e.right))
+        return False
+
+    return term(cond)
+
+
+def work(e: ir.Node) -> bool:
+    """Whether ``e`` holds a lookup, a division or remainder, a builtin or a filter."""
+    if isinstance(e, ir.Call | ir.Filter | ir.Index) or \
+            (isinstance(e, ir.BinOp) and e.op in ("/", "%")):
+        return True
+    return any(work(c) for c in e.children() if isinstance(c, ir.ExprNode))
+
+
+def chance(e: ir.Expr) -> bool:
+    """Whether ``e`` calls a builtin that draws from the game's generator."""
+    return any(isinstance(n, ir.Call) and BUILTINS.get(n.func) is not None
+               and BUILTINS[n.func].chance for n in ir.walk(e))
