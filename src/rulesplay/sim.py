@@ -128,11 +128,13 @@ def play_game(game: Any, players: int, bots: Mapping[int, str], seed: int,
 _GAME: Any = None
 
 
-def _init(path: str, options: dict[str, Any], lang: str | None) -> None:
+def _init(path: str, options: dict[str, Any], lang: str | None, engine: str) -> None:
+    """Load the game in a spawned worker (a forked one inherits the parent's), with the
+    engine the run asked for."""
     global _GAME
     from .engine.game import load
 
-    _GAME = load(path, options, lang)
+    _GAME = load(path, options, lang, engine)
 
 
 def _work(job: tuple[int, dict[int, str], int, list[int]]) -> list[GameRecord]:
@@ -143,7 +145,8 @@ def _work(job: tuple[int, dict[int, str], int, list[int]]) -> list[GameRecord]:
 def simulate(path: str, n: int, players: int | None = None,
              options: Mapping[str, Any] | None = None, bots: Mapping[int, str] | None = None,
              seed: int = 0, workers: int | None = None, lang: str | None = None,
-             progress: Callable[[int], None] | None = None) -> Result:
+             progress: Callable[[int], None] | None = None,
+             engine: str | None = None) -> Result:
     """Play ``n`` games of the ruleset at ``path`` and gather statistics.
 
     Args:
@@ -156,22 +159,26 @@ def simulate(path: str, n: int, players: int | None = None,
         workers: processes (default: all cores; 1 runs in this process).
         lang: display language (does not change results).
         progress: called with the number of games finished so far, as they finish.
+        engine: ``compiled`` or ``interpret`` (:func:`rulesplay.load`; default compiled),
+            in this process and every worker; both play the same games.
 
     Returns:
         A :class:`Result`; identical for any ``workers``.
 
     Raises:
         RulesError: the ruleset does not load or fails while running.
-        OptionError: a bad option or player count.
+        OptionError: a bad option or player count, or an unknown engine.
         ValueError: ``n`` below 1 or a bad bot spec.
     """
     from .agents import make_agent
     from .engine.game import load
+    from .engine.lower import ENGINES
 
     if n < 1:
         raise ValueError("the number of games must be at least 1")
     opts = dict(options or {})
-    game = load(path, opts, lang)
+    engine = engine or ENGINES[0]
+    game = load(path, opts, lang, engine)
     nplayers = players if players is not None else game.player_range[0]
     game.program(nplayers)  # checks the player count and options
     table = {p: (bots or {}).get(p, "random") for p in range(nplayers)}
@@ -191,14 +198,15 @@ def simulate(path: str, n: int, players: int | None = None,
                 for i in range(0, n, size)]
         global _GAME
         ctx: multiprocessing.context.BaseContext
-        init: Callable[[str, dict[str, Any], str | None], None] | None
+        init: Callable[[str, dict[str, Any], str | None, str], None] | None
         args: tuple[Any, ...]
         if "fork" in multiprocessing.get_all_start_methods():
             # Workers inherit the loaded game; no re-import of the caller's main module.
             ctx, init, args = multiprocessing.get_context("fork"), None, ()
             _GAME = game
         else:
-            ctx, init, args = multiprocessing.get_context("spawn"), _init, (path, opts, lang)
+            ctx, init, args = multiprocessing.get_context("spawn"), _init, \
+                (path, opts, lang, engine)
         with ctx.Pool(workers, init, args) as pool:
             for batch in pool.imap_unordered(_work, jobs):
                 games.extend(batch)
@@ -453,12 +461,13 @@ def _sentence(line: Line, players: int) -> str:
 def compare(base: str, variant: str, n: int, players: int | None = None,
             options: Mapping[str, Any] | None = None, bots: Mapping[int, str] | None = None,
             seed: int = 0, workers: int | None = None, lang: str | None = None,
-            progress: Callable[[str, int], None] | None = None) -> Comparison:
+            progress: Callable[[str, int], None] | None = None,
+            engine: str | None = None) -> Comparison:
     """Simulate ``base`` and ``variant`` on the same seeds and compare them.
 
     Args:
         base, variant: ``.rules`` files (the variant typically ``extends`` the base).
-        n, players, options, bots, seed, workers, lang: as for :func:`simulate` (options
+        n, players, options, bots, seed, workers, lang, engine: as for :func:`simulate` (options
             that one of the two rulesets does not declare are rejected).
         progress: called with ``("base" | "variant", games finished)``.
 
@@ -472,9 +481,9 @@ def compare(base: str, variant: str, n: int, players: int | None = None,
     def prog(which: str) -> Callable[[int], None] | None:
         return (lambda k: progress(which, k)) if progress else None
 
-    a = simulate(base, n, players, options, bots, seed, workers, lang, prog("base"))
+    a = simulate(base, n, players, options, bots, seed, workers, lang, prog("base"), engine)
     b = simulate(variant, n, players if players is not None else a.players, options, bots,
-                 seed, workers, lang, prog("variant"))
+                 seed, workers, lang, prog("variant"), engine)
     lines: list[Line] = []
     for p in range(a.players):
         d, lo, hi = newcombe(a.wins(p), a.n, b.wins(p), b.n)
