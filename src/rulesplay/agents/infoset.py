@@ -142,12 +142,13 @@ def _unseen_slots(s: State, seat: int) -> list[tuple[int, int]]:
 class _Record:
     """One earlier decision by another seat: the state before it (private) and the action."""
 
-    __slots__ = ("seat", "action", "state", "zones", "hidden", "work", "work_key", "excl",
+    __slots__ = ("seat", "action", "act", "state", "zones", "hidden", "work", "work_key", "excl",
                  "tested", "traffic", "past", "frame", "checked", "over")
 
     def __init__(self, state: State, observer: int, action: str) -> None:
         self.seat = state.current_player()
         self.action = action
+        self.act = next(a for a in state.legal_actions() if a.id == action)  # its Action
         self.state = state
         self.zones = [z for z, owner in enumerate(state.program.layout.zone_owner)
                       if owner == self.seat and visible_to(state, z, observer) != "all"]
@@ -559,7 +560,7 @@ class InfoSet:
         assert w is not None
         tested |= todo
         ex |= todo - rec.hidden
-        ex |= _refusing(w, rec.action, todo & rec.hidden, z)
+        ex |= _refusing(w, rec.act, todo & rec.hidden, z)
         return ex & unknown
 
     def _check(self, rec: _Record, zones: list[int], deal: dict[int, list[int]]) -> bool:
@@ -575,7 +576,7 @@ class InfoSet:
             key = tuple(c for z in zones for c in (-1 - z, *deal[z]))
         ok = rec.checked.get(key)
         if ok is None:  # the answer depends on the working copy and the moves only
-            ok = _legal_with(w, rec.action, [(z, deal[z]) for z in zones])
+            ok = _legal_with(w, rec.act, [(z, deal[z]) for z in zones])
             if len(rec.checked) >= CHECKS_KEPT:
                 rec.checked.clear()
             rec.checked[key] = ok
@@ -610,7 +611,7 @@ def _set_zone(w: State, z: int, cards: list[int], keep_top: bool) -> None:
         w.where[c] = z
 
 
-def _refusing(w: State, action: str, cards: set[int], z: int) -> set[int]:
+def _refusing(w: State, action: Action, cards: set[int], z: int) -> set[int]:
     """The cards of ``cards`` with which, moved alone to the top of zone ``z``, ``action``
     is not legal in ``w`` (what :func:`_legal_with` says of each, in one loop: this is
     asked for every unknown card and every constraint at every decision)."""
@@ -630,11 +631,7 @@ def _refusing(w: State, action: str, cards: set[int], z: int) -> set[int]:
         target.append(x)
         where[x] = z
         try:
-            ok = False
-            for a in node.legal(w):
-                if a.id == action:
-                    ok = True
-                    break
+            ok = node.allows(w, action)
         except FAULTS:
             ok = True  # the rebuilt past cannot be evaluated: do not constrain
         finally:
@@ -646,7 +643,7 @@ def _refusing(w: State, action: str, cards: set[int], z: int) -> set[int]:
     return out
 
 
-def _legal_with(w: State, action: str, moves: list[tuple[int, list[int]]]) -> bool:
+def _legal_with(w: State, action: Action, moves: list[tuple[int, list[int]]]) -> bool:
     """Whether ``action`` is legal in ``w`` with, for each ``(z, cards)`` of ``moves``,
     ``cards`` moved in order to the top of zone ``z``; ``w`` is restored afterwards, every
     card back in its place (so the answer depends on ``w`` and ``moves`` only, never on
@@ -666,11 +663,7 @@ def _legal_with(w: State, action: str, moves: list[tuple[int, list[int]]]) -> bo
     w._legal = None
     assert w.pending is not None  # a record's state waits for the decision it records
     try:
-        ok = False
-        for a in w.program.nodes[w.pending[1]].legal(w):  # (what legal_actions() lists)
-            if a.id == action:
-                ok = True
-                break
+        ok = bool(w.program.nodes[w.pending[1]].allows(w, action))  # (legal_actions()?)
     except FAULTS:
         ok = True  # the rebuilt past cannot be evaluated: do not constrain
     finally:

@@ -39,6 +39,20 @@ class Decision:
     def legal(self, s: State) -> list[Action]:
         raise NotImplementedError
 
+    def allows(self, s: State, action: Action) -> bool:
+        """Whether ``action`` (one of this decision's actions) is among :meth:`legal` of
+        ``s``, by id. Nodes answer a card's action without listing every candidate
+        (a sampler asks this of rebuilt past states, once per card it deals).
+
+        Raises:
+            as :meth:`legal` may (a rule that fails while listing).
+        """
+        aid = action.id
+        for a in self.legal(s):
+            if a.id == aid:
+                return True
+        return False
+
     def resolve(self, s: State, action: Action) -> None:
         raise NotImplementedError
 
@@ -187,6 +201,21 @@ class ChooseNode(Decision):
         if self.optional:
             out.append(self.skip(s))
         return out
+
+    def allows(self, s: State, action: Action) -> bool:
+        """As :meth:`Decision.allows`; a card's action (not a blind pick) is tested
+        alone: the card is a candidate and passes the ``where`` test, which is what
+        listing finds for it (the test's parts that do not read the candidate are worked
+        out once per listing, the same with one candidate as with all)."""
+        value, actions = action.value, self.actions
+        if not action.card or action.__class__ is not Action or (
+                actions.by_card[value] is not action and actions.cache.get(value) is not action):
+            return super().allows(s, action)  # (a blind pick, or another node's action)
+        cards = self.domain(s, None)
+        blind = self.blind
+        if blind is not None and blind.applies(s, self._seat(s), cards):
+            return super().allows(s, action)
+        return value in cards and bool(self.filter(s, [value]))
 
     def skip(self, s: State) -> Action:
         """The action that skips a ``may choose`` (its label may name the state)."""
