@@ -102,7 +102,14 @@ from collections import Counter
 from typing import Any
 
 from ..engine.choices import Action, Position
-from ..engine.observe import conceal, concealment, knows_choice, repoint_cards, visible_to
+from ..engine.observe import (
+    conceal,
+    concealment,
+    knows_choice,
+    repoint_cards,
+    unseen_by,
+    visible_to,
+)
 from ..engine.state import FAULTS, State
 from ..errors import RulesError
 from .deal import Dealer
@@ -171,7 +178,8 @@ class _Frame:
     places, where left-over cards of each kind go, which zones keep a visible top card
     and what the seat does not know of the choices made before."""
 
-    __slots__ = ("fill", "last_of_kind", "spill", "last", "top", "concealment", "hidden")
+    __slots__ = ("fill", "last_of_kind", "spill", "last", "top", "concealment", "hidden",
+                 "unseen")
 
     def __init__(self, rec: _Record, seat: int) -> None:
         s = rec.state
@@ -196,6 +204,10 @@ class _Frame:
         for c in sorted(rec.hidden):
             by_kind.setdefault(kind_of[c], []).append(c)
         self.hidden = list(by_kind.values())  # the hidden cards by kind, each in order
+        # The cards the seat does not see in a layout, worked out from the first one: every
+        # layout puts the same cards (the hidden ones) in unseen places, unless some spill
+        # into a zone the seat sees.
+        self.unseen: list[int] | None = None
 
 
 # The generator of the copies that are only asked for their legal actions (a record's
@@ -361,6 +373,7 @@ class InfoSet:
         self._dealer: Dealer  # with the plan
         self._scrambler: Scrambler  # with the plan
         self._conceal: Any = False  # concealment(state, seat), worked out once
+        self._unseen: list[int] | None = None  # with it: the cards the seat does not see
 
     @property
     def history(self) -> tuple[tuple[int, str | None], ...]:
@@ -542,7 +555,12 @@ class InfoSet:
         for z, cards in layout.items():
             _set_zone(w, z, cards, z != spill and top[z])
         if plan is not None:
-            conceal(w, self.seat, plan)
+            unseen = frame.unseen
+            if unseen is None and plan[3]:
+                unseen = unseen_by(w, self.seat)
+                if spill is None:
+                    frame.unseen = unseen
+            conceal(w, self.seat, plan, unseen)
         w._legal = None
         rec.work, rec.work_key = w, key
         # Exclusions found with another layout may not hold for this one (and keeping them
@@ -596,7 +614,11 @@ class InfoSet:
         repoint_cards(self._state, s)
         if self._conceal is False:
             self._conceal = concealment(self._state, self.seat)
-        conceal(s, self.seat, self._conceal)
+            # The cards the seat does not see: the same in every sample (they are dealt
+            # among their own places), worked out once.
+            self._unseen = unseen_by(self._state, self.seat) \
+                if self._conceal is not None and self._conceal[3] else None
+        conceal(s, self.seat, self._conceal, self._unseen)
         s.rng = LateSeeded(rng.getrandbits(64))  # (most samples never draw)
         s._legal = None
         return s

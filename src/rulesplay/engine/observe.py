@@ -196,7 +196,8 @@ def unseen_vars(s: State, seat: int | None) -> list[tuple[str, int, int]]:
     return out
 
 
-def conceal(s: State, seat: int | None, plan: Concealment | None = None) -> None:
+def conceal(s: State, seat: int | None, plan: Concealment | None = None,
+            unseen_cards: list[int] | None = None) -> None:
     """Remove from ``s`` (a determinisation) what ``seat`` does not know of other seats'
     choices (:func:`knows_choice`: secret ones, and cards it never saw): their action ids in
     ``s.history`` become ``"<choice>:?"`` (the decision's name stays: that it was made is
@@ -214,6 +215,9 @@ def conceal(s: State, seat: int | None, plan: Concealment | None = None) -> None
         seat: the seat it is made for (None: an onlooker).
         plan: :func:`concealment` of ``s`` (or of the state ``s`` copies) when already
             worked out.
+        unseen_cards: the cards ``seat`` does not see where they are in ``s``, when
+            already known (a determinisation deals them among the places of the true
+            state's unseen cards: the same cards); worked out from ``s`` when None.
     """
     if plan is None:
         plan = concealment(s, seat)
@@ -233,12 +237,19 @@ def conceal(s: State, seat: int | None, plan: Concealment | None = None) -> None
         else:
             s.cv[slot] = [prog.card_var_defaults[slot]] * prog.num_cards
     if on_seen:
-        bit = prog.seat_bit(seat)
-        unseen_cards = [c for c in range(prog.num_cards) if not card_seers(s, c) & bit]
+        if unseen_cards is None:
+            unseen_cards = unseen_by(s, seat)
         for slot in on_seen:
             values, default = s.cv[slot], prog.card_var_defaults[slot]
             for c in unseen_cards:
                 values[c] = default
+
+
+def unseen_by(s: State, seat: int | None) -> list[int]:
+    """The cards ``seat`` (None: an onlooker) does not see where they are now in ``s``
+    (:func:`card_seers`)."""
+    bit = s.program.seat_bit(seat)
+    return [c for c in range(s.program.num_cards) if not card_seers(s, c) & bit]
 
 
 def repoint_cards(true: State, w: State) -> None:
