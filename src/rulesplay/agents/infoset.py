@@ -460,13 +460,18 @@ class InfoSet:
         checks: list[tuple[_Record, list[int]]] = []
         excl: dict[int, set[int]] = {}
         if tr is not None:
-            seen_now = _seen_cards(s, seat)
+            told = _seen_cards(s, seat)  # the cards the seat sees or knows the zone of
+            told.update(known)
             traffic = tr.traffic
             fits_in: dict[int, set[int]] = {}  # zone -> the unknown cards of its kinds
             ended = False
             for rec in tr.alive:
                 # Unseen moves into or out of a zone since (never undone) end its checks.
-                if all(traffic.get(z, 0) != rec.traffic.get(z, 0) for z in rec.zones):
+                moved = rec.traffic
+                for z in rec.zones:
+                    if traffic.get(z, 0) == moved.get(z, 0):
+                        break
+                else:
                     rec.over = ended = True
                     rec.work = rec.frame = None  # (kept no longer)
                     continue
@@ -474,14 +479,14 @@ class InfoSet:
                 accounted: list[tuple[int, list[int]]] = []
                 for z in rec.zones:
                     past = rec.past[z]
-                    acc = [c for c in past if c in seen_now or c in known]
+                    acc = [c for c in past if c in told]
                     accounted.append((z, acc))
                     # Exact only when the unknown cards now in z are as many, and of the same
                     # kinds, as the cards of z then that are not accounted for.
-                    if z in zone_kinds and traffic.get(z, 0) == rec.traffic.get(z, 0) \
+                    if z in zone_kinds and traffic.get(z, 0) == moved.get(z, 0) \
                             and len(past) - len(acc) == len(kinds[z]) \
-                            and Counter(kind_of[c] for c in past if c not in seen_now
-                                        and c not in known) == zone_kinds[z]:
+                            and Counter(kind_of[c] for c in past
+                                        if c not in told) == zone_kinds[z]:
                         live.append(z)
                 if not live:
                     continue
@@ -526,17 +531,20 @@ class InfoSet:
         rec.frame = frame
         # The layout below places every hidden card and touches no other card, and checks
         # put back what they move: the last layout's copy is reused, unless concealing sets
-        # variables from the layout (defaults worked out in it, card variables of the cards
-        # the seat cannot see there), which a fresh copy of the true values must then get.
+        # variables from the layout (defaults worked out in it), which a fresh copy of the
+        # true values must then get. Card variables reset on the cards the seat cannot see
+        # are reset on the same cards in every layout (``frame.unseen``), or to a constant.
         w = rec.work
         plan = frame.concealment
-        if w is None or plan is not None and (plan[2] or plan[3]):
+        if w is None or plan is not None and (
+                any(kind != "c" for kind, _, _ in plan[2]) or plan[3] and frame.unseen is None):
             w = _unplayed_copy(rec.state)
         kind_of = w.program.layout.kind_of
         placed = {c for _, acc in accounted for c in acc}
         # The other hidden cards of each kind in order, the kinds in the order of their
         # first such card, dealt in turn to the places of their kind.
         rest = []
+        spill = frame.spill
         for cards in frame.hidden:
             left = [c for c in cards if c not in placed]
             if left:
@@ -544,7 +552,6 @@ class InfoSet:
         rest.sort()
         deck = {kind_of[cards[0]]: iter(cards) for cards in rest}
         layout = {z: [next(deck[k]) for k in kinds] for z, kinds in frame.fill}
-        spill = frame.spill
         if spill is not None:
             layout[spill] = list(rec.state.zones[spill])
         for k, more in deck.items():
