@@ -467,13 +467,22 @@ class InfoSet:
             ended = False
             for rec in tr.alive:
                 # Unseen moves into or out of a zone since (never undone) end its checks.
+                # Most records have no zone that may be checked now (none holds unknown
+                # cards, e.g. the hand a past trick was played from is empty): skipped
+                # before anything is worked out for them.
                 moved = rec.traffic
+                alive = may_check = False
                 for z in rec.zones:
                     if traffic.get(z, 0) == moved.get(z, 0):
-                        break
-                else:
+                        alive = True
+                        if z in zone_kinds:
+                            may_check = True
+                            break
+                if not alive:
                     rec.over = ended = True
                     rec.work = rec.frame = None  # (kept no longer)
+                    continue
+                if not may_check:
                     continue
                 live = []
                 accounted: list[tuple[int, list[int]]] = []
