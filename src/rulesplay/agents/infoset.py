@@ -103,10 +103,12 @@ from typing import Any
 
 from ..engine.choices import Action, Position
 from ..engine.observe import (
+    Told,
     conceal,
     concealment,
     knows_choice,
     repoint_cards,
+    told_history,
     unseen_by,
     visible_to,
 )
@@ -150,7 +152,7 @@ class _Record:
     """One earlier decision by another seat: the state before it (private) and the action."""
 
     __slots__ = ("seat", "action", "act", "state", "zones", "hidden", "work", "work_key", "excl",
-                 "tested", "traffic", "past", "frame", "checked", "over")
+                 "tested", "traffic", "past", "frame", "checked", "over", "told")
 
     def __init__(self, state: State, observer: int, action: str) -> None:
         self.seat = state.current_player()
@@ -170,6 +172,7 @@ class _Record:
         self.frame: _Frame | None = None  # what every layout of the working copy shares
         self.checked: dict[tuple[int, ...], bool] = {}  # _check's answers, by the deal
         self.over = False  # unseen moves since into or out of each of its zones: no check
+        self.told: Told | None = None  # its history as the observer knows it (told_history)
 
 
 class _Frame:
@@ -199,7 +202,7 @@ class _Frame:
         self.last: int = last
         self.top = {z: visible_to(s, z, seat) == "top" and bool(s.zones[z])
                     for z in [*rec.zones, *(z for z, _ in self.fill)]}
-        self.concealment = concealment(s, seat)
+        self.concealment = concealment(s, seat, rec.told)
         by_kind: dict[str, list[int]] = {}
         for c in sorted(rec.hidden):
             by_kind.setdefault(kind_of[c], []).append(c)
@@ -255,6 +258,9 @@ class Tracker:
     def _reset(self, state: State | None) -> None:
         self.cur: State | None = state
         self.records: list[_Record] = []
+        # The replay's history as this seat knows it, extended at each decision (what a
+        # record's concealment needs, without going over the whole history for each).
+        self._told = told_history(state, self.seat) if state is not None else ([], {})
         self.alive: list[_Record] = []  # the records not yet over, in order
         self.knowledge = Knowledge(self.seat)
         self.known = self.knowledge.known  # card -> the unseen zone it is known to be in
@@ -294,6 +300,8 @@ class Tracker:
                         and not _picks_blind(cur, aid):
                     record = _Record(_unplayed_copy(cur), self.seat, aid)
                     record.traffic = dict(self.traffic)
+                    told = told_history(cur, self.seat, self._told)
+                    record.told = (told[0][:], dict(told[1]))
                 before = [z[:] for z in cur.zones]
                 cur.apply(aid)
                 # Nor does a choice of a card this seat never saw (a face-down discard).
