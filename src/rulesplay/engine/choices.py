@@ -203,19 +203,21 @@ class ChooseNode(Decision):
         return out
 
     def allows(self, s: State, action: Action) -> bool:
-        """As :meth:`Decision.allows`; a card's action (not a blind pick) is tested
-        alone: the card is a candidate and passes the ``where`` test, which is what
-        listing finds for it (the test's parts that do not read the candidate are worked
-        out once per listing, the same with one candidate as with all)."""
+        """As :meth:`Decision.allows`; the action of a value or a card (not a blind pick,
+        nor a skip) is tested alone: the value is a candidate and passes the ``where``
+        test, which is what listing finds for it (the test's parts that do not read the
+        candidate are worked out once per listing, the same with one candidate as with
+        all)."""
         value, actions = action.value, self.actions
-        if not action.card or action.__class__ is not Action or (
-                actions.by_card[value] is not action and actions.cache.get(value) is not action):
-            return super().allows(s, action)  # (a blind pick, or another node's action)
-        cards = self.domain(s, None)
+        if value is None or action.__class__ is not Action or (
+                actions.cache.get(value) is not action
+                and not (action.card and actions.by_card[value] is action)):
+            return super().allows(s, action)  # (a skip, a blind pick, another node's)
+        cands = self.domain(s, None)
         blind = self.blind
-        if blind is not None and blind.applies(s, self._seat(s), cards):
+        if action.card and blind is not None and blind.applies(s, self._seat(s), cands):
             return super().allows(s, action)
-        return value in cards and bool(self.filter(s, [value]))
+        return value in cands and bool(self.filter(s, [value]))
 
     def skip(self, s: State) -> Action:
         """The action that skips a ``may choose`` (its label may name the state)."""
