@@ -351,7 +351,14 @@ class Tracker:
     def infoset(self, state: State) -> InfoSet:
         """The information set of the tracker's seat at ``state`` (syncs first)."""
         self.sync(state)
-        return InfoSet(state, self.seat, self)
+        info = InfoSet(state, self.seat, self)
+        cur = self.cur
+        if cur is not None and len(cur.history) == len(state.history):
+            # The history as the seat knows it, for the samples' concealment: the replay's
+            # (it is the game's), now, as the tracker goes on extending its own.
+            told = told_history(cur, self.seat, self._told)
+            info._told = (told[0][:], dict(told[1]))
+        return info
 
 
 class InfoSet:
@@ -382,6 +389,7 @@ class InfoSet:
         self._scrambler: Scrambler  # with the plan
         self._conceal: Any = False  # concealment(state, seat), worked out once
         self._unseen: list[int] | None = None  # with it: the cards the seat does not see
+        self._told: Told | None = None  # told_history(state, seat), when the tracker knows it
 
     @property
     def history(self) -> tuple[tuple[int, str | None], ...]:
@@ -637,7 +645,7 @@ class InfoSet:
             self._scrambler(s, rng)  # within zones: ``where`` stays right
         repoint_cards(self._state, s)
         if self._conceal is False:
-            self._conceal = concealment(self._state, self.seat)
+            self._conceal = concealment(self._state, self.seat, self._told)
             # The cards the seat does not see: the same in every sample (they are dealt
             # among their own places), worked out once.
             self._unseen = unseen_by(self._state, self.seat) \
