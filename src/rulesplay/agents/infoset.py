@@ -47,9 +47,13 @@ then checked exactly against all live constraints; a failing deal is rejected an
 to ``tries`` times, after which the deal with the fewest violations is used and counted in
 ``Tracker.stats["fallbacks"]``.
 
-What it costs. The exclusions (one legal list of a record's working copy per unknown card
-and live record) are worked out when the plan of a decision is made and kept while the
-record's layout stays the same; most of a bot's time not spent playing goes there. A check
+What it costs. The exclusions (one legality test of a record's working copy per unknown
+card and live record: :meth:`~rulesplay.engine.choices.Decision.allows` tests the one action
+taken, not the whole list) are worked out when the plan of a decision is made and kept while
+the record's layout stays the same; most of a bot's time not spent playing goes there. A
+record none of whose zones holds unknown cards now costs a glance, and a record's
+concealment is made from the history as the seat knows it, which the tracker extends at
+each decision (:func:`~rulesplay.engine.observe.told_history`). A check
 moves cards into a working copy and puts every card back in its place, and asks no chance
 (the validator keeps it out of what a choice lists), so its answer depends on the layout and
 the moved cards only: answers are kept per layout, and a new layout reuses the copy. What
@@ -476,8 +480,8 @@ class InfoSet:
         checks: list[tuple[_Record, list[int]]] = []
         excl: dict[int, set[int]] = {}
         if tr is not None:
-            told = _seen_cards(s, seat)  # the cards the seat sees or knows the zone of
-            told.update(known)
+            located = _seen_cards(s, seat)  # the cards the seat sees or knows the zone of
+            located.update(known)
             traffic = tr.traffic
             fits_in: dict[int, set[int]] = {}  # zone -> the unknown cards of its kinds
             ended = False
@@ -504,14 +508,14 @@ class InfoSet:
                 accounted: list[tuple[int, list[int]]] = []
                 for z in rec.zones:
                     past = rec.past[z]
-                    acc = [c for c in past if c in told]
+                    acc = [c for c in past if c in located]
                     accounted.append((z, acc))
                     # Exact only when the unknown cards now in z are as many, and of the same
                     # kinds, as the cards of z then that are not accounted for.
                     if z in zone_kinds and traffic.get(z, 0) == moved.get(z, 0) \
                             and len(past) - len(acc) == len(kinds[z]) \
                             and Counter(kind_of[c] for c in past
-                                        if c not in told) == zone_kinds[z]:
+                                        if c not in located) == zone_kinds[z]:
                         live.append(z)
                 if not live:
                     continue
