@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import multiprocessing
 import random
 import sys
 import time
@@ -77,48 +78,66 @@ def play(game: Any, players: int, specs: list[str], seed: int, limit: int,
             "samples": _digest(samples)}
 
 
-def fingerprints(quick: bool) -> dict[str, str]:
-    """Case name -> digest of what it produced."""
+def fingerprints(quick: bool, workers: int = 1) -> dict[str, str]:
+    """Case name -> digest of what it produced (the rulesets shared among ``workers``
+    processes: the cases do not depend on it)."""
+    paths = _rulesets(quick)
+    if workers <= 1:
+        return {k: v for path in paths for k, v in _cases(path, quick).items()}
     out: dict[str, str] = {}
-    for path in _rulesets(quick):
-        game = rulesplay.load(path)
-        lo, hi = game.player_range
-        counts = sorted({lo, min(hi, 6)}) if not quick else [lo]
-        for n in counts:
-            name = f"{path.stem}-p{n}"
-            for seed in (1, 2) if not quick else (1,):
-                out[f"{name}-greedy-s{seed}"] = _digest(play(
-                    game, n, ["greedy"] * n, seed, 10**6 if not quick else 40, 7))
-            out[f"{name}-mcts30-s1"] = _digest(play(
-                game, n, ["mcts:iterations=30"] + ["random"] * (n - 1), 1,
-                10**6 if not quick else 12, 0))
-            if path.stem.startswith("bargain_") and not quick:
-                out[f"{name}-mcts100-s3"] = _digest(play(
-                    game, n, ["mcts:iterations=100"] + ["random"] * (n - 1), 3, 40, 0))
-            greedy_games = 2 if not quick else 0 if path.stem == "bargain_bin" else 1
-            for bot, games in (("random", 12), ("greedy", greedy_games)):
-                if not games:
-                    continue
-                res = simulate(str(path), games, n, bots=dict.fromkeys(range(n), bot),
-                               seed=5, workers=1)
-                # The outcome follows from the game already hashed (winners, rank keys).
-                recs = [{k: v for k, v in asdict(g).items() if k not in ("seconds", "outcome")}
-                        for g in res.games]
-                out[f"{name}-simulate-{bot}"] = _digest(recs)
+    ctx = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods()
+                                      else "spawn")
+    with ctx.Pool(workers) as pool:
+        for cases in pool.starmap(_cases, [(path, quick) for path in paths], chunksize=1):
+            out.update(cases)
+    return out
+
+
+def _cases(path: Path, quick: bool) -> dict[str, str]:
+    """The cases of one ruleset."""
+    out: dict[str, str] = {}
+    game = rulesplay.load(path)
+    lo, hi = game.player_range
+    counts = sorted({lo, min(hi, 6)}) if not quick else [lo]
+    for n in counts:
+        name = f"{path.stem}-p{n}"
+        for seed in (1, 2) if not quick else (1,):
+            out[f"{name}-greedy-s{seed}"] = _digest(play(
+                game, n, ["greedy"] * n, seed, 10**6 if not quick else 40, 7))
+        out[f"{name}-mcts30-s1"] = _digest(play(
+            game, n, ["mcts:iterations=30"] + ["random"] * (n - 1), 1,
+            10**6 if not quick else 12, 0))
+        if path.stem.startswith("bargain_") and not quick:
+            out[f"{name}-mcts100-s3"] = _digest(play(
+                game, n, ["mcts:iterations=100"] + ["random"] * (n - 1), 3, 40, 0))
+        greedy_games = 2 if not quick else 0 if path.stem == "bargain_bin" else 1
+        for bot, games in (("random", 12), ("greedy", greedy_games)):
+            if not games:
+                continue
+            res = simulate(str(path), games, n, bots=dict.fromkeys(range(n), bot),
+                           seed=5, workers=1)
+            # The outcome follows from the game already hashed (winners, rank keys).
+            recs = [{k: v for k, v in asdict(g).items() if k not in ("seconds", "outcome")}
+                    for g in res.games]
+            out[f"{name}-simulate-{bot}"] = _digest(recs)
     return out
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="the subset the test suite checks")
+    ap.add_argument("--workers", type=int, default=1, metavar="N",
+                    help="processes to share the rulesets among (default 1)")
     what = ap.add_mutually_exclusive_group(required=True)
     what.add_argument("--check", action="store_true")
     what.add_argument("--write", action="store_true")
     args = ap.parse_args()
     target = QUICK if args.quick else FULL
-    t0 = time.process_time()
-    got = fingerprints(args.quick)
-    print(f"{len(got)} cases in {time.process_time() - t0:.1f} s of CPU")
+    t0, w0 = time.process_time(), time.perf_counter()
+    got = fingerprints(args.quick, args.workers)
+    print(f"{len(got)} cases in {time.perf_counter() - w0:.1f} s"
+          + (f" ({time.process_time() - t0:.1f} s of CPU)" if args.workers <= 1 else
+             f" on {args.workers} processes"))
     if args.write:
         target.write_text(json.dumps(got, indent=1, sort_keys=True) + "\n")
         print(f"wrote {target}")

@@ -12,6 +12,7 @@ import pytest
 from click.testing import CliRunner
 from conftest import BARGAIN_HUNTER, RULESETS, load_game
 
+from rulesplay.errors import OptionError
 from rulesplay.events import Tally
 from rulesplay.sim import _t95 as t95
 from rulesplay.sim import compare, game_seed, newcombe, outcome, simulate, welch, wilson
@@ -142,6 +143,56 @@ def test_counted_events_agree_with_recorded_ones(path: object) -> None:
         assert list(tally.phases.items()) == list(phases.items())  # the same order too
         assert counted.scores() == full.scores()
         assert not {"move", "decision", "say", "end"} & set(tally.counts)
+
+
+def _engine_spy(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Make every game played (here or in a forked worker) check and note its engine."""
+    import rulesplay.sim as sim
+
+    seen: list[str] = []
+    play = sim.play_game
+
+    def spy(game: object, *args: object, **kw: object) -> object:
+        engine = game.engine  # type: ignore[attr-defined]
+        if engine != "interpret":
+            raise AssertionError(f"a game was played with the {engine} engine")
+        seen.append(engine)
+        return play(game, *args, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(sim, "play_game", spy)
+    return seen
+
+
+def test_the_engine_asked_for_plays_every_game(monkeypatch: pytest.MonkeyPatch) -> None:
+    import rulesplay.sim as sim
+
+    compiled = simulate(BH, 6, 4, {"rounds": 1}, seed=4, workers=1)
+    seen = _engine_spy(monkeypatch)
+    here = simulate(BH, 6, 4, {"rounds": 1}, seed=4, workers=1, engine="interpret")
+    assert seen == ["interpret"] * 6
+    forked = simulate(BH, 6, 4, {"rounds": 1}, seed=4, workers=2, engine="interpret")
+    assert _strip(here) == _strip(forked) == _strip(compiled)  # the same games
+    # A spawned worker (no fork) loads the game itself, with the run's engine.
+    monkeypatch.setattr(sim, "_GAME", None)
+    monkeypatch.setattr(sim, "_quiet", lambda: None)  # (a worker's signals, not this one's)
+    sim._init(BH, {"rounds": 1}, None, "interpret")
+    assert sim._GAME is not None and sim._GAME.engine == "interpret"
+    with pytest.raises(OptionError, match="unknown engine 'jit'"):
+        simulate(BH, 2, 4, engine="jit")
+
+
+def test_simulate_and_compare_commands_take_the_engine(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    seen = _engine_spy(monkeypatch)
+    run = CliRunner().invoke(_cli(), ["simulate", BH, "-n", "3", "--players", "4", "--option",
+                                      "rounds=1", "--workers", "1", "--engine", "interpret"])
+    assert run.exit_code == 0, run.output
+    run = CliRunner().invoke(_cli(), ["compare", BH, BH, "-n", "3", "--players", "4", "--option",
+                                      "rounds=1", "--workers", "1", "--engine", "interpret"])
+    assert run.exit_code == 0, run.output
+    assert seen == ["interpret"] * 9
+    run = CliRunner().invoke(_cli(), ["compare", BH, QUICK, "-n", "2", "--engine", "jit"])
+    assert run.exit_code == 2 and "'compiled', 'interpret'" in run.output, run.output
 
 
 def test_simulate_rejects_bad_input() -> None:

@@ -154,12 +154,14 @@ def _quiet() -> None:
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
-def _init(path: str, options: dict[str, Any], lang: str | None) -> None:
+def _init(path: str, options: dict[str, Any], lang: str | None, engine: str) -> None:
+    """Load the game in a spawned worker (a forked one inherits the parent's), with the
+    engine the run asked for."""
     global _GAME
     from .engine.game import load
 
     _quiet()
-    _GAME = load(path, options, lang)
+    _GAME = load(path, options, lang, engine)
 
 
 def _work(job: tuple[int, dict[int, str], int, list[int]]) -> list[GameRecord]:
@@ -170,7 +172,8 @@ def _work(job: tuple[int, dict[int, str], int, list[int]]) -> list[GameRecord]:
 def simulate(path: str, n: int, players: int | None = None,
              options: Mapping[str, Any] | None = None, bots: Mapping[int, str] | None = None,
              seed: int = 0, workers: int | None = None, lang: str | None = None,
-             progress: Callable[[int], None] | None = None) -> Result:
+             progress: Callable[[int], None] | None = None,
+             engine: str | None = None) -> Result:
     """Play ``n`` games of the ruleset at ``path`` and gather statistics.
 
     Args:
@@ -183,6 +186,8 @@ def simulate(path: str, n: int, players: int | None = None,
         workers: processes (default: all cores; 1 runs in this process).
         lang: display language (does not change results).
         progress: called with the number of games finished so far, as they finish.
+        engine: ``compiled`` or ``interpret`` (:func:`rulesplay.load`; default compiled),
+            in this process and every worker; both play the same games.
 
     Returns:
         A :class:`Result`; identical for any ``workers``.
@@ -191,16 +196,18 @@ def simulate(path: str, n: int, players: int | None = None,
         Interrupted: Ctrl-C (KeyboardInterrupt) while the games were played; it carries the
             games finished by then.
         RulesError: the ruleset does not load or fails while running.
-        OptionError: a bad option or player count.
+        OptionError: a bad option or player count, or an unknown engine.
         ValueError: ``n`` below 1 or a bad bot spec.
     """
     from .agents import make_agent
     from .engine.game import load
+    from .engine.lower import ENGINES
 
     if n < 1:
         raise ValueError("the number of games must be at least 1")
     opts = dict(options or {})
-    game = load(path, opts, lang)
+    engine = engine or ENGINES[0]
+    game = load(path, opts, lang, engine)
     nplayers = players if players is not None else game.player_range[0]
     game.program(nplayers)  # checks the player count and options
     table = {p: (bots or {}).get(p, "random") for p in range(nplayers)}
@@ -217,17 +224,19 @@ def simulate(path: str, n: int, players: int | None = None,
                       wall=time.perf_counter() - t0, games=games)
 
     try:
-        _play_all(game, n, nplayers, table, seed, workers, path, opts, lang, games, progress)
+        _play_all(game, n, nplayers, table, seed, workers, (path, opts, lang, engine), games,
+                  progress)
     except KeyboardInterrupt:
         raise Interrupted(result() if games else None, len(games), n) from None
     return result()
 
 
 def _play_all(game: Any, n: int, nplayers: int, table: dict[int, str], seed: int,
-              workers: int, path: str, opts: dict[str, Any], lang: str | None,
+              workers: int, loading: tuple[str, dict[str, Any], str | None, str],
               games: list[GameRecord], progress: Callable[[int], None] | None) -> None:
     """Play the games of :func:`simulate` into ``games`` (in this process, or in a pool
-    fed batch by batch: the jobs are never all made at once)."""
+    fed batch by batch: the jobs are never all made at once). ``loading``: how a spawned
+    worker loads the game (path, options, language, engine)."""
     if workers == 1:
         for i in range(n):
             games.append(play_game(game, nplayers, table, game_seed(seed, i), i))
@@ -246,7 +255,7 @@ def _play_all(game: Any, n: int, nplayers: int, table: dict[int, str], seed: int
             ctx, init, args = multiprocessing.get_context("fork"), _quiet, ()
             _GAME = game
         else:
-            ctx, init, args = multiprocessing.get_context("spawn"), _init, (path, opts, lang)
+            ctx, init, args = multiprocessing.get_context("spawn"), _init, loading
         with ctx.Pool(workers, init, args) as pool:  # (leaving it terminates the workers)
             for batch in pool.imap_unordered(_work, jobs):
                 games.extend(batch)
@@ -497,12 +506,13 @@ def _sentence(line: Line, players: int) -> str:
 def compare(base: str, variant: str, n: int, players: int | None = None,
             options: Mapping[str, Any] | None = None, bots: Mapping[int, str] | None = None,
             seed: int = 0, workers: int | None = None, lang: str | None = None,
-            progress: Callable[[str, int], None] | None = None) -> Comparison:
+            progress: Callable[[str, int], None] | None = None,
+            engine: str | None = None) -> Comparison:
     """Simulate ``base`` and ``variant`` on the same seeds and compare them.
 
     Args:
         base, variant: ``.rules`` files (the variant typically ``extends`` the base).
-        n, players, options, bots, seed, workers, lang: as for :func:`simulate` (options
+        n, players, options, bots, seed, workers, lang, engine: as for :func:`simulate` (options
             that one of the two rulesets does not declare are rejected).
         progress: called with ``("base" | "variant", games finished)``.
 
@@ -517,12 +527,13 @@ def compare(base: str, variant: str, n: int, players: int | None = None,
         return (lambda k: progress(which, k)) if progress else None
 
     try:
-        a = simulate(base, n, players, options, bots, seed, workers, lang, prog("base"))
+        a = simulate(base, n, players, options, bots, seed, workers, lang, prog("base"),
+                     engine)
     except Interrupted:
         raise Interrupted(None, 0, n) from None  # no variant game yet: nothing to compare
     try:
         b = simulate(variant, n, players if players is not None else a.players, options,
-                     bots, seed, workers, lang, prog("variant"))
+                     bots, seed, workers, lang, prog("variant"), engine)
     except Interrupted as exc:
         assert exc.partial is None or isinstance(exc.partial, Result)
         if exc.partial is None or exc.partial.n < 2:

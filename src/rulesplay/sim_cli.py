@@ -1,7 +1,8 @@
 """The ``simulate`` and ``compare`` commands (plain click commands; the CLI group adds them).
 
     rulesplay simulate FILE -n N [--players P] [--option K=V] [--bot SPEC] [--seat I=SPEC]
-                       [--seed S] [--workers W] [--json] [--plot FILE.png]
+                       [--seed S] [--workers W] [--engine compiled|interpret] [--json]
+                       [--plot FILE.png]
     rulesplay compare BASE VARIANT -n N [same options]
 
 Progress goes to stderr (a rich bar with games/s and time left); results go to stdout as a
@@ -36,7 +37,7 @@ from rich.table import Table
 from rich.text import Text
 
 from . import terminal
-from .cliargs import check_bots, claim_output, echo_warnings, parse_pairs
+from .cliargs import ENGINE_OPTION, check_bots, claim_output, echo_warnings, parse_pairs
 from .compose import load_ruleset
 from .sim import Comparison, Interrupted, Result
 from .sim import compare as run_compare
@@ -113,6 +114,7 @@ def _common(f: Any) -> Any:
                      help="Processes (default: all cores; more than the cores only with "
                           "--force). Results do not depend on it."),
         click.option("--json", "as_json", is_flag=True, help="Print the results as JSON."),
+        ENGINE_OPTION,
     ]):
         f = deco(f)
     return f
@@ -255,7 +257,7 @@ def _warn(path: str) -> None:
               help="Replace an existing --plot file; start more --workers than cores.")
 def simulate(file: str, n: int, players: int | None, options: tuple[str, ...], bot: str,
              seats: tuple[str, ...], seed: int, workers: int | None, as_json: bool,
-             plot_path: str | None, force: bool) -> None:
+             engine: str, plot_path: str | None, force: bool) -> None:
     """Play N games of FILE with bots and report win rates, scores and game length.
 
     Ctrl-C (or SIGTERM) stops the run and reports the games finished by then.
@@ -270,7 +272,8 @@ def simulate(file: str, n: int, players: int | None, options: tuple[str, ...], b
         with _progress(err) as bar, _term_as_interrupt():
             task = bar.add_task("simulating", total=n)
             result = run_simulate(file, n, nplayers, opts, bots, seed, workers,
-                                  progress=lambda k: bar.update(task, completed=k))
+                                  progress=lambda k: bar.update(task, completed=k),
+                                  engine=engine)
     except ValueError as exc:
         raise click.UsageError(str(exc)) from None
     except KeyboardInterrupt:  # before the games began (loading the ruleset)
@@ -307,7 +310,7 @@ def simulate(file: str, n: int, players: int | None, options: tuple[str, ...], b
 @click.option("--force", is_flag=True, help="Start more --workers than cores.")
 def compare(base: str, variant: str, n: int, players: int | None, options: tuple[str, ...],
             bot: str, seats: tuple[str, ...], seed: int, workers: int | None,
-            as_json: bool, force: bool) -> None:
+            as_json: bool, engine: str, force: bool) -> None:
     """Simulate BASE and VARIANT on the same seeds and say what the variant changes.
 
     Ctrl-C (or SIGTERM) stops the run and compares the seeds both finished by then.
@@ -323,7 +326,8 @@ def compare(base: str, variant: str, n: int, players: int | None, options: tuple
                      "variant": bar.add_task("variant", total=n)}
             result = run_compare(base, variant, n, nplayers, opts, bots, seed, workers,
                                  progress=lambda which, k: bar.update(tasks[which],
-                                                                      completed=k))
+                                                                      completed=k),
+                                 engine=engine)
     except ValueError as exc:
         raise click.UsageError(str(exc)) from None
     except KeyboardInterrupt:

@@ -47,9 +47,13 @@ then checked exactly against all live constraints; a failing deal is rejected an
 to ``tries`` times, after which the deal with the fewest violations is used and counted in
 ``Tracker.stats["fallbacks"]``.
 
-What it costs. The exclusions (one legal list of a record's working copy per unknown card
-and live record) are worked out when the plan of a decision is made and kept while the
-record's layout stays the same; most of a bot's time not spent playing goes there. A check
+What it costs. The exclusions (one legality test of a record's working copy per unknown
+card and live record: :meth:`~rulesplay.engine.choices.Decision.allows` tests the one action
+taken, not the whole list) are worked out when the plan of a decision is made and kept while
+the record's layout stays the same; most of a bot's time not spent playing goes there. A
+record none of whose zones holds unknown cards now costs a glance, and a record's
+concealment is made from the history as the seat knows it, which the tracker extends at
+each decision (:func:`~rulesplay.engine.observe.told_history`). A check
 moves cards into a working copy and puts every card back in its place, and asks no chance
 (the validator keeps it out of what a choice lists), so its answer depends on the layout and
 the moved cards only: answers are kept per layout, and a new layout reuses the copy. What
@@ -102,7 +106,16 @@ from collections import Counter
 from typing import Any
 
 from ..engine.choices import Action, Position
-from ..engine.observe import conceal, concealment, knows_choice, repoint_cards, visible_to
+from ..engine.observe import (
+    Told,
+    conceal,
+    concealment,
+    knows_choice,
+    repoint_cards,
+    told_history,
+    unseen_by,
+    visible_to,
+)
 from ..engine.state import FAULTS, State
 from ..errors import RulesError
 from .deal import Dealer
@@ -142,12 +155,13 @@ def _unseen_slots(s: State, seat: int) -> list[tuple[int, int]]:
 class _Record:
     """One earlier decision by another seat: the state before it (private) and the action."""
 
-    __slots__ = ("seat", "action", "state", "zones", "hidden", "work", "work_key", "excl",
-                 "tested", "traffic", "past", "frame", "checked", "over")
+    __slots__ = ("seat", "action", "act", "state", "zones", "hidden", "work", "work_key", "excl",
+                 "tested", "traffic", "past", "frame", "checked", "over", "told")
 
     def __init__(self, state: State, observer: int, action: str) -> None:
         self.seat = state.current_player()
         self.action = action
+        self.act = next(a for a in state.legal_actions() if a.id == action)  # its Action
         self.state = state
         self.zones = [z for z, owner in enumerate(state.program.layout.zone_owner)
                       if owner == self.seat and visible_to(state, z, observer) != "all"]
@@ -162,6 +176,7 @@ class _Record:
         self.frame: _Frame | None = None  # what every layout of the working copy shares
         self.checked: dict[tuple[int, ...], bool] = {}  # _check's answers, by the deal
         self.over = False  # unseen moves since into or out of each of its zones: no check
+        self.told: Told | None = None  # its history as the observer knows it (told_history)
 
 
 class _Frame:
@@ -170,7 +185,8 @@ class _Frame:
     places, where left-over cards of each kind go, which zones keep a visible top card
     and what the seat does not know of the choices made before."""
 
-    __slots__ = ("fill", "last_of_kind", "spill", "last", "top", "concealment", "hidden")
+    __slots__ = ("fill", "last_of_kind", "spill", "last", "top", "concealment", "hidden",
+                 "unseen")
 
     def __init__(self, rec: _Record, seat: int) -> None:
         s = rec.state
@@ -190,11 +206,15 @@ class _Frame:
         self.last: int = last
         self.top = {z: visible_to(s, z, seat) == "top" and bool(s.zones[z])
                     for z in [*rec.zones, *(z for z, _ in self.fill)]}
-        self.concealment = concealment(s, seat)
+        self.concealment = concealment(s, seat, rec.told)
         by_kind: dict[str, list[int]] = {}
         for c in sorted(rec.hidden):
             by_kind.setdefault(kind_of[c], []).append(c)
         self.hidden = list(by_kind.values())  # the hidden cards by kind, each in order
+        # The cards the seat does not see in a layout, worked out from the first one: every
+        # layout puts the same cards (the hidden ones) in unseen places, unless some spill
+        # into a zone the seat sees.
+        self.unseen: list[int] | None = None
 
 
 # The generator of the copies that are only asked for their legal actions (a record's
@@ -242,6 +262,9 @@ class Tracker:
     def _reset(self, state: State | None) -> None:
         self.cur: State | None = state
         self.records: list[_Record] = []
+        # The replay's history as this seat knows it, extended at each decision (what a
+        # record's concealment needs, without going over the whole history for each).
+        self._told = told_history(state, self.seat) if state is not None else ([], {})
         self.alive: list[_Record] = []  # the records not yet over, in order
         self.knowledge = Knowledge(self.seat)
         self.known = self.knowledge.known  # card -> the unseen zone it is known to be in
@@ -281,6 +304,8 @@ class Tracker:
                         and not _picks_blind(cur, aid):
                     record = _Record(_unplayed_copy(cur), self.seat, aid)
                     record.traffic = dict(self.traffic)
+                    told = told_history(cur, self.seat, self._told)
+                    record.told = (told[0][:], dict(told[1]))
                 before = [z[:] for z in cur.zones]
                 cur.apply(aid)
                 # Nor does a choice of a card this seat never saw (a face-down discard).
@@ -330,7 +355,14 @@ class Tracker:
     def infoset(self, state: State) -> InfoSet:
         """The information set of the tracker's seat at ``state`` (syncs first)."""
         self.sync(state)
-        return InfoSet(state, self.seat, self)
+        info = InfoSet(state, self.seat, self)
+        cur = self.cur
+        if cur is not None and len(cur.history) == len(state.history):
+            # The history as the seat knows it, for the samples' concealment: the replay's
+            # (it is the game's), now, as the tracker goes on extending its own.
+            told = told_history(cur, self.seat, self._told)
+            info._told = (told[0][:], dict(told[1]))
+        return info
 
 
 class InfoSet:
@@ -360,6 +392,8 @@ class InfoSet:
         self._dealer: Dealer  # with the plan
         self._scrambler: Scrambler  # with the plan
         self._conceal: Any = False  # concealment(state, seat), worked out once
+        self._unseen: list[int] | None = None  # with it: the cards the seat does not see
+        self._told: Told | None = None  # told_history(state, seat), when the tracker knows it
 
     @property
     def history(self) -> tuple[tuple[int, str | None], ...]:
@@ -446,28 +480,42 @@ class InfoSet:
         checks: list[tuple[_Record, list[int]]] = []
         excl: dict[int, set[int]] = {}
         if tr is not None:
-            seen_now = _seen_cards(s, seat)
+            located = _seen_cards(s, seat)  # the cards the seat sees or knows the zone of
+            located.update(known)
             traffic = tr.traffic
             fits_in: dict[int, set[int]] = {}  # zone -> the unknown cards of its kinds
             ended = False
             for rec in tr.alive:
                 # Unseen moves into or out of a zone since (never undone) end its checks.
-                if all(traffic.get(z, 0) != rec.traffic.get(z, 0) for z in rec.zones):
+                # Most records have no zone that may be checked now (none holds unknown
+                # cards, e.g. the hand a past trick was played from is empty): skipped
+                # before anything is worked out for them.
+                moved = rec.traffic
+                alive = may_check = False
+                for z in rec.zones:
+                    if traffic.get(z, 0) == moved.get(z, 0):
+                        alive = True
+                        if z in zone_kinds:
+                            may_check = True
+                            break
+                if not alive:
                     rec.over = ended = True
                     rec.work = rec.frame = None  # (kept no longer)
+                    continue
+                if not may_check:
                     continue
                 live = []
                 accounted: list[tuple[int, list[int]]] = []
                 for z in rec.zones:
                     past = rec.past[z]
-                    acc = [c for c in past if c in seen_now or c in known]
+                    acc = [c for c in past if c in located]
                     accounted.append((z, acc))
                     # Exact only when the unknown cards now in z are as many, and of the same
                     # kinds, as the cards of z then that are not accounted for.
-                    if z in zone_kinds and traffic.get(z, 0) == rec.traffic.get(z, 0) \
+                    if z in zone_kinds and traffic.get(z, 0) == moved.get(z, 0) \
                             and len(past) - len(acc) == len(kinds[z]) \
-                            and Counter(kind_of[c] for c in past if c not in seen_now
-                                        and c not in known) == zone_kinds[z]:
+                            and Counter(kind_of[c] for c in past
+                                        if c not in located) == zone_kinds[z]:
                         live.append(z)
                 if not live:
                     continue
@@ -512,17 +560,20 @@ class InfoSet:
         rec.frame = frame
         # The layout below places every hidden card and touches no other card, and checks
         # put back what they move: the last layout's copy is reused, unless concealing sets
-        # variables from the layout (defaults worked out in it, card variables of the cards
-        # the seat cannot see there), which a fresh copy of the true values must then get.
+        # variables from the layout (defaults worked out in it), which a fresh copy of the
+        # true values must then get. Card variables reset on the cards the seat cannot see
+        # are reset on the same cards in every layout (``frame.unseen``), or to a constant.
         w = rec.work
         plan = frame.concealment
-        if w is None or plan is not None and (plan[2] or plan[3]):
+        if w is None or plan is not None and (
+                any(kind != "c" for kind, _, _ in plan[2]) or plan[3] and frame.unseen is None):
             w = _unplayed_copy(rec.state)
         kind_of = w.program.layout.kind_of
         placed = {c for _, acc in accounted for c in acc}
         # The other hidden cards of each kind in order, the kinds in the order of their
         # first such card, dealt in turn to the places of their kind.
         rest = []
+        spill = frame.spill
         for cards in frame.hidden:
             left = [c for c in cards if c not in placed]
             if left:
@@ -530,7 +581,6 @@ class InfoSet:
         rest.sort()
         deck = {kind_of[cards[0]]: iter(cards) for cards in rest}
         layout = {z: [next(deck[k]) for k in kinds] for z, kinds in frame.fill}
-        spill = frame.spill
         if spill is not None:
             layout[spill] = list(rec.state.zones[spill])
         for k, more in deck.items():
@@ -541,7 +591,12 @@ class InfoSet:
         for z, cards in layout.items():
             _set_zone(w, z, cards, z != spill and top[z])
         if plan is not None:
-            conceal(w, self.seat, plan)
+            unseen = frame.unseen
+            if unseen is None and plan[3]:
+                unseen = unseen_by(w, self.seat)
+                if spill is None:
+                    frame.unseen = unseen
+            conceal(w, self.seat, plan, unseen)
         w._legal = None
         rec.work, rec.work_key = w, key
         # Exclusions found with another layout may not hold for this one (and keeping them
@@ -559,7 +614,7 @@ class InfoSet:
         assert w is not None
         tested |= todo
         ex |= todo - rec.hidden
-        ex |= _refusing(w, rec.action, todo & rec.hidden, z)
+        ex |= _refusing(w, rec.act, todo & rec.hidden, z)
         return ex & unknown
 
     def _check(self, rec: _Record, zones: list[int], deal: dict[int, list[int]]) -> bool:
@@ -575,7 +630,7 @@ class InfoSet:
             key = tuple(c for z in zones for c in (-1 - z, *deal[z]))
         ok = rec.checked.get(key)
         if ok is None:  # the answer depends on the working copy and the moves only
-            ok = _legal_with(w, rec.action, [(z, deal[z]) for z in zones])
+            ok = _legal_with(w, rec.act, [(z, deal[z]) for z in zones])
             if len(rec.checked) >= CHECKS_KEPT:
                 rec.checked.clear()
             rec.checked[key] = ok
@@ -594,8 +649,12 @@ class InfoSet:
             self._scrambler(s, rng)  # within zones: ``where`` stays right
         repoint_cards(self._state, s)
         if self._conceal is False:
-            self._conceal = concealment(self._state, self.seat)
-        conceal(s, self.seat, self._conceal)
+            self._conceal = concealment(self._state, self.seat, self._told)
+            # The cards the seat does not see: the same in every sample (they are dealt
+            # among their own places), worked out once.
+            self._unseen = unseen_by(self._state, self.seat) \
+                if self._conceal is not None and self._conceal[3] else None
+        conceal(s, self.seat, self._conceal, self._unseen)
         s.rng = LateSeeded(rng.getrandbits(64))  # (most samples never draw)
         s._legal = None
         return s
@@ -610,7 +669,7 @@ def _set_zone(w: State, z: int, cards: list[int], keep_top: bool) -> None:
         w.where[c] = z
 
 
-def _refusing(w: State, action: str, cards: set[int], z: int) -> set[int]:
+def _refusing(w: State, action: Action, cards: set[int], z: int) -> set[int]:
     """The cards of ``cards`` with which, moved alone to the top of zone ``z``, ``action``
     is not legal in ``w`` (what :func:`_legal_with` says of each, in one loop: this is
     asked for every unknown card and every constraint at every decision)."""
@@ -630,11 +689,7 @@ def _refusing(w: State, action: str, cards: set[int], z: int) -> set[int]:
         target.append(x)
         where[x] = z
         try:
-            ok = False
-            for a in node.legal(w):
-                if a.id == action:
-                    ok = True
-                    break
+            ok = node.allows(w, action)
         except FAULTS:
             ok = True  # the rebuilt past cannot be evaluated: do not constrain
         finally:
@@ -646,7 +701,7 @@ def _refusing(w: State, action: str, cards: set[int], z: int) -> set[int]:
     return out
 
 
-def _legal_with(w: State, action: str, moves: list[tuple[int, list[int]]]) -> bool:
+def _legal_with(w: State, action: Action, moves: list[tuple[int, list[int]]]) -> bool:
     """Whether ``action`` is legal in ``w`` with, for each ``(z, cards)`` of ``moves``,
     ``cards`` moved in order to the top of zone ``z``; ``w`` is restored afterwards, every
     card back in its place (so the answer depends on ``w`` and ``moves`` only, never on
@@ -666,11 +721,7 @@ def _legal_with(w: State, action: str, moves: list[tuple[int, list[int]]]) -> bo
     w._legal = None
     assert w.pending is not None  # a record's state waits for the decision it records
     try:
-        ok = False
-        for a in w.program.nodes[w.pending[1]].legal(w):  # (what legal_actions() lists)
-            if a.id == action:
-                ok = True
-                break
+        ok = bool(w.program.nodes[w.pending[1]].allows(w, action))  # (legal_actions()?)
     except FAULTS:
         ok = True  # the rebuilt past cannot be evaluated: do not constrain
     finally:

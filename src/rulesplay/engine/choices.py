@@ -46,6 +46,20 @@ class Decision:
     def legal(self, s: State) -> list[Action]:
         raise NotImplementedError
 
+    def allows(self, s: State, action: Action) -> bool:
+        """Whether ``action`` (one of this decision's actions) is among :meth:`legal` of
+        ``s``, by id. Nodes answer a card's action without listing every candidate
+        (a sampler asks this of rebuilt past states, once per card it deals).
+
+        Raises:
+            as :meth:`legal` may (a rule that fails while listing).
+        """
+        aid = action.id
+        for a in self.legal(s):
+            if a.id == aid:
+                return True
+        return False
+
     def resolve(self, s: State, action: Action) -> None:
         raise NotImplementedError
 
@@ -197,6 +211,23 @@ class ChooseNode(Decision):
         if self.optional:
             out.append(self.skip(s))
         return out
+
+    def allows(self, s: State, action: Action) -> bool:
+        """As :meth:`Decision.allows`; the action of a value or a card (not a blind pick,
+        nor a skip) is tested alone: the value is a candidate and passes the ``where``
+        test, which is what listing finds for it (the test's parts that do not read the
+        candidate are worked out once per listing, the same with one candidate as with
+        all)."""
+        value, actions = action.value, self.actions
+        if value is None or action.__class__ is not Action or (
+                actions.cache.get(value) is not action
+                and not (action.card and actions.by_card[value] is action)):
+            return super().allows(s, action)  # (a skip, a blind pick, another node's)
+        cands = self.domain(s, None)
+        blind = self.blind
+        if action.card and blind is not None and blind.applies(s, self._seat(s), cands):
+            return super().allows(s, action)
+        return value in cands and bool(self.filter(s, [value]))
 
     def skip(self, s: State) -> Action:
         """The action that skips a ``may choose`` (its label may name the state)."""

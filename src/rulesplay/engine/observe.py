@@ -162,22 +162,47 @@ Concealment = tuple[list[tuple[int, str]] | None, list[int], list[tuple[str, int
                     list[int]]
 
 
-def concealment(s: State, seat: int | None) -> Concealment | None:
+# The history as a seat knows it (see Concealment) and, per decision name, whether the
+# latest decision of that name is unknown to it: worked out by told_history.
+Told = tuple[list[tuple[int, str]], dict[str, bool]]
+
+
+def told_history(s: State, seat: int | None, told: Told | None = None) -> Told:
+    """``s.history`` as ``seat`` knows it (:func:`knows_choice`; an unknown choice reads
+    ``"<choice>:?"``), and per decision name whether its latest decision is unknown.
+
+    Args:
+        told: this for an earlier state of the same game (a prefix of ``s.history``),
+            extended in place to the rest: a decision's entry never changes once the game
+            has gone on to the next decision, so a follower of a game keeps one and
+            extends it at each decision.
+    """
+    history, hidden = told if told is not None else ([], {})
+    bit = s.program.seat_bit(seat)
+    secret, unseen_choices = s.program.secret_choices, s.unseen_choices
+    for i in range(len(history), len(s.history)):  # (knows_choice, inlined)
+        p, aid = s.history[i]
+        name = aid.split(":", 1)[0]
+        known = p == seat or (name not in secret and not unseen_choices.get(i, 0) & bit)
+        hidden[name] = not known
+        history.append((p, aid if known else f"{name}:?"))
+    return history, hidden
+
+
+def concealment(s: State, seat: int | None, told: Told | None = None) -> Concealment | None:
     """What :func:`conceal` changes in a copy of ``s`` for ``seat``, or None when ``seat``
-    knows every choice and there is no variable it may not see, nor card variable."""
+    knows every choice and there is no variable it may not see, nor card variable.
+
+    Args:
+        told: :func:`told_history` of ``s`` when already worked out (it is then kept).
+    """
     prog = s.program
     unseen = unseen_vars(s, seat) if prog.concealed else []
     bit = prog.seat_bit(seat)
     on_seen = [slot for slot, seers in enumerate(prog.cvar_seers) if seers & bit]
     if not prog.secret_choices and not s.unseen_choices:
         return (None, [], unseen, on_seen) if unseen or on_seen else None
-    hidden: dict[str, bool] = {}  # decision name -> whether its latest is unknown to seat
-    history = []
-    for i, (p, aid) in enumerate(s.history):
-        name = aid.split(":", 1)[0]
-        known = knows_choice(s, i, seat)
-        hidden[name] = not known
-        history.append((p, aid if known else f"{name}:?"))
+    history, hidden = told if told is not None else told_history(s, seat)
     slots = [node.value_slot for node in prog.nodes
              if getattr(node, "value_slot", None) is not None and hidden.get(node.name)]
     return history, slots, unseen, on_seen
@@ -196,7 +221,8 @@ def unseen_vars(s: State, seat: int | None) -> list[tuple[str, int, int]]:
     return out
 
 
-def conceal(s: State, seat: int | None, plan: Concealment | None = None) -> None:
+def conceal(s: State, seat: int | None, plan: Concealment | None = None,
+            unseen_cards: list[int] | None = None) -> None:
     """Remove from ``s`` (a determinisation) what ``seat`` does not know of other seats'
     choices (:func:`knows_choice`: secret ones, and cards it never saw): their action ids in
     ``s.history`` become ``"<choice>:?"`` (the decision's name stays: that it was made is
@@ -214,6 +240,9 @@ def conceal(s: State, seat: int | None, plan: Concealment | None = None) -> None
         seat: the seat it is made for (None: an onlooker).
         plan: :func:`concealment` of ``s`` (or of the state ``s`` copies) when already
             worked out.
+        unseen_cards: the cards ``seat`` does not see where they are in ``s``, when
+            already known (a determinisation deals them among the places of the true
+            state's unseen cards: the same cards); worked out from ``s`` when None.
     """
     if plan is None:
         plan = concealment(s, seat)
@@ -233,12 +262,19 @@ def conceal(s: State, seat: int | None, plan: Concealment | None = None) -> None
         else:
             s.cv[slot] = [prog.card_var_defaults[slot]] * prog.num_cards
     if on_seen:
-        bit = prog.seat_bit(seat)
-        unseen_cards = [c for c in range(prog.num_cards) if not card_seers(s, c) & bit]
+        if unseen_cards is None:
+            unseen_cards = unseen_by(s, seat)
         for slot in on_seen:
             values, default = s.cv[slot], prog.card_var_defaults[slot]
             for c in unseen_cards:
                 values[c] = default
+
+
+def unseen_by(s: State, seat: int | None) -> list[int]:
+    """The cards ``seat`` (None: an onlooker) does not see where they are now in ``s``
+    (:func:`card_seers`)."""
+    bit = s.program.seat_bit(seat)
+    return [c for c in range(s.program.num_cards) if not card_seers(s, c) & bit]
 
 
 def repoint_cards(true: State, w: State) -> None:

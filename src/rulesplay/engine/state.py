@@ -388,40 +388,53 @@ class State:
     def scores(self) -> list[int]:
         """Each seat's score by the ruleset's ``score:`` expression (points)."""
         slot, score, _ = self.program.score_fns
-        saved = self.loc[slot]
+        loc = self.loc
+        saved = loc[slot]
         out = []
-        with self._faults(self.program.ruleset.score.span
-                          if self.program.ruleset.score else None, "the score"):
+        try:  # (a fault names the score rule; bots ask this after every look-ahead)
             for seat in range(self.num_players):
-                self.loc[slot] = seat
+                loc[slot] = seat
                 out.append(score(self, None))
-        self.loc[slot] = saved
+        except FAULTS as exc:
+            rs = self.program.ruleset
+            raise self._located(exc, rs.score.span if rs.score else None,
+                                "the score") from None
+        loc[slot] = saved
         return out
 
     def rank_keys(self) -> list[tuple[int, ...]]:
         """Each seat's (score, tiebreak...) tuple; the highest wins."""
         slot, score, ties = self.program.score_fns
-        saved = self.loc[slot]
+        loc = self.loc
+        saved = loc[slot]
         out = []
-        rs = self.program.ruleset
-        with self._faults(rs.tiebreaks[0].span if rs.tiebreaks else None, "a tiebreak"):
+        try:  # (a fault names the tiebreak; bots ask this after every playout)
             for seat in range(self.num_players):
-                self.loc[slot] = seat
+                loc[slot] = seat
                 out.append((score(self, None), *(t(self, None) for t in ties)))
-        self.loc[slot] = saved
+        except FAULTS as exc:
+            rs = self.program.ruleset
+            raise self._located(exc, rs.tiebreaks[0].span if rs.tiebreaks else None,
+                                "a tiebreak") from None
+        loc[slot] = saved
         return out
 
     def winners(self) -> list[int]:
         """The winning seats: the ruleset's ``winners:`` expression when it has one, else the
         seats with the best (score, tiebreaks) tuple; several when still tied."""
         if self.program.winners_fn is not None:
-            rs = self.program.ruleset
-            with self._faults(rs.winners.span if rs.winners else None, "the winners rule"):
+            try:
                 return sorted(set(self.program.winners_fn(self, None)))
+            except FAULTS as exc:
+                rs = self.program.ruleset
+                raise self._located(exc, rs.winners.span if rs.winners else None,
+                                    "the winners rule") from None
         keys = self.rank_keys()
-        score = self.program.ruleset.score
-        with self._faults(score.span if score else None, "the score"):
+        try:
             best = max(keys)  # (scores that are not numbers: a damaged save)
+        except FAULTS as exc:
+            score = self.program.ruleset.score
+            raise self._located(exc, score.span if score else None, "the score") from None
         return [seat for seat, k in enumerate(keys) if k == best]
 
     def public_history(self, seat: int | None) -> list[tuple[int, str | None]]:

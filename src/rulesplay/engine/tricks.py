@@ -191,6 +191,19 @@ class TrickNode(Node, Decision):
             out.append(self.pass_action)
         return out
 
+    def allows(self, s: State, action: Action) -> bool:
+        """As :meth:`Decision.allows`; a card's play (not a blind one) is tested alone:
+        the card is playable and passes the play filter, as :meth:`legal` finds it."""
+        value = action.value
+        if not action.card or action.__class__ is not Action \
+                or self.actions.by_card[value] is not action:
+            return super().allows(s, action)  # (a blind pick, a pass)
+        cards = self.source(s, None)
+        blind = self.blind
+        if blind is not None and blind.applies(s, s.stack[-1][self.at + 2], cards):
+            return super().allows(s, action)
+        return value in cards and bool(self.filter(s, [value]))
+
     def resolve(self, s: State, action: Action) -> None:
         f = s.stack[-1]
         at = self.at
