@@ -63,3 +63,35 @@ def test_numbers_in_range_are_untouched() -> None:
 def test_a_huge_number_is_told_by_its_digits() -> None:
     assert out_of_range(10**20).startswith("100000000000000000000 is out of range")
     assert out_of_range(7**50000).startswith("a number of about 42,")
+
+
+def test_a_card_attribute_out_of_range_is_refused_when_the_cards_are_made() -> None:
+    # chained squares took minutes (numbers of millions of digits) and then broke every
+    # printer of the score
+    text = GAME.format(statement="v = 1", score="0").replace(
+        "card c:\n    copies: 2",
+        "card c:\n    copies: 2\n    a = 999999999999999999\n    b = a * a\n    c = b * b")
+    with pytest.raises(RulesError) as caught:
+        rulesplay.loads(text, file="b.rules").new_state(2)
+    assert "out of range" in caught.value.message and caught.value.span.line == 6
+
+
+def test_a_number_taken_from_a_list_is_checked_when_stored() -> None:
+    # the list itself holds anything; what is stored from it is checked
+    exc = _fail("repeat 40 times:\n        let t = values(1..2, it * v * v)\n"
+                "        v = max(t)")
+    assert "out of range" in exc.message and exc.span.line == 11
+
+
+def test_a_cards_label_may_not_read_the_game_and_fails_at_its_place() -> None:
+    base = GAME.format(statement="v = 1", score="0")
+    reads = base.replace("    copies: 2", '    copies: 2\n    label: "{top(deck)} {v}"')
+    with pytest.raises(RulesError) as caught:
+        rulesplay.loads(reads)
+    messages = [d.message for d in caught.value.diagnostics]
+    assert any("not the zone 'deck'" in m for m in messages)
+    assert any("not the variable 'v'" in m for m in messages)
+    zero = base.replace("    copies: 2", '    copies: 2\n    label: "{100 / 0}"')
+    with pytest.raises(RulesError) as caught:
+        rulesplay.loads(zero, file="b.rules").new_state(2)
+    assert "division by zero" in caught.value.message and caught.value.span.line == 5

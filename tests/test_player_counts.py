@@ -41,7 +41,7 @@ def test_a_deal_too_big_for_some_counts_is_an_error_naming_them_and_those_that_f
     [diag] = check_player_counts(loads(text, file="d.rules"))
     assert diag.severity == "error" and diag.span.line == 10
     assert "with 9 or 10 players" in diag.message and "40 cards" in diag.message
-    assert "players 4..8 can be dealt" in diag.message
+    assert "enough for at most 8 players" in diag.message
     assert "deal 5 from deck to hand" in diag.render()  # the line and its caret
 
 

@@ -48,3 +48,25 @@ def test_an_included_file_is_read_no_further_than_the_limit(tmp_path: Path) -> N
     with pytest.raises(RulesError) as caught:
         load(top)
     assert "huge.part:1:1: error: is too large for a ruleset file" in str(caught.value)
+
+
+def test_the_files_of_a_ruleset_together_are_no_larger_than_one_may_be(
+        tmp_path: Path) -> None:
+    half = MAX_SOURCE_CHARS // 2 + 10
+    for name in ("a", "b"):
+        (tmp_path / f"{name}.part").write_text(f"enum e{name}: x{name}\n#" + "#" * half,
+                                               encoding="utf-8")
+    top = tmp_path / "top.rules"
+    top.write_text('game "H"\nplayers 2..2\ninclude "a.part"\ninclude "b.part"\n',
+                   encoding="utf-8")
+    with pytest.raises(RulesError) as caught:
+        load(top)
+    assert "together they may hold at most" in caught.value.message
+    assert caught.value.span.line == 4  # the include that went past the limit
+
+
+def test_a_long_line_is_shown_as_a_window_around_the_caret() -> None:
+    with pytest.raises(RulesError) as caught:
+        loads('game "H" ' + "x" * 5000 + "\n", file="long.rules")
+    shown = caught.value.render().split("\n")
+    assert len(shown[1]) < 200 and shown[2].strip() == "^"

@@ -226,6 +226,7 @@ def load_merged(path: str, sources: dict[str, str], reader: _Reader | None = Non
     reader = reader or _Disk(allowed_root(path))
     text = reader.read(path)
     sources[path] = text
+    _not_too_large(sources, path, None)
     variant = parse_text(text, path)
     seen = (*chain, reader.key(path))
     if variant.includes:
@@ -382,6 +383,7 @@ def _with_includes(ruleset: ir.Ruleset, path: str, sources: dict[str, str], read
         file = reader.resolve(path, target, span, chain, "include")
         text = reader.read(file)
         sources[file] = text
+        _not_too_large(sources, file, span)
         part = parse_text(text, file)
         if part.extends is not None:
             raise RulesValidationError("an included file cannot 'extends' another",
@@ -421,6 +423,20 @@ def _declarations_only(part: ir.Ruleset, file: str, span: Span) -> None:
             f"'include': {posixpath.basename(file)} has a '{given[0]}' line, which an "
             "included part cannot set (it adds declarations only): write it in the "
             "including file", span)
+
+
+def _not_too_large(sources: dict[str, str], file: str, span: Any) -> None:
+    """The files of one ruleset together are no larger than one file may be (a chain of
+    includes each just under the limit took minutes to check).
+
+    Raises:
+        RulesError: at the line that read the file going past the limit.
+    """
+    total = sum(len(t) for t in sources.values())
+    if total > MAX_SOURCE_CHARS:
+        where = span if isinstance(span, Span) and span.line else Span(file=file, line=1, col=1)
+        raise RulesError(f"the ruleset's files come to {total:,} characters with '{file}'; "
+                         f"together they may hold at most {MAX_SOURCE_CHARS:,}", where)
 
 
 def _index(items: list[Any]) -> dict[str, int]:

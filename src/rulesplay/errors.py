@@ -47,6 +47,7 @@ class Span(BaseModel):
 
 
 NO_SPAN = Span()
+SHOWN_LINE = 160  # characters of a long source line shown under a diagnostic
 
 # How much a diagnostic matters: an error stops the ruleset from loading, a warning does not.
 Severity = Literal["error", "warning"]
@@ -87,7 +88,13 @@ class Diagnostic:
         width = 1
         if self.span.end_line == self.span.line and self.span.end_col > self.span.col:
             width = self.span.end_col - self.span.col
-        caret = " " * (max(self.span.col, 1) - 1) + "^" + "~" * (min(width, 60) - 1)
+        col = max(self.span.col, 1) - 1
+        if len(line_text) > SHOWN_LINE:  # a window of the line around the caret
+            start = max(0, min(col - SHOWN_LINE // 2, len(line_text) - SHOWN_LINE))
+            line_text = ("..." if start else "") + line_text[start:start + SHOWN_LINE] + \
+                ("..." if start + SHOWN_LINE < len(line_text) else "")
+            col = col - start + (3 if start else 0)
+        caret = " " * col + "^" + "~" * (min(width, 60) - 1)
         return f"{head}\n    {line_text}\n    {caret}"
 
 

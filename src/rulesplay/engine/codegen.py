@@ -62,6 +62,23 @@ def _bounded(v: Any, span: Any) -> Any:
     return v
 
 
+def _in_range(e: ir.Expr) -> bool:
+    """``e`` is a value in -MAX_INT..MAX_INT whatever the state (see ``gen_bounded``)."""
+    if isinstance(e, ir.Num | ir.Str | ir.Bool | ir.NoneLit | ir.Name | ir.Attr | ir.Seat
+                  | ir.IsKind):
+        return True
+    if isinstance(e, ir.BinOp):  # a comparison, and, or, in: a yes/no
+        return e.op not in ("+", "-", "*", "/", "%")
+    if isinstance(e, ir.UnOp):
+        return e.op == "not" or _in_range(e.operand)
+    if isinstance(e, ir.Call):
+        return e.func in ("count", "index", "any", "all", "owner") or \
+            e.func == "abs" and all(_in_range(a) for a in e.args)
+    if isinstance(e, ir.Cond):
+        return _in_range(e.then) and _in_range(e.other)
+    return False
+
+
 def _range(lo: int, hi: int) -> tuple[int, ...]:
     """``lo..hi``: the numbers from lo to hi, no more than :data:`MAX_RANGE` of them (a range
     is a list of numbers: ``1..10^12`` would fill the memory)."""
@@ -220,11 +237,12 @@ class ExprCompiler(Stage):
         return self._function(self.gen_bounded(e))
 
     def gen_bounded(self, e: ir.Expr) -> str:
-        """Python source of ``e`` checked with ``_bounded`` when it adds, subtracts,
-        multiplies or sums (what else an expression reads is in range already: numbers as
-        written, variables as stored, counts, card attributes)."""
-        if not any(isinstance(n, ir.BinOp) and n.op in ("+", "-", "*") or
-                   isinstance(n, ir.Call) and n.func in ("sum", "bonus") for n in ir.walk(e)):
+        """Python source of ``e``, a value to be stored, checked with ``_bounded`` unless it
+        is in range by construction: a number as written, a name or attribute (stored
+        values are checked, card attributes when the cards are made), a count, or a
+        choice, negation or absolute value of those. What else computes a number (sums,
+        products, an item of a list, max of a list) is checked."""
+        if _in_range(e):
             return self.gen(e)
         return f"_bounded({self.gen(e)}, {self.const(e.span)})"
 

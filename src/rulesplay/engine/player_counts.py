@@ -74,12 +74,12 @@ def check_player_counts(game: Game) -> list[Diagnostic]:
     for i, rows in short.items():
         ns = [n for n, *_ in rows]
         _, each, needed, cards = rows[0]
-        fit = [n for n in range(lo, hi + 1) if n not in ns]
-        allowed = f"; players {fit[0]}..{fit[-1]} can be dealt" if fit else ""
+        # (the most the whole deck could serve: what else the game deals first is found
+        # by starting it, below)
         found.append(Diagnostic(
             f"with {_counts(ns)} this deal cannot be made: {each} cards to each of {ns[0]} "
-            f"players need {needed}, and the game has {cards} cards{allowed} (or write "
-            "'deal up to')", deals[i].span))
+            f"players need {needed}, and the game has {cards} cards, enough for at most "
+            f"{cards // each} players (or write 'deal up to')", deals[i].span))
     for span, failed in faults.items():
         ns = [n for n, _ in failed]
         first = f" (with {ns[0]}: {failed[0][1]})" if len(ns) > 1 else f": {failed[0][1]}"

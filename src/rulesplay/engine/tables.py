@@ -13,7 +13,8 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from .. import ir
-from ..errors import RulesError, RulesValidationError
+from ..errors import RUNTIME_FAULTS, RulesError, RulesValidationError, fault_message
+from ..limits import MAX_INT, out_of_range
 from ..visibility import sight
 from .expr import Fn
 from .options import check_option_value
@@ -54,7 +55,7 @@ def build_cards(prog: Program, comp: ExprCompiler) -> None:
     for a in attrs:
         lay.attr_table[a] = []
     multi_attr_kinds = sum(1 for k in rs.kinds if k.attrs) > 1
-    label_fns: list[tuple[Callable[[int], str], int]] = []
+    label_fns: list[tuple[Callable[[int], str], int, ir.KindDecl]] = []
     for k in rs.kinds:
         printed = [a for a in k.attrs if a.value is None]
         # Derived attributes (``value = EXPR``), evaluated per card in declaration order.
@@ -77,8 +78,12 @@ def build_cards(prog: Program, comp: ExprCompiler) -> None:
                 for attr, fn in derived:
                     try:
                         value = fn(None, cid)
-                    except (RulesError, TypeError, ValueError, ZeroDivisionError) as exc:
-                        msg = exc.message if isinstance(exc, RulesError) else str(exc)
+                        if value.__class__ is int and not -MAX_INT <= value <= MAX_INT:
+                            # (each checked as it is made: the next may square it)
+                            raise RulesValidationError(out_of_range(value), attr.span)
+                    except RUNTIME_FAULTS as exc:
+                        msg = exc.message if isinstance(exc, RulesError) else \
+                            fault_message(exc)
                         raise RulesValidationError(
                             f"attribute '{attr.name}' of card {values}: {msg}",
                             attr.span) from None
@@ -88,12 +93,21 @@ def build_cards(prog: Program, comp: ExprCompiler) -> None:
                     a: sorted(v) if isinstance(v, frozenset) else v
                     for a, v in values.items()}})
                 prog.card_short.append(k.short or short)
-                label_fns.append((label, cid))
+                label_fns.append((label, cid, k))
     prog.num_cards = len(lay.kind_of)
     if len(set(prog.card_ids)) != prog.num_cards:
         raise RulesValidationError("two cards would have the same id; give the kinds "
                                    "different attributes", rs.span)
-    prog.card_labels = [fn(cid) for fn, cid in label_fns]
+    prog.card_labels = []
+    for make_label, cid, k in label_fns:
+        try:
+            prog.card_labels.append(make_label(cid))
+        except RUNTIME_FAULTS as exc:  # a placeholder failed on this card
+            msg = exc.message if isinstance(exc, RulesError) else fault_message(exc)
+            where = exc.span if isinstance(exc, RulesError) and exc.span.line else \
+                k.card_label.span if k.card_label.span.line else k.span
+            raise RulesValidationError(f"the label of card {prog.card_ids[cid]} cannot be "
+                                       f"made: {msg}", where) from None
 
 
 def _prototypes(prog: Program, k: ir.KindDecl, printed: list[ir.AttrDecl], copies: int

@@ -24,7 +24,7 @@ from ..phasegraph import phase_edges, start_phase
 from .branches import hidden_branches
 from .constants import MAX_CARDS, const_eval, constant_checks, value_before_play
 from .cycles import ability_cycles
-from .declarations import Declarations
+from .declarations import Declarations, card_label_reads
 from .expressions import ExprChecker
 from .functions import BUILTINS, PER_ELEMENT, Builtin
 from .held import held_values
@@ -75,6 +75,7 @@ class Checker:
         for k in r.kinds:
             exprs.want(k.copies, "int")
             exprs.template(k.card_label, attrs=True)
+            card_label_reads(ctx, k.card_label)
             declarations.tables(k)
         for ab in r.abilities:
             exprs.template(ab.labels)

@@ -9,6 +9,7 @@ from .. import ir
 from ..errors import Span, did_you_mean
 from ..grammar import language_word
 from ..limits import limit_problem
+from ..visitor import nodes_of
 from .expressions import ExprChecker
 from .symbols import RESERVED, Context
 from .types import ANY, describe
@@ -249,3 +250,21 @@ class Declarations:
 def whole_at_least_1(value: Any) -> bool:
     """Whether ``value`` (a table cell) is a whole number of at least 1 (not yes/no)."""
     return isinstance(value, int) and not isinstance(value, bool) and value >= 1
+
+
+def card_label_reads(ctx: Context, labels: ir.Labels) -> None:
+    """A card's label is made once, before play: its placeholders may read the card's
+    attributes, options and enum values, not a zone or a variable (they ended in a
+    traceback when the game was built)."""
+    for lang in ("", *labels.other):
+        for part in ctx.out.templates.get((id(labels), lang), []):
+            if isinstance(part, str):
+                continue
+            for name in nodes_of(part, ir.Name):
+                what = "zone" if name.id in ctx.sym.zones else \
+                    "variable" if name.id in ctx.sym.vars else None
+                if what is not None:
+                    ctx.error(f"a card's label is made before play: it may show the card's "
+                              f"attributes, options and enum values, not the {what} "
+                              f"'{name.id}'", name.span)
+
