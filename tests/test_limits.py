@@ -123,3 +123,25 @@ def test_a_range_too_long_to_hold_is_a_located_error(statement: str, engine: str
         s.apply(s.legal_actions()[0])
     assert "a range may hold at most 100,000" in caught.value.message
     assert caught.value.span.line == 9
+
+
+@pytest.mark.parametrize("engine", ["compiled", "interpret"])
+@pytest.mark.parametrize("statement", [
+    "n = sum(1..100000, sum(1..100000, it))",  # one step of the rules, 10^10 additions
+    "n = count(values(1..50000, count(1..50000, it > n)))",
+])
+def test_the_work_inside_one_expression_is_bounded(statement: str, engine: str) -> None:
+    text = ROUND_AND_ROUND.format(limits="").replace("    n += 1\n", f"    {statement}\n")
+    with pytest.raises(RulesError) as caught:
+        s = rulesplay.loads(text, engine=engine, limits={"work": 1_000_000}).new_state(2)
+        s.apply(s.legal_actions()[0])
+    assert "1000000 cards and numbers gone over" in caught.value.message
+    assert caught.value.span.line == 9
+
+
+def test_the_work_budget_is_per_decision() -> None:
+    # 60,000 numbers per decision, within a budget of 100,000 however long the game goes
+    text = ROUND_AND_ROUND.format(limits="limit entries 50\n").replace(
+        "    n += 1\n", "    n = count(1..60000) + n % 7\n")
+    exc = _play(rulesplay.loads(text, limits={"work": 100_000}))
+    assert "has begun 50 times" in exc.message

@@ -16,6 +16,7 @@ LIMITS: dict[str, tuple[int, str]] = {
     "decisions": (50_000, "decisions in one game"),
     "entries": (2_000, "times one phase may begin in one game"),
     "steps": (200_000, "steps of the rules between two decisions"),
+    "work": (20_000_000, "cards and numbers gone over by expressions between two decisions"),
 }
 MAX_LIMIT = 1_000_000_000  # the largest value a limit may be given
 MAX_RANGE = 100_000  # the most numbers a range (lo..hi) may hold
@@ -55,6 +56,9 @@ def over_limit(name: str, value: int, phase: str = "") -> str:
     if name == "steps":
         return f"step limit reached: {value} steps without a decision (a loop that never " \
                f"ends?) {raise_it}"
+    if name == "work":
+        return f"{value} cards and numbers gone over by expressions without a decision " \
+               f"(a sum inside a sum, filters inside filters?) {raise_it}"
     if name == "entries":
         return f"this phase has begun {value} times in this game: do the 'next' lines " \
                f"ever lead to 'next end'? {raise_it}"

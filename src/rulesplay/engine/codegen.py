@@ -17,7 +17,7 @@ from typing import Any, get_args
 
 from .. import ir
 from ..errors import RulesRuntimeError, value_text
-from ..limits import MAX_INT, MAX_RANGE, out_of_range
+from ..limits import MAX_INT, MAX_RANGE, out_of_range, over_limit
 from ..show import expr_text as ir_text
 from ..validate import Checked
 from ..validate.functions import BUILTINS
@@ -60,6 +60,17 @@ def _bounded(v: Any, span: Any) -> Any:
     if v.__class__ is int and not -MAX_INT <= v <= MAX_INT:
         raise RulesRuntimeError(out_of_range(v), span)
     return v
+
+
+def _charge(s: Any, coll: Any) -> Any:
+    """``coll``, gone over by a filter or a builtin: its length is counted against the
+    state's ``work`` budget (a sum over a range inside a sum over a range is one step of
+    the rules, but 10^10 additions). ``s`` is None while the cards are made."""
+    if s is not None:
+        s.work += len(coll)
+        if s.work > s.program.max_work:
+            raise RulesRuntimeError(over_limit("work", s.program.max_work))
+    return coll
 
 
 def _in_range(e: ir.Expr) -> bool:
@@ -483,7 +494,7 @@ class ExprCompiler(Stage):
         """The list comprehension of ``e``; ``end`` ``bottom``/``top``: instead, its first or
         last card by a scan that stops there (see :func:`~rulesplay.engine.expr_facts.scans`)."""
         cond = e.cond
-        coll = self.gen_coll(e.coll)
+        coll = f"_charge(s, {self.gen_coll(e.coll)})"
         if end == "top":
             coll = f"reversed({coll})"
         left, right = ("next((", "), None)") if end else ("[", "]")
@@ -587,7 +598,7 @@ class ExprCompiler(Stage):
                 each = self.gen(e.args[1])
             finally:
                 self._cards, self._seats = saved
-            return f"_ascending({{{each} for it in {self.gen_coll(e.args[0])}}})"
+            return f"_ascending({{{each} for it in _charge(s, {self.gen_coll(e.args[0])})}})"
         arg = e.args[0] if len(e.args) == 1 else None
         if e.func in ("top", "bottom") and isinstance(arg, ir.Filter) and \
                 (e.func == "bottom" or self.type_of(arg.coll) == "zone") and \
@@ -621,6 +632,8 @@ class _Fill(dict[str, str]):
                     return comp.gen(arg) if key[0] == "a" else comp.gen_coll(arg)
                 finally:
                     comp._cards, comp._seats = saved
+            if key[0] == "c" and self.per_element is not None and k == 0:
+                return f"_charge(s, {comp.gen_coll(arg)})"  # the elements gone over
             return comp.gen(arg) if key[0] == "a" else comp.gen_coll(arg)
         if key == "owners":
             return comp.const(lay.zone_owner)

@@ -61,7 +61,7 @@ class State:
 
     __slots__ = ("program", "zones", "where", "g", "pv", "cv", "loc", "stack", "by", "rng",
                  "pending", "terminal", "phase", "events", "span", "_legal", "decisions",
-                 "seed", "history", "unseen_choices", "watch", "entries", "chosen")
+                 "seed", "history", "unseen_choices", "watch", "entries", "work", "chosen")
 
     program: Program
     zones: list[list[int]]
@@ -87,6 +87,9 @@ class State:
     the bitmask of those seats (:func:`~rulesplay.engine.observe.seat_bit`). A seat sees
     the card when it sees where the card is when chosen, or sees it arrive somewhere before
     the next decision (see :func:`~rulesplay.engine.observe.knows_choice`)."""
+    work: int
+    """Cards and numbers gone over by expressions since the last decision (the ``work``
+    limit, :mod:`rulesplay.limits`)."""
     entries: list[int]
     """How many times each phase (by its index in ``program.phases``) has begun: the
     ``entries`` limit (:mod:`rulesplay.limits`) stops a game whose phases go round for ever."""
@@ -129,6 +132,7 @@ class State:
         s.history = []
         s.unseen_choices, s.watch, s.chosen = {}, None, None
         s.entries = [0] * len(program.phases)
+        s.work = 0
         for slot, default in program.gvars:
             s.g[slot] = default(s, None)
         for slot, default in program.pvars:
@@ -216,6 +220,7 @@ class State:
         self.history.append((player, chosen.id))
         self.pending = self._legal = None
         self.decisions += 1
+        self.work = 0  # the 'work' budget is per decision
         resolves = node.resolves
         watch = None
         # Who sees an openly chosen card: where it is, where it lands when the choice
@@ -570,6 +575,7 @@ class State:
         s.history = self.history[:]
         s.unseen_choices, s.watch, s.chosen = dict(self.unseen_choices), None, None
         s.entries = self.entries[:]
+        s.work = self.work
         return s
 
     def to_json(self) -> str:
@@ -652,6 +658,7 @@ class State:
             s.history = [(p, aid) for p, aid in d["history"]]
             s.unseen_choices = dict(d["unseen_choices"])
             s.entries = list(d["entries"])
+            s.work = 0
             s.watch = s.chosen = None
             s.events, s._legal, s.span = None, None, None
             return s
