@@ -63,9 +63,11 @@ def _bounded(v: Any, span: Any) -> Any:
 
 
 def _charge(s: Any, coll: Any) -> Any:
-    """``coll``, gone over by a filter or a builtin: its length is counted against the
-    state's ``work`` budget (a sum over a range inside a sum over a range is one step of
-    the rules, but 10^10 additions). ``s`` is None while the cards are made."""
+    """``coll``, a range made or a collection gone over inside another's filter or builtin:
+    its length is counted against the state's ``work`` budget (a sum over a range inside a
+    sum over a range is one step of the rules, but 10^10 additions). A collection gone over
+    at the top of an expression is not counted: it holds at most the game's cards (the
+    step limit bounds how often). ``s`` is None while the cards are made."""
     if s is not None:
         s.work += len(coll)
         if s.work > s.program.max_work:
@@ -90,13 +92,15 @@ def _in_range(e: ir.Expr) -> bool:
     return False
 
 
-def _range(lo: int, hi: int) -> tuple[int, ...]:
+def _range(s: Any, lo: int, hi: int) -> tuple[int, ...]:
     """``lo..hi``: the numbers from lo to hi, no more than :data:`MAX_RANGE` of them (a range
-    is a list of numbers: ``1..10^12`` would fill the memory)."""
+    is a list of numbers: ``1..10^12`` would fill the memory), counted as work."""
     if hi - lo >= MAX_RANGE:
         raise RulesRuntimeError(f"the range {lo}..{hi} holds {hi - lo + 1:,} numbers; a range "
                                 f"may hold at most {MAX_RANGE:,}")
-    return tuple(range(lo, hi + 1))
+    numbers = tuple(range(lo, hi + 1))
+    _charge(s, numbers)
+    return numbers
 
 
 def _div(x: int, y: int, text: str) -> int:
@@ -228,6 +232,9 @@ class ExprCompiler(Stage):
         # The names read as a seat that exists (``it`` of a loop over ``seats``), so a
         # per-player zone or variable needs no seat check.
         self._seats: frozenset[str] = frozenset()
+        # How deep inside filters' tests and builtins' per-element parts the code being
+        # made is: what is gone over there is counted as work (see _charge).
+        self._depth = 0
 
     # ------------------------------------------------------------ public API
     def type_of(self, e: ir.Expr) -> str:
@@ -468,7 +475,7 @@ class ExprCompiler(Stage):
         lo, hi = e.lo, e.hi
         if isinstance(lo, ir.Num) and isinstance(hi, ir.Num) and hi.value - lo.value < 64:
             return self.const(tuple(range(lo.value, hi.value + 1)))  # (small and fixed)
-        return f"_range({self.gen(lo)}, {self.gen(hi)})"
+        return f"_range(s, {self.gen(lo)}, {self.gen(hi)})"
 
     def visit_Filter(self, e: ir.Filter) -> str:
         """``COLL where COND``; a part of COND that does not read ``it`` and does real
@@ -494,7 +501,20 @@ class ExprCompiler(Stage):
         """The list comprehension of ``e``; ``end`` ``bottom``/``top``: instead, its first or
         last card by a scan that stops there (see :func:`~rulesplay.engine.expr_facts.scans`)."""
         cond = e.cond
-        coll = f"_charge(s, {self.gen_coll(e.coll)})"
+        coll = self._gone_over(e.coll)
+        self._depth += 1
+        try:
+            return self._filter_code(e, cond, coll, end)
+        finally:
+            self._depth -= 1
+
+    def _gone_over(self, coll: ir.Expr) -> str:
+        """The source of a collection a filter or builtin goes over: counted as work inside
+        another one's test or per-element part (see :func:`_charge`)."""
+        code = self.gen_coll(coll)
+        return f"_charge(s, {code})" if self._depth else code
+
+    def _filter_code(self, e: ir.Filter, cond: ir.Expr, coll: str, end: str) -> str:
         if end == "top":
             coll = f"reversed({coll})"
         left, right = ("next((", "), None)") if end else ("[", "]")
@@ -593,12 +613,15 @@ class ExprCompiler(Stage):
             raise ValueError(f"unknown function {e.func!r}")
         if e.func == "values" and len(e.args) == 2 and self.type_of(e.args[1]) == "int":
             # Numbers sort as themselves (the sort key orders enum values).
+            coll = self._gone_over(e.args[0])
             saved = self._bind_it(e.args[0])
+            self._depth += 1
             try:
                 each = self.gen(e.args[1])
             finally:
                 self._cards, self._seats = saved
-            return f"_ascending({{{each} for it in _charge(s, {self.gen_coll(e.args[0])})}})"
+                self._depth -= 1
+            return f"_ascending({{{each} for it in {coll}}})"
         arg = e.args[0] if len(e.args) == 1 else None
         if e.func in ("top", "bottom") and isinstance(arg, ir.Filter) and \
                 (e.func == "bottom" or self.type_of(arg.coll) == "zone") and \
@@ -628,12 +651,14 @@ class _Fill(dict[str, str]):
             arg = self.args[k]
             if k == self.per_element:  # ``it`` is each element of the first argument
                 saved = comp._bind_it(self.args[0])
+                comp._depth += 1
                 try:
                     return comp.gen(arg) if key[0] == "a" else comp.gen_coll(arg)
                 finally:
                     comp._cards, comp._seats = saved
+                    comp._depth -= 1
             if key[0] == "c" and self.per_element is not None and k == 0:
-                return f"_charge(s, {comp.gen_coll(arg)})"  # the elements gone over
+                return comp._gone_over(arg)  # the elements gone over
             return comp.gen(arg) if key[0] == "a" else comp.gen_coll(arg)
         if key == "owners":
             return comp.const(lay.zone_owner)
