@@ -28,9 +28,11 @@ def _cpu_seconds(pid: int) -> float:
 def _run_and_stop(args: list[str], sig: int, cpu: float) -> tuple[int, str]:
     """Start ``rulesplay ARGS``, wait until it has used ``cpu`` seconds of CPU (loaded,
     playing: a shared machine may be slow), send ``sig``; its exit code and output."""
+    # (a shell's background job ignores Ctrl-C, and its children inherit that: undo it)
     proc = subprocess.Popen([sys.executable, "-m", "rulesplay", *args], cwd=ROOT,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                            env={**os.environ, "COLUMNS": "200"})
+                            env={**os.environ, "COLUMNS": "200"},
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         deadline = time.monotonic() + 120
         while _cpu_seconds(proc.pid) < cpu and time.monotonic() < deadline:
