@@ -16,10 +16,10 @@ import json
 import os
 import signal
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import click
 from rich.console import Console
@@ -42,6 +42,8 @@ from .compose import load_ruleset
 from .sim import Comparison, Interrupted, Result
 from .sim import compare as run_compare
 from .sim import simulate as run_simulate
+
+T = TypeVar("T")
 
 __all__ = ["compare", "simulate"]
 
@@ -267,24 +269,15 @@ def simulate(file: str, n: int, players: int | None, options: tuple[str, ...], b
         _check_plot(plot_path, force)
     opts, nplayers, bots = _table(file, options, players, bot, seats)
     err = terminal.console(stderr=True, highlight=True)
-    stopped: Interrupted | None = None
-    try:
-        with _progress(err) as bar, _term_as_interrupt():
+
+    def play() -> Result:
+        with _progress(err) as bar:
             task = bar.add_task("simulating", total=n)
-            result = run_simulate(file, n, nplayers, opts, bots, seed, workers,
-                                  progress=lambda k: bar.update(task, completed=k),
-                                  engine=engine)
-    except ValueError as exc:
-        raise click.UsageError(str(exc)) from None
-    except KeyboardInterrupt:  # before the games began (loading the ruleset)
-        _say_stopped(err, Interrupted(None, 0, n))
-        sys.exit(130)
-    except Interrupted as exc:
-        stopped = exc
-        _say_stopped(err, exc)
-        if not isinstance(exc.partial, Result):
-            sys.exit(130)
-        result = exc.partial
+            return run_simulate(file, n, nplayers, opts, bots, seed, workers,
+                                progress=lambda k: bar.update(task, completed=k),
+                                engine=engine)
+
+    result, stopped = _played(play, Result, err, n)
     if as_json:
         click.echo(terminal.json_text(json.dumps(result.to_dict(), indent=2,
                                                  ensure_ascii=False)))
@@ -299,7 +292,7 @@ def simulate(file: str, n: int, players: int | None, options: tuple[str, ...], b
             raise click.ClickException(f"cannot write the plot {plot_path}: "
                                        f"{exc.strerror or exc}") from None
         click.echo(f"plot written to {plot_path}", err=as_json)
-    if stopped is not None:
+    if stopped:
         sys.exit(130)
 
 
@@ -319,26 +312,17 @@ def compare(base: str, variant: str, n: int, players: int | None, options: tuple
     opts, nplayers, bots = _table(base, options, players, bot, seats)
     _warn(variant)
     err = terminal.console(stderr=True, highlight=True)
-    stopped: Interrupted | None = None
-    try:
-        with _progress(err) as bar, _term_as_interrupt():
+
+    def play() -> Comparison:
+        with _progress(err) as bar:
             tasks = {"base": bar.add_task("base", total=n),
                      "variant": bar.add_task("variant", total=n)}
-            result = run_compare(base, variant, n, nplayers, opts, bots, seed, workers,
-                                 progress=lambda which, k: bar.update(tasks[which],
-                                                                      completed=k),
-                                 engine=engine)
-    except ValueError as exc:
-        raise click.UsageError(str(exc)) from None
-    except KeyboardInterrupt:
-        _say_stopped(err, Interrupted(None, 0, n))
-        sys.exit(130)
-    except Interrupted as exc:
-        stopped = exc
-        _say_stopped(err, exc)
-        if not isinstance(exc.partial, Comparison):
-            sys.exit(130)
-        result = exc.partial
+            return run_compare(base, variant, n, nplayers, opts, bots, seed, workers,
+                               progress=lambda which, k: bar.update(tasks[which],
+                                                                    completed=k),
+                               engine=engine)
+
+    result, stopped = _played(play, Comparison, err, n)
     if as_json:
         click.echo(terminal.json_text(json.dumps(result.to_dict(), indent=2,
                                                  ensure_ascii=False)))
@@ -347,8 +331,30 @@ def compare(base: str, variant: str, n: int, players: int | None, options: tuple
         out.print(comparison_table(result))
         for sentence in result.verdict():
             out.print(sentence)
-    if stopped is not None:
+    if stopped:
         sys.exit(130)
+
+
+def _played(play: Callable[[], T], kind: type[T], err: Console, n: int) -> tuple[T, bool]:
+    """Run ``play`` (the games, with their progress bar) and return what it gives and
+    whether it was stopped. On Ctrl-C or SIGTERM the stop is said and what the finished
+    games give is returned (exit 130 when they give nothing of ``kind``).
+
+    Raises:
+        click.UsageError: a bad argument found on the way (ValueError).
+    """
+    try:
+        with _term_as_interrupt():
+            return play(), False
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from None
+    except KeyboardInterrupt:  # before the games began (loading the ruleset)
+        _say_stopped(err, Interrupted(None, 0, n))
+    except Interrupted as exc:
+        _say_stopped(err, exc)
+        if isinstance(exc.partial, kind):
+            return exc.partial, True
+    sys.exit(130)
 
 
 def _check_workers(workers: int | None, force: bool) -> None:

@@ -255,7 +255,7 @@ class State:
             except FAULTS as exc:
                 raise self._located(exc) from None
         # What _run does, inline (one call less per decision).
-        stack, step_of = self.stack, prog.step_of
+        stack, step_of, max_steps = self.stack, prog.step_of, prog.max_steps
         steps = 0
         try:
             while self.pending is None and not self.terminal:
@@ -264,7 +264,7 @@ class State:
                 f = stack[-1]
                 step_of[f[0]](self, f)
                 steps += 1
-                if steps > prog.max_steps:
+                if steps > max_steps:
                     self._step_limit()
         except FAULTS as exc:
             self.span = prog.locate(exc.__traceback__) or self.span
