@@ -50,7 +50,7 @@ def test_a_number_that_leaves_the_range_stops_at_its_statement(statement: str,
 
 def test_a_score_out_of_range_is_a_located_error_not_an_overflow() -> None:
     exc = _fail("v = 999999999999999999", score="v * v * v")
-    assert "out of range" in exc.message and exc.span.line == 12
+    assert "out of range" in exc.message and exc.span.line == 11  # at "v = x"
 
 
 def test_numbers_in_range_are_untouched() -> None:
@@ -95,3 +95,9 @@ def test_a_cards_label_may_not_read_the_game_and_fails_at_its_place() -> None:
     with pytest.raises(RulesError) as caught:
         rulesplay.loads(zero, file="b.rules").new_state(2)
     assert "division by zero" in caught.value.message and caught.value.span.line == 5
+
+
+def test_a_number_bound_by_a_loop_over_a_list_is_checked_when_stored() -> None:
+    exc = _fail("repeat 40 times:\n        for each x in values(1..2, it * v * v):\n"
+                "            v = x")
+    assert "out of range" in exc.message and exc.span.line == 11  # at "v = x"

@@ -75,20 +75,23 @@ def _charge(s: Any, coll: Any) -> Any:
     return coll
 
 
-def _in_range(e: ir.Expr) -> bool:
-    """``e`` is a value in -MAX_INT..MAX_INT whatever the state (see ``gen_bounded``)."""
-    if isinstance(e, ir.Num | ir.Str | ir.Bool | ir.NoneLit | ir.Name | ir.Attr | ir.Seat
-                  | ir.IsKind):
+def _in_range(e: ir.Expr, res: dict[int, tuple[str, str]]) -> bool:
+    """``e`` is a value in -MAX_INT..MAX_INT whatever the state (see ``gen_bounded``);
+    ``res``: the validator's resolution of names (a local or ``it`` may be an item of a list
+    of anything, so it is not in range by construction)."""
+    if isinstance(e, ir.Num | ir.Str | ir.Bool | ir.NoneLit | ir.Attr | ir.Seat | ir.IsKind):
         return True
+    if isinstance(e, ir.Name):
+        return res.get(id(e), ("", ""))[0] not in ("local", "it", "")
     if isinstance(e, ir.BinOp):  # a comparison, and, or, in: a yes/no
         return e.op not in ("+", "-", "*", "/", "%")
     if isinstance(e, ir.UnOp):
-        return e.op == "not" or _in_range(e.operand)
+        return e.op == "not" or _in_range(e.operand, res)
     if isinstance(e, ir.Call):
         return e.func in ("count", "index", "any", "all", "owner") or \
-            e.func == "abs" and all(_in_range(a) for a in e.args)
+            e.func == "abs" and all(_in_range(a, res) for a in e.args)
     if isinstance(e, ir.Cond):
-        return _in_range(e.then) and _in_range(e.other)
+        return _in_range(e.then, res) and _in_range(e.other, res)
     return False
 
 
@@ -260,7 +263,7 @@ class ExprCompiler(Stage):
         values are checked, card attributes when the cards are made), a count, or a
         choice, negation or absolute value of those. What else computes a number (sums,
         products, an item of a list, max of a list) is checked."""
-        if _in_range(e):
+        if _in_range(e, self.c.res):
             return self.gen(e)
         return f"_bounded({self.gen(e)}, {self.const(e.span)})"
 
