@@ -50,7 +50,7 @@ def test_a_number_that_leaves_the_range_stops_at_its_statement(statement: str,
 
 def test_a_score_out_of_range_is_a_located_error_not_an_overflow() -> None:
     exc = _fail("v = 999999999999999999", score="v * v * v")
-    assert "out of range" in exc.message and exc.span.line == 11  # at "v = x"
+    assert "out of range" in exc.message and exc.span.line == 12
 
 
 def test_numbers_in_range_are_untouched() -> None:
