@@ -14,7 +14,7 @@ import pytest
 
 import rulesplay
 from rulesplay.compose import load_ruleset
-from rulesplay.errors import RulesError
+from rulesplay.errors import OptionError, RulesError
 
 ROOT = Path(__file__).resolve().parent.parent
 BASE = (ROOT / "tests/bad/_base_ok.rules").read_text(encoding="utf-8")
@@ -412,3 +412,25 @@ def test_other_api_arguments_of_the_wrong_kind_are_refused_in_words() -> None:
         game.new_state(3, record_events="all")
     with pytest.raises(TypeError, match="load\\(\\) takes the ruleset file's path"):
         rulesplay.load(None)  # type: ignore[arg-type]
+
+
+def test_an_option_value_is_quoted_short_however_long_it_was_given() -> None:
+    from rulesplay.engine.options import check_option_value
+
+    game = rulesplay.loads('game "O"\nplayers 2..2\noption rounds: int in 1..5 = 2\n'
+                           'card c:\n    copies: 2\nzone deck: shared, public\nphase a:\n'
+                           '    0 chooses x from deck\n    end game\nscore: rounds\n')
+    [decl] = game.ruleset.options
+    for value, shown in ((10**300, "a number of about 300 digits"), ("x" * 5000, "xxx...")):
+        with pytest.raises(OptionError) as caught:
+            check_option_value(decl, value)
+        assert shown in caught.value.message and len(caught.value.message) < 120
+
+
+def test_a_placeholder_nested_too_deeply_is_reported_where_it_is() -> None:
+    text = ('game "D"\nplayers 2..2\ncard c:\n    copies: 2\nzone deck: shared, public\n'
+            'phase a:\n    0 chooses x from deck\n    say "v {' + "-" * 150 + '1}"\n'
+            "    end game\nscore: 0\n")
+    with pytest.raises(RulesError) as caught:
+        rulesplay.loads(text, file="deep.rules")
+    assert caught.value.span.line == 8 and "nested too deeply" in caught.value.message

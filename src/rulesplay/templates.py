@@ -78,7 +78,10 @@ def parse_expr(text: str, span: Span, col: int | None = None) -> ir.Expr:
         tree = parser().parse(text, start="expr_only")
     except (UnexpectedInput, LarkError):
         raise RulesSyntaxError(f"'{{{text}}}' is not an expression", where) from None
-    check_depth(tree, text, span.file)
+    try:
+        check_depth(tree, text, span.file)
+    except RulesSyntaxError as exc:  # at the placeholder in its file, not line 1 of it
+        raise RulesSyntaxError(exc.message, where) from None
     try:
         # expr_only has no method: the result is its tree, holding the expression's node.
         expr: ir.Expr = _PlacedIR(span, col).transform(tree).children[0]

@@ -29,8 +29,17 @@ def check_option_value(o: ir.OptionDecl, value: Any, players: int | None = None)
         ok = value in o.choices
         allowed = "one of " + ", ".join(o.choices)
     if not ok:
-        raise OptionError(f"option {o.name} = {value!r}{where} is not allowed; allowed: "
-                          f"{allowed}", o.span)
+        raise OptionError(f"option {o.name} = {_shown(value)}{where} is not allowed; "
+                          f"allowed: {allowed}", o.span)
+
+
+def _shown(value: Any) -> str:
+    """A value as an error quotes it: cut short (a value from the command line may be
+    thousands of characters; Python will not even print an int of over 4,300 digits)."""
+    if isinstance(value, int) and value.bit_length() > 200:
+        return f"a number of about {int(value.bit_length() * 0.30103):,} digits"
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def coerce_option(o: ir.OptionDecl, text: Any) -> Any:
