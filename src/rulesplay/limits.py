@@ -3,8 +3,8 @@ error instead of running for ever (issue 14 item 3).
 
 A ruleset may set any of them (``limit decisions 20000``), and so may a run
 (``--limit decisions=20000``); otherwise the defaults hold. The defaults are far above what
-the shipped games need: in 100 random games of each, at most 4,100 decisions (Bargain Bin, to
-its points target) and 41 entries of one phase.
+the shipped rulesets need: in 100 random games of each, at most 4,100 decisions (a game
+played to a points target) and 41 entries of one phase.
 """
 
 from __future__ import annotations

@@ -249,8 +249,8 @@ class Narrator:
 
 def out_of_play(ruleset: ir.Ruleset) -> frozenset[str]:
     """Hidden shared zones that the rules only ever move cards into (never read, count or
-    take from): the game box where an option that is off puts its cards (Bargain Bin's
-    Joker). Such a move tells of a card that is not in the game."""
+    take from): the box where an option that is off puts the cards it leaves out. Such a
+    move tells of a card that is not in the game."""
     hidden = {z.name for z in ruleset.zones if z.visibility == "hidden" and not z.per_player}
     targets = [m.to.id for m in ir.walk(ruleset) if isinstance(m, ir.Move)
                and isinstance(m.to, ir.Name)]

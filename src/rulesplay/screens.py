@@ -48,7 +48,7 @@ def _var_text(program: Program, decl: ir.VarDecl, value: Any) -> str:
 
 def public_score(program: Program) -> bool:
     """Whether every seat may see the ruleset's score: it reads only public zones and
-    variables, and counts of other zones (Bargain Hunter's bargains minus junk), so the
+    variables, and counts of other zones (one pile's size minus another's), so the
     running score reveals nothing."""
     score = program.ruleset.score
     return score is None or not unseen_reads(score, program.ruleset, program.checked)

@@ -78,9 +78,9 @@ def outcome(winners: Sequence[int], keys: Sequence[tuple[int, ...]],
     Returns:
         ``"nobody"`` without a winner; ``"alone"`` with one winner (or one side); ``"tie"``
         when two winners of different sides are equal on score and every tie-break (the
-        ranking could not separate them: Bargain Hunter's shared win, BH11); else
-        ``"shared"``: several winners that the rules name although the ranking tells them
-        apart (Bargain Bin's top two, BB5; a winning team's seats).
+        ranking could not separate them); else ``"shared"``: several winners that the
+        rules name although the ranking tells them apart (a ``winners:`` rule naming the
+        top two; a winning team's seats).
     """
     side = list(sides) if sides is not None else list(range(len(keys)))
     if not winners:
