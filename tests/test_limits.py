@@ -106,8 +106,11 @@ def test_run_takes_limit_and_says_which_there_are(tmp_path: Path) -> None:
 
 
 def test_the_defaults_leave_room_above_every_shipped_game() -> None:
-    # measured: at most 4,100 decisions and 41 entries of one phase in 100 random games each
+    # measured: at most 4,100 decisions and 41 entries of one phase in 100 random games each;
+    # at most 21,082 steps and work in 20 random games of each ruleset and variant at each
+    # player count (the frame interpreter; the compiled engine 18,967)
     assert LIMITS["decisions"][0] >= 10 * 4_100 and LIMITS["entries"][0] >= 40 * 41
+    assert LIMITS["total"][0] >= 500 * 21_082
 
 
 @pytest.mark.parametrize("statement", [
@@ -145,3 +148,41 @@ def test_the_work_budget_is_per_decision() -> None:
         "    n += 1\n", "    n = count(1..60000) + n % 7\n")
     exc = _play(rulesplay.loads(text, limits={"work": 100_000}))
     assert "has begun 50 times" in exc.message
+
+
+def test_the_total_budget_stops_a_game_that_never_ends_but_works_between_decisions() -> None:
+    # 3,000 loop turns per decision: within the steps between two decisions, for ever
+    text = ROUND_AND_ROUND.format(limits="limit total 100000\n").replace(
+        "    n += 1\n", "    repeat 3000 times:\n        n += 1\n")
+    for engine in ("compiled", "interpret"):
+        s = rulesplay.loads(text, engine=engine).new_state(2)
+        exc = _play_on(s)
+        assert "taken 100,000 steps and work without ending" in exc.message
+        assert "phase 'a'" in exc.message or "phase 'b'" in exc.message
+        assert 100_000 / 3_000 / 2 <= s.decisions <= 100_000 / 3_000 * 2 + 2
+
+
+def test_the_total_budget_counts_work_and_a_save_keeps_what_was_spent() -> None:
+    text = ROUND_AND_ROUND.format(limits="limit total 1000000\n").replace(
+        "    n += 1\n", "    n = count(1..60000) + n % 7\n")
+    whole = rulesplay.loads(text).new_state(2)
+    exc = _play_on(whole)
+    assert "taken 1,000,000 steps and work" in exc.message and whole.decisions < 40
+    s = rulesplay.loads(text).new_state(2)
+    for _ in range(10):
+        s.apply(s.legal_actions()[0])
+    again = rulesplay.State.from_json(s.to_json())
+    assert (again.steps, again.spent) == (s.steps, s.spent + s.work)
+    _play_on(again)
+    assert again.decisions == whole.decisions  # stopped where the unsaved game stopped
+
+
+def test_the_events_budget_bounds_the_account_of_a_game_that_never_ends() -> None:
+    text = ROUND_AND_ROUND.format(limits="limit events 5000\n").replace(
+        "    n += 1\n", '    repeat 300 times:\n        say "tick {n}"\n    n += 1\n')
+    s = rulesplay.loads(text).new_state(2, record_events=True)
+    exc = _play_on(s)
+    assert "recorded 5,000 events without ending" in exc.message
+    assert 5000 <= len(s.events or []) <= 5000 + 2 * 310
+    quiet = rulesplay.loads(text, limits={"total": 50_000}).new_state(2)  # not recording
+    assert "taken 50,000 steps and work" in _play_on(quiet).message

@@ -4,7 +4,10 @@ error instead of running for ever (issue 14 item 3).
 A ruleset may set any of them (``limit decisions 20000``), and so may a run
 (``--limit decisions=20000``); otherwise the defaults hold. The defaults are far above what
 the shipped rulesets need: in 100 random games of each, at most 4,100 decisions (a game
-played to a points target) and 41 entries of one phase.
+played to a points target) and 41 entries of one phase; in 10-20 at each player count, at most
+10,594 events and 21,082 steps and work. The budgets between two decisions (``steps``,
+``work``) bound the time to the next decision; those of a whole game (``decisions``,
+``entries``, ``events``, ``total``) bound a game that never ends, in time and in memory.
 """
 
 from __future__ import annotations
@@ -17,6 +20,10 @@ LIMITS: dict[str, tuple[int, str]] = {
     "entries": (2_000, "times one phase may begin in one game"),
     "steps": (200_000, "steps of the rules between two decisions"),
     "work": (20_000_000, "cards and numbers gone over by expressions between two decisions"),
+    "events": (1_000_000, "events recorded in one game (its account, with 'run' or 'play')"),
+    "total": (20_000_000,
+              "steps and work in one game (a game that never ends but does much between "
+              "decisions)"),
 }
 MAX_LIMIT = 1_000_000_000  # the largest value a limit may be given
 MAX_RANGE = 100_000  # the most numbers a range (lo..hi) may hold
@@ -59,6 +66,12 @@ def over_limit(name: str, value: int, phase: str = "") -> str:
     if name == "work":
         return f"{value} cards and numbers gone over by expressions without a decision " \
                f"(a sum inside a sum, filters inside filters?) {raise_it}"
+    if name == "events":
+        return f"the game has recorded {value:,} events without ending (in phase " \
+               f"'{phase}'): do its phases ever reach 'next end'? {raise_it}"
+    if name == "total":
+        return f"the game has taken {value:,} steps and work without ending (in phase " \
+               f"'{phase}'): do its phases ever reach 'next end'? {raise_it}"
     if name == "entries":
         return f"this phase has begun {value} times in this game: do the 'next' lines " \
                f"ever lead to 'next end'? {raise_it}"

@@ -35,8 +35,8 @@ from .outfiles import OutputRefused, claim, write_atomic
 from .words import tr
 
 SESSION_MARK = "rulesplay-session"
-SESSION_VERSION = 4  # 2: no log path or log size, events rebuilt by replay; 3: engine;
-# 4: the state's format 4 (phase entries, the run's limits)
+SESSION_VERSION = 5  # 2: no log path or log size, events rebuilt by replay; 3: engine;
+# 4: the state's format 4 (phase entries, the run's limits); 5: the state's format 5
 RECENT_LIMIT = 600  # raw events kept for "since your last turn" and "moves"
 HUMAN = "human"
 
@@ -58,11 +58,11 @@ class SavedState(BaseModel):
 
 
 class SavedSession(BaseModel):
-    """The save file of a game with human seats (format version 4)."""
+    """The save file of a game with human seats (format version 5)."""
 
     model_config = ConfigDict(extra="forbid")
     type: Literal["rulesplay-session"]
-    version: Literal[4]
+    version: Literal[5]
     state: SavedState
     seats: dict[int, StrictStr]
     bots: dict[int, tuple[StrictInt, list[StrictInt], float | None]]

@@ -43,8 +43,9 @@ def build_program(game: Game, n: int) -> Program:
     ruleset = prog.ruleset
     build_options(prog, comp, game.option_values)  # first: copies and attributes may use them
     limits = defaults() | {lim.name: lim.value for lim in ruleset.limits} | game.limits
-    prog.max_decisions, prog.max_entries, prog.max_steps, prog.max_work = \
-        limits["decisions"], limits["entries"], limits["steps"], limits["work"]
+    prog.max_decisions, prog.max_entries, prog.max_steps, prog.max_work, prog.max_total = \
+        limits["decisions"], limits["entries"], limits["steps"], limits["work"], limits["total"]
+    prog.max_events = limits["events"]
     build_cards(prog, comp)
     build_zones(prog)
     build_vars(prog, comp)

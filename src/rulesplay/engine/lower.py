@@ -22,7 +22,6 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .. import events, ir
 from ..errors import Span
-from ..limits import over_limit
 from ..visitor import NodeVisitor
 from .actions import ActionCache
 from .choices import BY_ROUTINE
@@ -209,13 +208,10 @@ class Lowerer:
     def _count_step(self, code: Code) -> None:
         """A loop's turn counts as a step: a loop that never ends fails as it does in the
         frame interpreter."""
-        k = self.comp.const
-        code.emit("_steps += 1")
-        limit = self.prog.max_steps
-        code.emit(f"if _steps > {limit}:")
+        code.emit("s.steps += 1")
+        code.emit("if s.steps > s.step_cap:")
         # at the loop (s.span is the last statement that recorded one, maybe long before)
-        where = code.span or Span()
-        code.emit(f"    raise {k(fail)}({k(over_limit('steps', limit))}, {k(where)})")
+        code.emit(f"    s.steps_over({self.comp.const(code.span or Span())})")
 
     # ------------------------------------------------------------ plain statements
     def plain_Let(self, code: Code, st: ir.Let, loops: list[_Loop]) -> None:

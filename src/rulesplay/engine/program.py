@@ -84,6 +84,7 @@ class Program:
         self.phases: list[PhaseNode] = []
         # The game's budgets (rulesplay.limits: the defaults, the ruleset's, the run's).
         self.max_decisions = self.max_entries = self.max_steps = self.max_work = 0
+        self.max_total = self.max_events = 0
         self.phase_index: dict[str, int] = {}
         self.start_phase: int = 0
         self.engine: str = game.engine

@@ -108,7 +108,7 @@ class Code:
 
         lines: list[tuple[str, Span]] = [
             (f"def {fname}(s, f):", Span()), ("    it = None", Span()),
-            ("    _steps = 0", Span()), ("    pc = f[1]", Span()), ("    while True:", Span())]
+            ("    pc = f[1]", Span()), ("    while True:", Span())]
         kept = [k for k in range(len(self.blocks)) if not (k in alias and final(k) != k)]
         # Blocks are tested in runs of CHUNK under one ``if pc <= LAST:``, so resuming
         # at a late block skips the earlier runs in one test each (order is kept, so a

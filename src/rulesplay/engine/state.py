@@ -37,8 +37,8 @@ STEP_LIMIT = LIMITS["steps"][0]  # steps of the rules allowed between two decisi
 DECISION_LIMIT = LIMITS["decisions"][0]  # decisions allowed in one game
 # What a failing rule raises while it runs; each becomes a located RulesError.
 FAULTS = RUNTIME_FAULTS
-SAVE_VERSION = 4  # 2: the ruleset's text instead of its path; 3: the engine that wrote it;
-# 4: how often each phase has begun, and the run's limits
+SAVE_VERSION = 5  # 2: the ruleset's text instead of its path; 3: the engine that wrote it;
+# 4: how often each phase has begun, and the run's limits; 5: the steps and work spent
 
 # How ``State.from_json(data)`` without a game rebuilds one from the save's ruleset text.
 # The engine imports no loader: the ``rulesplay`` package installs one (set_game_loader).
@@ -61,7 +61,8 @@ class State:
 
     __slots__ = ("program", "zones", "where", "g", "pv", "cv", "loc", "stack", "by", "rng",
                  "pending", "terminal", "phase", "events", "span", "_legal", "decisions",
-                 "seed", "history", "unseen_choices", "watch", "entries", "work", "chosen")
+                 "seed", "history", "unseen_choices", "watch", "entries", "work", "chosen",
+                 "steps", "step_cap", "spent")
 
     program: Program
     zones: list[list[int]]
@@ -90,6 +91,15 @@ class State:
     work: int
     """Cards and numbers gone over by expressions since the last decision (the ``work``
     limit, :mod:`rulesplay.limits`)."""
+    steps: int
+    """Steps of the rules taken in this game (both engines count them: a frame's step, a
+    loop's turn)."""
+    step_cap: int
+    """The value of ``steps`` at which the ``steps`` limit stops the game: the steps at the
+    last decision plus the limit."""
+    spent: int
+    """The ``work`` of the decisions before the last one: with ``steps`` and ``work``, what
+    the ``total`` limit counts (:mod:`rulesplay.limits`)."""
     entries: list[int]
     """How many times each phase (by its index in ``program.phases``) has begun: the
     ``entries`` limit (:mod:`rulesplay.limits`) stops a game whose phases go round for ever."""
@@ -132,7 +142,8 @@ class State:
         s.history = []
         s.unseen_choices, s.watch, s.chosen = {}, None, None
         s.entries = [0] * len(program.phases)
-        s.work = 0
+        s.work = s.steps = s.spent = 0
+        s.step_cap = program.max_steps
         for slot, default in program.gvars:
             s.g[slot] = default(s, None)
         for slot, default in program.pvars:
@@ -209,9 +220,13 @@ class State:
         prog = self.program
         node = prog.nodes[index]
         if self.decisions >= prog.max_decisions:
-            self._too_long()
+            self._too_long("decisions", prog.max_decisions)
+        if self.steps + self.spent + self.work > prog.max_total:
+            self._too_long("total", prog.max_total)
         log = self.events
         if log is not None and log.__class__ is not Tally:
+            if len(log) > prog.max_events:
+                self._too_long("events", prog.max_events)
             with self._faults():  # before anything changes: a failing prompt loses nothing
                 prompt, masks = node.masked_prompt(self)
             log.append(events.decision(
@@ -220,7 +235,9 @@ class State:
         self.history.append((player, chosen.id))
         self.pending = self._legal = None
         self.decisions += 1
-        self.work = 0  # the 'work' budget is per decision
+        self.spent += self.work
+        self.work = 0  # the 'work' and 'steps' budgets are per decision
+        self.step_cap = self.steps + prog.max_steps
         resolves = node.resolves
         watch = None
         # Who sees an openly chosen card: where it is, where it lands when the choice
@@ -255,7 +272,7 @@ class State:
             except FAULTS as exc:
                 raise self._located(exc) from None
         # What _run does, inline (one call less per decision).
-        stack, step_of, max_steps = self.stack, prog.step_of, prog.max_steps
+        stack, step_of = self.stack, prog.step_of
         steps = 0
         try:
             while self.pending is None and not self.terminal:
@@ -264,12 +281,15 @@ class State:
                 f = stack[-1]
                 step_of[f[0]](self, f)
                 steps += 1
-                if steps > max_steps:
+                if self.steps + steps > self.step_cap:
+                    self.steps += steps
+                    steps = 0
                     self._step_limit()
         except FAULTS as exc:
             self.span = prog.locate(exc.__traceback__) or self.span
             raise self._located(exc) from None
         finally:
+            self.steps += steps
             if watch is not None:
                 unseen = ~watch[1] & prog.everyone
                 if unseen:
@@ -296,12 +316,12 @@ class State:
                                      f"{type(action).__name__} {action!r}")
         self._refuse(action, legal)
 
-    def _too_long(self) -> NoReturn:
-        """Raise the error of a game over its ``decisions`` limit, at its phase."""
+    def _too_long(self, limit: str, value: int) -> NoReturn:
+        """Raise the error of a game over its ``decisions``, ``events`` or ``total`` limit
+        (``value``), at its phase."""
         prog = self.program
         phase = prog.phases[self.phase] if self.phase is not None else None
-        raise RulesRuntimeError(over_limit("decisions", prog.max_decisions,
-                                           prog.phase_name(self)),
+        raise RulesRuntimeError(over_limit(limit, value, prog.phase_name(self)),
                                 phase.span if phase is not None else self.span or Span()
                                 ).attach_source(prog.checked.sources)
 
@@ -331,7 +351,7 @@ class State:
 
     def _run(self) -> None:
         """Interpret until a decision is pending or the game is over."""
-        step_of, stack, max_steps = self.program.step_of, self.stack, self.program.max_steps
+        step_of, stack = self.program.step_of, self.stack
         steps = 0
         try:
             while self.pending is None and not self.terminal:
@@ -340,12 +360,16 @@ class State:
                 f = stack[-1]
                 step_of[f[0]](self, f)
                 steps += 1
-                if steps > max_steps:
+                if self.steps + steps > self.step_cap:
+                    self.steps += steps
+                    steps = 0
                     self._step_limit()
         except FAULTS as exc:
             # In generated code, the statement is known by the line that was running.
             self.span = self.program.locate(exc.__traceback__) or self.span
             raise self._located(exc) from None
+        finally:
+            self.steps += steps
 
     def _step_limit(self) -> NoReturn:
         """Raise the error of a run over the ``steps`` limit without a decision, at the
@@ -354,6 +378,11 @@ class State:
         nodes, stack = self.program.nodes, self.stack
         loops = [nodes[f[0]].span for f in stack if getattr(nodes[f[0]], "loop", False)]
         where = loops[-1] if loops else self.span or nodes[stack[-1][0]].span
+        raise RulesRuntimeError(over_limit("steps", self.program.max_steps), where)
+
+    def steps_over(self, where: Span) -> NoReturn:
+        """Raise the error of a compiled loop's turn past the ``steps`` limit, at the loop
+        ``where`` (the generated code calls this when ``steps`` passes ``step_cap``)."""
         raise RulesRuntimeError(over_limit("steps", self.program.max_steps), where)
 
     @contextmanager
@@ -575,7 +604,7 @@ class State:
         s.history = self.history[:]
         s.unseen_choices, s.watch, s.chosen = dict(self.unseen_choices), None, None
         s.entries = self.entries[:]
-        s.work = self.work
+        s.work, s.steps, s.step_cap, s.spent = self.work, self.steps, self.step_cap, self.spent
         return s
 
     def to_json(self) -> str:
@@ -596,7 +625,7 @@ class State:
             "terminal": self.terminal, "phase": self.phase, "decisions": self.decisions,
             "history": self.history,
             "unseen_choices": [[i, mask] for i, mask in sorted(self.unseen_choices.items())],
-            "entries": self.entries,
+            "entries": self.entries, "steps": self.steps, "spent": self.spent + self.work,
         }
         return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
 
@@ -658,7 +687,8 @@ class State:
             s.history = [(p, aid) for p, aid in d["history"]]
             s.unseen_choices = dict(d["unseen_choices"])
             s.entries = list(d["entries"])
-            s.work = 0
+            s.work, s.steps, s.spent = 0, d["steps"], d["spent"]
+            s.step_cap = s.steps + prog.max_steps
             s.watch = s.chosen = None
             s.events, s._legal, s.span = None, None, None
             return s
