@@ -53,6 +53,12 @@ class Code:
     def emit(self, text: str) -> None:
         self.blocks[self.cur].append(_Line(self.indent, text, self.span))
 
+    def leave(self, comment: str = "") -> None:
+        """Return from the routine: its loops' turns (``_steps``, counted against the
+        ``steps`` limit of this call) are added to the game's steps (the ``total`` limit)."""
+        self.emit("s.steps += _steps")
+        self.emit("return" + (f"  # {comment}" if comment else ""))
+
     def label(self) -> int:
         """A new, empty resume point."""
         self.blocks.append([])
@@ -108,7 +114,7 @@ class Code:
 
         lines: list[tuple[str, Span]] = [
             (f"def {fname}(s, f):", Span()), ("    it = None", Span()),
-            ("    pc = f[1]", Span()), ("    while True:", Span())]
+            ("    _steps = 0", Span()), ("    pc = f[1]", Span()), ("    while True:", Span())]
         kept = [k for k in range(len(self.blocks)) if not (k in alias and final(k) != k)]
         # Blocks are tested in runs of CHUNK under one ``if pc <= LAST:``, so resuming
         # at a late block skips the earlier runs in one test each (order is kept, so a

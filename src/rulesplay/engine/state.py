@@ -62,7 +62,7 @@ class State:
     __slots__ = ("program", "zones", "where", "g", "pv", "cv", "loc", "stack", "by", "rng",
                  "pending", "terminal", "phase", "events", "span", "_legal", "decisions",
                  "seed", "history", "unseen_choices", "watch", "entries", "work", "chosen",
-                 "steps", "step_cap", "spent")
+                 "steps")
 
     program: Program
     zones: list[list[int]]
@@ -92,14 +92,9 @@ class State:
     """Cards and numbers gone over by expressions since the last decision (the ``work``
     limit, :mod:`rulesplay.limits`)."""
     steps: int
-    """Steps of the rules taken in this game (both engines count them: a frame's step, a
-    loop's turn)."""
-    step_cap: int
-    """The value of ``steps`` at which the ``steps`` limit stops the game: the steps at the
-    last decision plus the limit."""
-    spent: int
-    """The ``work`` of the decisions before the last one: with ``steps`` and ``work``, what
-    the ``total`` limit counts (:mod:`rulesplay.limits`)."""
+    """Steps of the rules taken in this game (a frame's step, a compiled loop's turn) and
+    the ``work`` of its decisions before the last one: what the ``total`` limit counts
+    (:mod:`rulesplay.limits`)."""
     entries: list[int]
     """How many times each phase (by its index in ``program.phases``) has begun: the
     ``entries`` limit (:mod:`rulesplay.limits`) stops a game whose phases go round for ever."""
@@ -142,8 +137,7 @@ class State:
         s.history = []
         s.unseen_choices, s.watch, s.chosen = {}, None, None
         s.entries = [0] * len(program.phases)
-        s.work = s.steps = s.spent = 0
-        s.step_cap = program.max_steps
+        s.work = s.steps = 0
         for slot, default in program.gvars:
             s.g[slot] = default(s, None)
         for slot, default in program.pvars:
@@ -221,7 +215,7 @@ class State:
         node = prog.nodes[index]
         if self.decisions >= prog.max_decisions:
             self._too_long("decisions", prog.max_decisions)
-        if self.steps + self.spent + self.work > prog.max_total:
+        if self.steps > prog.max_total:
             self._too_long("total", prog.max_total)
         log = self.events
         if log is not None and log.__class__ is not Tally:
@@ -235,9 +229,8 @@ class State:
         self.history.append((player, chosen.id))
         self.pending = self._legal = None
         self.decisions += 1
-        self.spent += self.work
-        self.work = 0  # the 'work' and 'steps' budgets are per decision
-        self.step_cap = self.steps + prog.max_steps
+        self.steps += self.work  # (the game's total)
+        self.work = 0  # the 'work' budget is per decision
         resolves = node.resolves
         watch = None
         # Who sees an openly chosen card: where it is, where it lands when the choice
@@ -272,7 +265,7 @@ class State:
             except FAULTS as exc:
                 raise self._located(exc) from None
         # What _run does, inline (one call less per decision).
-        stack, step_of = self.stack, prog.step_of
+        stack, step_of, max_steps = self.stack, prog.step_of, prog.max_steps
         steps = 0
         try:
             while self.pending is None and not self.terminal:
@@ -281,9 +274,7 @@ class State:
                 f = stack[-1]
                 step_of[f[0]](self, f)
                 steps += 1
-                if self.steps + steps > self.step_cap:
-                    self.steps += steps
-                    steps = 0
+                if steps > max_steps:
                     self._step_limit()
         except FAULTS as exc:
             self.span = prog.locate(exc.__traceback__) or self.span
@@ -351,7 +342,7 @@ class State:
 
     def _run(self) -> None:
         """Interpret until a decision is pending or the game is over."""
-        step_of, stack = self.program.step_of, self.stack
+        step_of, stack, max_steps = self.program.step_of, self.stack, self.program.max_steps
         steps = 0
         try:
             while self.pending is None and not self.terminal:
@@ -360,9 +351,7 @@ class State:
                 f = stack[-1]
                 step_of[f[0]](self, f)
                 steps += 1
-                if self.steps + steps > self.step_cap:
-                    self.steps += steps
-                    steps = 0
+                if steps > max_steps:
                     self._step_limit()
         except FAULTS as exc:
             # In generated code, the statement is known by the line that was running.
@@ -378,11 +367,6 @@ class State:
         nodes, stack = self.program.nodes, self.stack
         loops = [nodes[f[0]].span for f in stack if getattr(nodes[f[0]], "loop", False)]
         where = loops[-1] if loops else self.span or nodes[stack[-1][0]].span
-        raise RulesRuntimeError(over_limit("steps", self.program.max_steps), where)
-
-    def steps_over(self, where: Span) -> NoReturn:
-        """Raise the error of a compiled loop's turn past the ``steps`` limit, at the loop
-        ``where`` (the generated code calls this when ``steps`` passes ``step_cap``)."""
         raise RulesRuntimeError(over_limit("steps", self.program.max_steps), where)
 
     @contextmanager
@@ -604,7 +588,7 @@ class State:
         s.history = self.history[:]
         s.unseen_choices, s.watch, s.chosen = dict(self.unseen_choices), None, None
         s.entries = self.entries[:]
-        s.work, s.steps, s.step_cap, s.spent = self.work, self.steps, self.step_cap, self.spent
+        s.work, s.steps = self.work, self.steps
         return s
 
     def to_json(self) -> str:
@@ -625,7 +609,7 @@ class State:
             "terminal": self.terminal, "phase": self.phase, "decisions": self.decisions,
             "history": self.history,
             "unseen_choices": [[i, mask] for i, mask in sorted(self.unseen_choices.items())],
-            "entries": self.entries, "steps": self.steps, "spent": self.spent + self.work,
+            "entries": self.entries, "steps": self.steps + self.work,
         }
         return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
 
@@ -687,8 +671,7 @@ class State:
             s.history = [(p, aid) for p, aid in d["history"]]
             s.unseen_choices = dict(d["unseen_choices"])
             s.entries = list(d["entries"])
-            s.work, s.steps, s.spent = 0, d["steps"], d["spent"]
-            s.step_cap = s.steps + prog.max_steps
+            s.work, s.steps = 0, d["steps"]
             s.watch = s.chosen = None
             s.events, s._legal, s.span = None, None, None
             return s
