@@ -70,6 +70,7 @@ def _charge(s: Any, coll: Any) -> Any:
     step limit bounds how often). ``s`` is None while the cards are made."""
     if s is not None:
         s.work += len(coll)
+        s.steps += len(coll)  # (the game's total counts work too)
         if s.work > s.program.max_work:
             raise RulesRuntimeError(over_limit("work", s.program.max_work))
     return coll

@@ -93,8 +93,7 @@ class State:
     limit, :mod:`rulesplay.limits`)."""
     steps: int
     """Steps of the rules taken in this game (a frame's step, a compiled loop's turn) and
-    the ``work`` of its decisions before the last one: what the ``total`` limit counts
-    (:mod:`rulesplay.limits`)."""
+    its ``work``: what the ``total`` limit counts (:mod:`rulesplay.limits`)."""
     entries: list[int]
     """How many times each phase (by its index in ``program.phases``) has begun: the
     ``entries`` limit (:mod:`rulesplay.limits`) stops a game whose phases go round for ever."""
@@ -229,7 +228,6 @@ class State:
         self.history.append((player, chosen.id))
         self.pending = self._legal = None
         self.decisions += 1
-        self.steps += self.work  # (the game's total)
         self.work = 0  # the 'work' budget is per decision
         resolves = node.resolves
         watch = None
@@ -609,7 +607,7 @@ class State:
             "terminal": self.terminal, "phase": self.phase, "decisions": self.decisions,
             "history": self.history,
             "unseen_choices": [[i, mask] for i, mask in sorted(self.unseen_choices.items())],
-            "entries": self.entries, "steps": self.steps + self.work,
+            "entries": self.entries, "steps": self.steps,
         }
         return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
 
