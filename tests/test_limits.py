@@ -11,6 +11,7 @@ from click.testing import CliRunner
 import rulesplay
 from rulesplay.cli import main
 from rulesplay.errors import OptionError, RulesError
+from rulesplay.engine.state import CHECK_EVERY
 from rulesplay.limits import LIMITS
 
 # Every phase asks for a decision, and 'next end' is never taken.
@@ -152,14 +153,15 @@ def test_the_work_budget_is_per_decision() -> None:
 
 def test_the_total_budget_stops_a_game_that_never_ends_but_works_between_decisions() -> None:
     # 3,000 loop turns per decision: within the steps between two decisions, for ever
-    text = ROUND_AND_ROUND.format(limits="limit total 100000\n").replace(
+    text = ROUND_AND_ROUND.format(limits="limit total 1000000\n").replace(
         "    n += 1\n", "    repeat 3000 times:\n        n += 1\n")
     for engine in ("compiled", "interpret"):
         s = rulesplay.loads(text, engine=engine).new_state(2)
         exc = _play_on(s)
-        assert "taken 100,000 steps and work without ending" in exc.message
+        assert "taken 1,000,000 steps and work without ending" in exc.message
         assert "phase 'a'" in exc.message or "phase 'b'" in exc.message
-        assert 100_000 / 3_000 / 2 <= s.decisions <= 100_000 / 3_000 * 2 + 2
+        # checked every CHECK_EVERY decisions: 2 x 1,000,000 / 3,000 decisions, and one check
+        assert 2 * 1_000_000 / 3_000 <= s.decisions <= 2 * 1_000_000 / 3_000 + CHECK_EVERY
 
 
 def test_the_total_budget_counts_work_and_a_save_keeps_what_was_spent() -> None:
@@ -167,7 +169,8 @@ def test_the_total_budget_counts_work_and_a_save_keeps_what_was_spent() -> None:
         "    n += 1\n", "    n = count(1..60000) + n % 7\n")
     whole = rulesplay.loads(text).new_state(2)
     exc = _play_on(whole)
-    assert "taken 1,000,000 steps and work" in exc.message and whole.decisions < 40
+    assert "taken 1,000,000 steps and work" in exc.message
+    assert whole.decisions <= 2 * 1_000_000 / 60_000 + CHECK_EVERY
     s = rulesplay.loads(text).new_state(2)
     for _ in range(10):
         s.apply(s.legal_actions()[0])

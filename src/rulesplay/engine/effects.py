@@ -161,6 +161,7 @@ class Block(Node):
         self.stmts = stmts
 
     def start(self, s: State) -> list[Any]:
+        s.steps += 1  # a loop's turn, a trigger's block: the game's total (rulesplay.limits)
         return [self.index, 0]
 
     def step(self, s: State, f: list[Any]) -> None:

@@ -35,6 +35,7 @@ if TYPE_CHECKING:
 # The default budgets (a ruleset's 'limit' lines and a run's --limit change them per game).
 STEP_LIMIT = LIMITS["steps"][0]  # steps of the rules allowed between two decisions
 DECISION_LIMIT = LIMITS["decisions"][0]  # decisions allowed in one game
+CHECK_EVERY = 64  # decisions between two checks of a whole game's steps and work
 # What a failing rule raises while it runs; each becomes a located RulesError.
 FAULTS = RUNTIME_FAULTS
 SAVE_VERSION = 5  # 2: the ruleset's text instead of its path; 3: the engine that wrote it;
@@ -62,7 +63,7 @@ class State:
     __slots__ = ("program", "zones", "where", "g", "pv", "cv", "loc", "stack", "by", "rng",
                  "pending", "terminal", "phase", "events", "span", "_legal", "decisions",
                  "seed", "history", "unseen_choices", "watch", "entries", "work", "chosen",
-                 "steps")
+                 "steps", "check_at")
 
     program: Program
     zones: list[list[int]]
@@ -94,6 +95,9 @@ class State:
     steps: int
     """Steps of the rules taken in this game (a frame's step, a compiled loop's turn) and
     its ``work``: what the ``total`` limit counts (:mod:`rulesplay.limits`)."""
+    check_at: int
+    """The number of decisions at which the game's budgets are checked next: at the
+    ``decisions`` limit, and every :data:`CHECK_EVERY` decisions for the others."""
     entries: list[int]
     """How many times each phase (by its index in ``program.phases``) has begun: the
     ``entries`` limit (:mod:`rulesplay.limits`) stops a game whose phases go round for ever."""
@@ -136,7 +140,7 @@ class State:
         s.history = []
         s.unseen_choices, s.watch, s.chosen = {}, None, None
         s.entries = [0] * len(program.phases)
-        s.work = s.steps = 0
+        s.work = s.steps = s.check_at = 0
         for slot, default in program.gvars:
             s.g[slot] = default(s, None)
         for slot, default in program.pvars:
@@ -212,13 +216,11 @@ class State:
         player, index = pending
         prog = self.program
         node = prog.nodes[index]
-        if self.decisions >= prog.max_decisions:
-            self._too_long("decisions", prog.max_decisions)
-        if self.steps > prog.max_total:
-            self._too_long("total", prog.max_total)
+        if self.decisions >= self.check_at:
+            self._check_budgets()
         log = self.events
         if log is not None and log.__class__ is not Tally:
-            if len(log) > prog.max_events:
+            if len(log) > prog.max_events:  # (a game that is recorded: at each decision)
                 self._too_long("events", prog.max_events)
             with self._faults():  # before anything changes: a failing prompt loses nothing
                 prompt, masks = node.masked_prompt(self)
@@ -278,7 +280,6 @@ class State:
             self.span = prog.locate(exc.__traceback__) or self.span
             raise self._located(exc) from None
         finally:
-            self.steps += steps
             if watch is not None:
                 unseen = ~watch[1] & prog.everyone
                 if unseen:
@@ -304,6 +305,23 @@ class State:
             raise IllegalActionError(f"an action is an Action or its id (a string), not "
                                      f"{type(action).__name__} {action!r}")
         self._refuse(action, legal)
+
+    def _check_budgets(self) -> None:
+        """Stop a game over its ``decisions`` or ``total`` limit; the next check is at the
+        ``decisions`` limit or the next multiple of :data:`CHECK_EVERY` decisions, whichever
+        comes first (so ``total`` may be passed by what those decisions take: at most
+        ``CHECK_EVERY`` times the ``steps`` limit).
+
+        Raises:
+            RulesRuntimeError: a budget of the whole game is spent, at the phase."""
+        prog = self.program
+        if self.decisions >= prog.max_decisions:
+            self._too_long("decisions", prog.max_decisions)
+        if self.steps > prog.max_total:
+            self._too_long("total", prog.max_total)
+        # (at multiples of CHECK_EVERY, so a resumed game stops where it would have)
+        self.check_at = min(prog.max_decisions,
+                            (self.decisions // CHECK_EVERY + 1) * CHECK_EVERY)
 
     def _too_long(self, limit: str, value: int) -> NoReturn:
         """Raise the error of a game over its ``decisions``, ``events`` or ``total`` limit
@@ -355,8 +373,6 @@ class State:
             # In generated code, the statement is known by the line that was running.
             self.span = self.program.locate(exc.__traceback__) or self.span
             raise self._located(exc) from None
-        finally:
-            self.steps += steps
 
     def _step_limit(self) -> NoReturn:
         """Raise the error of a run over the ``steps`` limit without a decision, at the
@@ -586,7 +602,7 @@ class State:
         s.history = self.history[:]
         s.unseen_choices, s.watch, s.chosen = dict(self.unseen_choices), None, None
         s.entries = self.entries[:]
-        s.work, s.steps = self.work, self.steps
+        s.work, s.steps, s.check_at = self.work, self.steps, self.check_at
         return s
 
     def to_json(self) -> str:
@@ -669,7 +685,7 @@ class State:
             s.history = [(p, aid) for p, aid in d["history"]]
             s.unseen_choices = dict(d["unseen_choices"])
             s.entries = list(d["entries"])
-            s.work, s.steps = 0, d["steps"]
+            s.work, s.steps, s.check_at = 0, d["steps"], 0
             s.watch = s.chosen = None
             s.events, s._legal, s.span = None, None, None
             return s
