@@ -10,8 +10,8 @@ from click.testing import CliRunner
 
 import rulesplay
 from rulesplay.cli import main
+from rulesplay.engine.budgets import CHECK_EVERY
 from rulesplay.errors import OptionError, RulesError
-from rulesplay.engine.state import CHECK_EVERY
 from rulesplay.limits import LIMITS
 
 # Every phase asks for a decision, and 'next end' is never taken.

@@ -67,10 +67,10 @@ def _charge(s: Any, coll: Any) -> Any:
     its length is counted against the state's ``work`` budget (a sum over a range inside a
     sum over a range is one step of the rules, but 10^10 additions). A collection gone over
     at the top of an expression is not counted: it holds at most the game's cards (the
-    step limit bounds how often). ``s`` is None while the cards are made."""
+    step limit bounds how often); and in the game's ``total``. ``s`` is None at build."""
     if s is not None:
+        s.steps += len(coll)
         s.work += len(coll)
-        s.steps += len(coll)  # (the game's total counts work too)
         if s.work > s.program.max_work:
             raise RulesRuntimeError(over_limit("work", s.program.max_work))
     return coll
@@ -97,8 +97,7 @@ def _in_range(e: ir.Expr, res: dict[int, tuple[str, str]]) -> bool:
 
 
 def _range(s: Any, lo: int, hi: int) -> tuple[int, ...]:
-    """``lo..hi``: the numbers from lo to hi, no more than :data:`MAX_RANGE` of them (a range
-    is a list of numbers: ``1..10^12`` would fill the memory), counted as work."""
+    """``lo..hi``: at most :data:`MAX_RANGE` numbers (``1..10^12`` would fill the memory)."""
     if hi - lo >= MAX_RANGE:
         raise RulesRuntimeError(f"the range {lo}..{hi} holds {hi - lo + 1:,} numbers; a range "
                                 f"may hold at most {MAX_RANGE:,}")

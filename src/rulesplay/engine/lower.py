@@ -22,9 +22,9 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .. import events, ir
 from ..errors import Span
-from ..limits import over_limit
 from ..visitor import NodeVisitor
 from .actions import ActionCache
+from .budgets import STEP_BATCH, spend_steps
 from .choices import BY_ROUTINE
 from .compile_stmts import StmtCompiler, compile_choose, compile_trick
 from .effects import PhaseNode, end_game, move_card, move_cards, ordered_seats
@@ -120,7 +120,7 @@ class Lowerer:
             code.span = r.span
             self.block(code, body, [])
             code.emit("s.stack.pop()")
-            code.leave()
+            code.emit("return")
             self._finish(r, code)
         prog.start_phase = prog.routine_of_phase[prog.start_phase]
 
@@ -158,7 +158,7 @@ class Lowerer:
             else:
                 target = prog.nodes[prog.routine_of_phase[prog.phase_index[t.target]]]
                 code.emit(f"s.stack[-1] = {k(target.start)}(s)")
-            code.leave()
+            code.emit("return")
             if t.guard is None:
                 break
         else:
@@ -209,13 +209,11 @@ class Lowerer:
     def _count_step(self, code: Code) -> None:
         """A loop's turn counts as a step: a loop that never ends fails as it does in the
         frame interpreter."""
-        k = self.comp.const
         code.emit("_steps += 1")
-        limit = self.prog.max_steps
-        code.emit(f"if _steps > {limit}:")
+        code.emit(f"if not _steps & {STEP_BATCH - 1}:")
         # at the loop (s.span is the last statement that recorded one, maybe long before)
-        where = code.span or Span()
-        code.emit(f"    raise {k(fail)}({k(over_limit('steps', limit))}, {k(where)})")
+        k = self.comp.const
+        code.emit(f"    {k(spend_steps)}(s, _steps, {k(code.span or Span())})")
 
     # ------------------------------------------------------------ plain statements
     def plain_Let(self, code: Code, st: ir.Let, loops: list[_Loop]) -> None:
@@ -259,7 +257,7 @@ class Lowerer:
 
     def plain_EndGame(self, code: Code, st: ir.EndGame, loops: list[_Loop]) -> None:
         code.emit(f"{self.comp.const(end_game)}(s)")
-        code.leave()
+        code.emit("return")
 
     def plain_Break(self, code: Code, st: ir.Break, loops: list[_Loop]) -> None:
         if loops[-1].native:
@@ -443,7 +441,7 @@ class Lowerer:
                 code.emit(f"    raise {k(node.no_choice)}()")
             code.emit(f"s._legal = {legal}")
         code.stop_at(resume)
-        code.leave()
+        code.emit("return")
         code.place(resume)
 
     def _listing(self, code: Code, action: str, domain: ir.Expr, where: ir.Expr | None,
@@ -494,9 +492,7 @@ class Lowerer:
             turn = code.temp("t")
             code.emit(f"{turn} = {k(node.turn)}(s, f)")
             code.emit(f"if {turn} == {WAITS}:")
-            code.indent += 1
-            code.leave("the play resolved resumes at the next turn or after play")
-            code.indent -= 1
+            code.emit("    return  # the play resolved resumes at the next turn or after play")
             code.emit(f"if {turn} == {PASSED}:")
             code.indent = 1
             code.jump(head)
@@ -543,7 +539,7 @@ class Lowerer:
         code.emit(f"s.loc[{this}] = {card}")
         code.stop_at(head)
         code.emit(f"s.stack.append({routine}.start(s))")
-        code.leave()
+        code.emit("return")
         code.indent = 0
         code.jump(head)
         code.place(exit_)
@@ -677,7 +673,7 @@ class Lowerer:
         code.emit(f"s._legal = {legal}")
         node.resolve_at = play
         code.stop_at(play)
-        code.leave()
+        code.emit("return")
         code.place(over)
 
     def _trick(self, st: ir.Trick, at: int) -> LoweredTrick:

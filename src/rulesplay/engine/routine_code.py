@@ -53,12 +53,6 @@ class Code:
     def emit(self, text: str) -> None:
         self.blocks[self.cur].append(_Line(self.indent, text, self.span))
 
-    def leave(self, comment: str = "") -> None:
-        """Return from the routine: its loops' turns (``_steps``, counted against the
-        ``steps`` limit of this call) are added to the game's steps (the ``total`` limit)."""
-        self.emit("s.steps += _steps")
-        self.emit("return" + (f"  # {comment}" if comment else ""))
-
     def label(self) -> int:
         """A new, empty resume point."""
         self.blocks.append([])

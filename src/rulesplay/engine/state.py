@@ -25,6 +25,7 @@ from ..errors import (
 from ..events import Tally
 from ..limits import LIMITS, over_limit
 from .actions import BINDS, BY_ROUTINE, Action
+from .budgets import check_game, step_limit, too_long
 from .observe import card_seers, knows_choice, observation
 from .save_shape import check_shape
 
@@ -35,7 +36,6 @@ if TYPE_CHECKING:
 # The default budgets (a ruleset's 'limit' lines and a run's --limit change them per game).
 STEP_LIMIT = LIMITS["steps"][0]  # steps of the rules allowed between two decisions
 DECISION_LIMIT = LIMITS["decisions"][0]  # decisions allowed in one game
-CHECK_EVERY = 64  # decisions between two checks of a whole game's steps and work
 # What a failing rule raises while it runs; each becomes a located RulesError.
 FAULTS = RUNTIME_FAULTS
 SAVE_VERSION = 5  # 2: the ruleset's text instead of its path; 3: the engine that wrote it;
@@ -96,8 +96,8 @@ class State:
     """Steps of the rules taken in this game (a frame's step, a compiled loop's turn) and
     its ``work``: what the ``total`` limit counts (:mod:`rulesplay.limits`)."""
     check_at: int
-    """The number of decisions at which the game's budgets are checked next: at the
-    ``decisions`` limit, and every :data:`CHECK_EVERY` decisions for the others."""
+    """The number of decisions at which the game's budgets are checked next (see
+    :func:`~rulesplay.engine.budgets.check_game`)."""
     entries: list[int]
     """How many times each phase (by its index in ``program.phases``) has begun: the
     ``entries`` limit (:mod:`rulesplay.limits`) stops a game whose phases go round for ever."""
@@ -217,11 +217,11 @@ class State:
         prog = self.program
         node = prog.nodes[index]
         if self.decisions >= self.check_at:
-            self._check_budgets()
+            check_game(self)
         log = self.events
         if log is not None and log.__class__ is not Tally:
             if len(log) > prog.max_events:  # (a game that is recorded: at each decision)
-                self._too_long("events", prog.max_events)
+                too_long(self, "events", prog.max_events)
             with self._faults():  # before anything changes: a failing prompt loses nothing
                 prompt, masks = node.masked_prompt(self)
             log.append(events.decision(
@@ -275,7 +275,7 @@ class State:
                 step_of[f[0]](self, f)
                 steps += 1
                 if steps > max_steps:
-                    self._step_limit()
+                    step_limit(self)
         except FAULTS as exc:
             self.span = prog.locate(exc.__traceback__) or self.span
             raise self._located(exc) from None
@@ -305,32 +305,6 @@ class State:
             raise IllegalActionError(f"an action is an Action or its id (a string), not "
                                      f"{type(action).__name__} {action!r}")
         self._refuse(action, legal)
-
-    def _check_budgets(self) -> None:
-        """Stop a game over its ``decisions`` or ``total`` limit; the next check is at the
-        ``decisions`` limit or the next multiple of :data:`CHECK_EVERY` decisions, whichever
-        comes first (so ``total`` may be passed by what those decisions take: at most
-        ``CHECK_EVERY`` times the ``steps`` limit).
-
-        Raises:
-            RulesRuntimeError: a budget of the whole game is spent, at the phase."""
-        prog = self.program
-        if self.decisions >= prog.max_decisions:
-            self._too_long("decisions", prog.max_decisions)
-        if self.steps > prog.max_total:
-            self._too_long("total", prog.max_total)
-        # (at multiples of CHECK_EVERY, so a resumed game stops where it would have)
-        self.check_at = min(prog.max_decisions,
-                            (self.decisions // CHECK_EVERY + 1) * CHECK_EVERY)
-
-    def _too_long(self, limit: str, value: int) -> NoReturn:
-        """Raise the error of a game over its ``decisions``, ``events`` or ``total`` limit
-        (``value``), at its phase."""
-        prog = self.program
-        phase = prog.phases[self.phase] if self.phase is not None else None
-        raise RulesRuntimeError(over_limit(limit, value, prog.phase_name(self)),
-                                phase.span if phase is not None else self.span or Span()
-                                ).attach_source(prog.checked.sources)
 
     def begin_phase(self, index: int) -> None:
         """Phase ``index`` begins (both engines call this): count it against the
@@ -368,20 +342,11 @@ class State:
                 step_of[f[0]](self, f)
                 steps += 1
                 if steps > max_steps:
-                    self._step_limit()
+                    step_limit(self)
         except FAULTS as exc:
             # In generated code, the statement is known by the line that was running.
             self.span = self.program.locate(exc.__traceback__) or self.span
             raise self._located(exc) from None
-
-    def _step_limit(self) -> NoReturn:
-        """Raise the error of a run over the ``steps`` limit without a decision, at the
-        innermost loop running, else the last statement that said where it was, else the
-        block (a compiled one says nothing until it fails)."""
-        nodes, stack = self.program.nodes, self.stack
-        loops = [nodes[f[0]].span for f in stack if getattr(nodes[f[0]], "loop", False)]
-        where = loops[-1] if loops else self.span or nodes[stack[-1][0]].span
-        raise RulesRuntimeError(over_limit("steps", self.program.max_steps), where)
 
     @contextmanager
     def _faults(self, span: Span | None = None, what: str = "the rule here") -> Iterator[None]:

@@ -1,0 +1,67 @@
+"""The budgets of a running game (:mod:`rulesplay.limits`): the checks the state and the
+generated code call, and the errors that stop a game over one, each at its place."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, NoReturn
+
+from ..errors import RulesRuntimeError, Span
+from ..limits import over_limit
+
+if TYPE_CHECKING:
+    from .state import State
+
+CHECK_EVERY = 64  # decisions between two checks of a whole game's steps and work
+# A compiled routine counts its loops' turns in a local and hands them to the state in
+# batches of this many (a power of two: one test per turn, as the local alone would cost).
+STEP_BATCH = 64
+
+
+def check_game(s: State) -> None:
+    """Stop a game over its ``decisions`` or ``total`` limit; the next check is at the
+    ``decisions`` limit or the next multiple of :data:`CHECK_EVERY` decisions, whichever
+    comes first (so ``total`` may be passed by what those decisions take: at most
+    ``CHECK_EVERY`` times the ``steps`` limit).
+
+    Raises:
+        RulesRuntimeError: a budget of the whole game is spent, at the phase.
+    """
+    prog = s.program
+    if s.decisions >= prog.max_decisions:
+        too_long(s, "decisions", prog.max_decisions)
+    if s.steps > prog.max_total:
+        too_long(s, "total", prog.max_total)
+    # (at multiples of CHECK_EVERY, so a resumed game stops where it would have)
+    s.check_at = min(prog.max_decisions, (s.decisions // CHECK_EVERY + 1) * CHECK_EVERY)
+
+
+def too_long(s: State, limit: str, value: int) -> NoReturn:
+    """Raise the error of a game over its ``decisions``, ``events`` or ``total`` limit
+    (``value``), at its phase."""
+    prog = s.program
+    phase = prog.phases[s.phase] if s.phase is not None else None
+    raise RulesRuntimeError(over_limit(limit, value, prog.phase_name(s)),
+                            phase.span if phase is not None else s.span or Span()
+                            ).attach_source(prog.checked.sources)
+
+
+def step_limit(s: State) -> NoReturn:
+    """Raise the error of a run over the ``steps`` limit without a decision, at the
+    innermost loop running, else the last statement that said where it was, else the
+    block (a compiled one says nothing until it fails)."""
+    nodes, stack = s.program.nodes, s.stack
+    loops = [nodes[f[0]].span for f in stack if getattr(nodes[f[0]], "loop", False)]
+    where = loops[-1] if loops else s.span or nodes[stack[-1][0]].span
+    raise RulesRuntimeError(over_limit("steps", s.program.max_steps), where)
+
+
+def spend_steps(s: State, taken: int, where: Span) -> None:
+    """A compiled routine has taken ``taken`` loop turns in this run (a multiple of
+    :data:`STEP_BATCH`): the last batch goes to the game's total.
+
+    Raises:
+        RulesRuntimeError: ``taken`` is over the ``steps`` limit, at the loop ``where``.
+    """
+    s.steps += STEP_BATCH
+    if taken > s.program.max_steps:
+        raise RulesRuntimeError(over_limit("steps", s.program.max_steps), where)
