@@ -29,7 +29,7 @@ def check_game(s: State) -> None:
     prog = s.program
     if s.decisions >= prog.max_decisions:
         too_long(s, "decisions", prog.max_decisions)
-    if s.steps > prog.max_total:
+    if s.steps + s.work > prog.max_total:
         too_long(s, "total", prog.max_total)
     # (at multiples of CHECK_EVERY, so a resumed game stops where it would have)
     s.check_at = min(prog.max_decisions, (s.decisions // CHECK_EVERY + 1) * CHECK_EVERY)

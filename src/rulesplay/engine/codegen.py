@@ -67,11 +67,10 @@ def _charge(s: Any, coll: Any) -> Any:
     its length is counted against the state's ``work`` budget (a sum over a range inside a
     sum over a range is one step of the rules, but 10^10 additions). A collection gone over
     at the top of an expression is not counted: it holds at most the game's cards (the
-    step limit bounds how often); and in the game's ``total``. ``s`` is None at build."""
+    step limit bounds how often). ``s`` is None while the cards are made."""
     if s is not None:
-        s.steps += len(coll)
         s.work += len(coll)
-        if s.work > s.program.max_work:
+        if s.work > s.work_cap:
             raise RulesRuntimeError(over_limit("work", s.program.max_work))
     return coll
 

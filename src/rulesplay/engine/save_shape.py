@@ -78,4 +78,4 @@ def check_shape(d: dict[str, Any], prog: Program) -> None:
         "choices of unseen cards")
     need(table(d["entries"], len(prog.phases)) and all(is_int(e) for e in d["entries"]),
          "how often each phase has begun")
-    need(is_int(d["steps"]), "the steps and work spent")
+    need(is_int(d["steps"]) and is_int(d["work"]), "the steps and work spent")

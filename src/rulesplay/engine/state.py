@@ -63,7 +63,7 @@ class State:
     __slots__ = ("program", "zones", "where", "g", "pv", "cv", "loc", "stack", "by", "rng",
                  "pending", "terminal", "phase", "events", "span", "_legal", "decisions",
                  "seed", "history", "unseen_choices", "watch", "entries", "work", "chosen",
-                 "steps", "check_at")
+                 "steps", "check_at", "work_cap")
 
     program: Program
     zones: list[list[int]]
@@ -90,11 +90,14 @@ class State:
     the card when it sees where the card is when chosen, or sees it arrive somewhere before
     the next decision (see :func:`~rulesplay.engine.observe.knows_choice`)."""
     work: int
-    """Cards and numbers gone over by expressions since the last decision (the ``work``
-    limit, :mod:`rulesplay.limits`)."""
+    """Cards and numbers gone over by expressions in this game (:mod:`rulesplay.limits`:
+    with ``steps``, the ``total`` limit)."""
+    work_cap: int
+    """The ``work`` at which the game stops: its value at the last decision plus the
+    ``work`` limit (a budget per decision)."""
     steps: int
-    """Steps of the rules taken in this game (a frame's step, a compiled loop's turn) and
-    its ``work``: what the ``total`` limit counts (:mod:`rulesplay.limits`)."""
+    """Steps of the rules taken in this game (a frame's step, a compiled loop's turn): with
+    ``work``, what the ``total`` limit counts (:mod:`rulesplay.limits`)."""
     check_at: int
     """The number of decisions at which the game's budgets are checked next (see
     :func:`~rulesplay.engine.budgets.check_game`)."""
@@ -141,6 +144,7 @@ class State:
         s.unseen_choices, s.watch, s.chosen = {}, None, None
         s.entries = [0] * len(program.phases)
         s.work = s.steps = s.check_at = 0
+        s.work_cap = program.max_work
         for slot, default in program.gvars:
             s.g[slot] = default(s, None)
         for slot, default in program.pvars:
@@ -230,7 +234,7 @@ class State:
         self.history.append((player, chosen.id))
         self.pending = self._legal = None
         self.decisions += 1
-        self.work = 0  # the 'work' budget is per decision
+        self.work_cap = self.work + prog.max_work  # the 'work' budget is per decision
         resolves = node.resolves
         watch = None
         # Who sees an openly chosen card: where it is, where it lands when the choice
@@ -567,7 +571,8 @@ class State:
         s.history = self.history[:]
         s.unseen_choices, s.watch, s.chosen = dict(self.unseen_choices), None, None
         s.entries = self.entries[:]
-        s.work, s.steps, s.check_at = self.work, self.steps, self.check_at
+        s.work, s.steps, s.check_at, s.work_cap = \
+            self.work, self.steps, self.check_at, self.work_cap
         return s
 
     def to_json(self) -> str:
@@ -588,7 +593,7 @@ class State:
             "terminal": self.terminal, "phase": self.phase, "decisions": self.decisions,
             "history": self.history,
             "unseen_choices": [[i, mask] for i, mask in sorted(self.unseen_choices.items())],
-            "entries": self.entries, "steps": self.steps,
+            "entries": self.entries, "steps": self.steps, "work": self.work,
         }
         return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
 
@@ -650,7 +655,8 @@ class State:
             s.history = [(p, aid) for p, aid in d["history"]]
             s.unseen_choices = dict(d["unseen_choices"])
             s.entries = list(d["entries"])
-            s.work, s.steps, s.check_at = 0, d["steps"], 0
+            s.work, s.steps, s.check_at = d["work"], d["steps"], 0
+            s.work_cap = s.work + prog.max_work
             s.watch = s.chosen = None
             s.events, s._legal, s.span = None, None, None
             return s
