@@ -161,7 +161,6 @@ class Block(Node):
         self.stmts = stmts
 
     def start(self, s: State) -> list[Any]:
-        s.steps += 1  # a loop's turn, a trigger's block: the game's total (rulesplay.limits)
         return [self.index, 0]
 
     def step(self, s: State, f: list[Any]) -> None:
@@ -264,6 +263,7 @@ class RepeatNode(LoopNode):
         f[1] += 1
         if self.slot is not None:
             s.loc[self.slot] = f[1]
+        s.steps += 1  # a loop's turn: the game's total (rulesplay.limits)
         s.stack.append(self.body.start(s))
 
 
@@ -287,6 +287,7 @@ class ForEachNode(LoopNode):
             return
         s.loc[self.slot] = (f[1] + self.dir * f[2]) % self.n
         f[2] += 1
+        s.steps += 1  # a loop's turn: the game's total (rulesplay.limits)
         s.stack.append(self.body.start(s))
 
 
@@ -311,6 +312,7 @@ class ForEachInNode(LoopNode):
             return
         s.loc[self.slot] = f[1][f[2]]
         f[2] += 1
+        s.steps += 1  # a loop's turn: the game's total (rulesplay.limits)
         s.stack.append(self.body.start(s))
 
 
@@ -378,6 +380,7 @@ class TriggerNode(Node):
             block = self.blocks.get(ability_of[c]) if c is not None else None
             if block is not None:
                 s.loc[self.this] = c
+                s.steps += 1
                 s.stack.append(block.start(s))
                 return
         s.loc[self.this] = f[3]
