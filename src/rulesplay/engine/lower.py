@@ -538,6 +538,8 @@ class Lowerer:
         code.indent = 1
         code.emit(f"s.loc[{this}] = {card}")
         code.stop_at(head)
+        # (a trigger that never ends meets the step limit here, as in the frame interpreter)
+        code.emit(f"s.span = {k(st.span)}")
         code.emit(f"s.stack.append({routine}.start(s))")
         code.emit("return")
         code.indent = 0
