@@ -1,9 +1,13 @@
 """Fuzz the engine with generated statements inserted into the shipped rulesets.
 
-Each trial takes one shipped ruleset or variant, inserts one generated statement (an
-assignment, a move, a loop, a choice, a 'say' with a placeholder, ...) before a statement of
-one of its phases, loads the result and, when it loads, plays one game with random choices.
-A trial must end in one of three ways:
+Each trial takes one shipped ruleset or variant and either inserts one generated statement
+(an assignment, a card variable's, a move, a loop, a trick, an open or secret choice, a 'say'
+with a placeholder, ...) before a statement of one of its phases, or adds or replaces one
+declaration (a card attribute, a card label, an option, a variable, an ability's modifier,
+the score, tiebreak or winners line, a limit); it loads the result and, when it loads, plays
+one game with random choices in one of five ways: through the API, saving and resuming the
+game on the way, printing its account and score table, as `simulate` plays it, or reading
+every seat's observation and history at its decisions. A trial must end in one of three ways:
 
   refused   the ruleset does not load: every diagnostic has a file:line:col place;
   stopped   the game stops with a located runtime error (a RulesError with a place);
@@ -25,6 +29,8 @@ Examples:
 from __future__ import annotations
 
 import argparse
+import difflib
+import io
 import multiprocessing as mp
 import os
 import random
@@ -40,6 +46,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 RULESETS = ROOT / "rulesets"
 MEMORY_CAP = 2 * 1024**3  # bytes of address space per worker
+DECLARATIONS = 0.3  # the share of trials that add or replace a declaration
 STATEMENT_WORDS = ("move", "shuffle", "deal", "let", "if", "repeat", "for", "say", "do",
                    "trigger", "end", "trick")
 
@@ -57,6 +64,9 @@ class Words:
     rules: list[str]
     steps: list[str]
     attrs: list[str]
+    card_vars: list[str]  # card variables that hold a number
+    stats: list[str]  # names some ability modifies
+    kinds: list[str]  # kinds of card
 
 
 def _words(text: str) -> Words:
@@ -79,6 +89,9 @@ def _words(text: str) -> Words:
         rules=re.findall(r"^rule (\w+)", text, re.M),
         steps=re.findall(r"^\s+at (\w+)\s*:", text, re.M),
         attrs=attrs or ["rank"],
+        card_vars=re.findall(r"^card var (\w+)[^:\n]*:\s*int\b", text, re.M),
+        stats=sorted(set(re.findall(r"^\s+modify (\w+)\s*:", text, re.M))),
+        kinds=re.findall(r"^card (\w+)", text, re.M),
     )
 
 
@@ -140,6 +153,26 @@ class Generator:
             return name
         return f"{name}[{self.player()}]"
 
+    def per_player_zones(self) -> list[str]:
+        return [z for z in self.w.zones if z not in self.w.shared_zones]
+
+    def trick(self, indent: str) -> list[str]:
+        """A small trick over a shared zone and a per-player zone, with its clauses."""
+        inner, body = indent + "    ", indent + "        "
+        table, hand = self.pick(self.w.shared_zones), self.pick(self.per_player_zones())
+        climbing = self.pick(["", "climbing "])
+        lines = [f"{indent}trick {climbing}in {table} led by {self.player()}:",
+                 f"{inner}each player plays tc from {hand}[player]"
+                 + (f" where tc.{self.pick(self.w.attrs)} >= {self.int_expr(2)}"
+                    if self.r.random() < 0.5 else "")]
+        if climbing:
+            lines.append(f'{inner}pass "pass"')
+        if self.r.random() < 0.5:
+            lines += [f"{inner}after play:", f'{body}say "played {{tc.{self.pick(self.w.attrs)}}}"']
+        lines.append(f"{inner}won by highest it.{self.pick(self.w.attrs)}")
+        lines += [f"{inner}after trick:", f"{body}move {table} to {self.zone()}"]
+        return lines
+
     def cards_expr(self, depth: int = 0) -> str:
         z = self.zone()
         roll = self.r.random()
@@ -168,6 +201,22 @@ class Generator:
             return f"random(1..{self.int_expr(depth + 1)})"
         if r < 0.82 and self.cards:
             return f"{self.pick(self.cards)}.{self.pick(self.w.attrs)}"
+        if r < 0.85:
+            n = self.int_expr(depth + 1)
+            return f"{{0: {n}, 1: {self.number()}, 2: {self.int_expr(depth + 1)}}}[{n} % 3]"
+        if r < 0.88:
+            fn = self.pick(["max", "min", "sum"])
+            return f"{fn}(values({self.cards_expr(depth + 1)}, it.{self.pick(self.w.attrs)}))"
+        if r < 0.90:
+            return (f"{self.pick(['max', 'min'])}({self.cards_expr(depth + 1)}, "
+                    f"it.{self.pick(self.w.attrs)})")
+        if r < 0.92:
+            return f"best({self.cards_expr(depth + 1)}, it.{self.pick(self.w.attrs)})" \
+                f".{self.pick(self.w.attrs)}"
+        if r < 0.94 and self.w.stats:
+            return f"bonus({self.pick(self.w.stats)}, {self.cards_expr(depth + 1)})"
+        if r < 0.95 and self.w.card_vars:
+            return f"top({self.cards_expr(depth + 1)}).{self.pick(self.w.card_vars)}"
         op = self.pick(["+", "-", "*", "*", "/", "%"])
         return f"({self.int_expr(depth + 1)} {op} {self.int_expr(depth + 1)})"
 
@@ -178,6 +227,12 @@ class Generator:
         if r < 0.3:
             return f"count({self.cards_expr(depth + 1)}) > 0"
         op = self.pick(["==", "!=", "<", ">", "<=", ">="])
+        if r < 0.4:  # tuples compare item by item
+            return (f"({self.int_expr(depth + 1)}, {self.int_expr(depth + 1)}) {op} "
+                    f"({self.int_expr(depth + 1)}, {self.int_expr(depth + 1)})")
+        if r < 0.45:
+            return f"{self.int_expr(depth + 1)} in values({self.cards_expr(depth + 1)}, " \
+                f"it.{self.pick(self.w.attrs)})"
         return f"{self.int_expr(depth + 1)} {op} {self.int_expr(depth + 1)}"
 
     def statement(self, indent: str, depth: int = 0) -> list[str]:
@@ -224,13 +279,65 @@ class Generator:
             return [f"{indent}do {self.pick(self.w.rules)}"]
         if r < 0.80 and self.w.steps:
             return [f"{indent}trigger {self.pick(self.w.steps)} for {self.player()}"]
+        if r < 0.83 and self.w.card_vars:
+            card = self.pick(self.cards) if self.cards and self.r.random() < 0.5 \
+                else f"top({self.cards_expr()})"
+            return [f"{indent}{card}.{self.pick(self.w.card_vars)} "
+                    f"{self.pick(['=', '+=', '-='])} {self.int_expr()}"]
+        if r < 0.86 and self.per_player_zones() and self.w.shared_zones and depth < 2:
+            return self.trick(indent)
         if r < 0.90:
-            verb = self.pick(["chooses", "may choose"])
+            verb = self.pick(["chooses", "may choose", "secretly chooses",
+                              "secretly may choose"])
             domain = self.pick([f"{self.int_expr()}..{self.int_expr()}", self.cards_expr()])
             return [f"{indent}{self.player()} {verb} x from {domain}"]
         if r < 0.95:
             return [f"{indent}let v{depth} = {self.int_expr()}"]
         return [f"{indent}{self.pick(['end game', 'break'])}"]
+
+
+def _declaration(gen: Generator, text: str) -> str:
+    """``text`` with one declaration added or replaced (a computed card attribute, a card
+    label, an option, a variable, an ability's modifier, the score, tiebreak or winners
+    line, a limit), over the names of ``gen``'s ruleset."""
+    r, w = gen.r, gen.w
+    attr = " + ".join(gen.pick(w.attrs) for _ in range(r.randrange(1, 3)))
+
+    def in_kind(line: str) -> str:  # a line added to a kind of card
+        kind = gen.pick(w.kinds)
+        return re.sub(rf"^(card {kind}\b.*:)$", lambda m: f"{m.group(1)}\n    {line}", text,
+                      count=1, flags=re.M)
+
+    roll = r.randrange(9)
+    if roll == 0 and w.kinds:
+        return in_kind("fz = " + gen.pick([
+            f"{attr} * {gen.number()}", f"{attr} % {gen.number()}",
+            f"{{1: {gen.number()}, 2: 0}}[{attr} % 3]",
+            f"{attr} if {attr} > {gen.number()} else {gen.number()}",
+            f"{attr} / ({attr} - {attr})", f"{attr} + players"]))
+    if roll == 1 and w.kinds:
+        return in_kind('label: "' + gen.pick([
+            f"{{{attr}}}", f"{{{attr} * {gen.number()}}}", f"{{{attr} / 0}}",
+            f"{{{gen.pick(w.attrs)}}} {{{gen.pick(w.zones)}}}", "{players}", "{nope}"]) + '"')
+    if roll == 2:
+        lo, hi = sorted(int(gen.number()) % 10**19 for _ in range(2))
+        return f"{text}\noption fz: int in {lo}..{hi} = {gen.number()}\n"
+    if roll == 3:
+        return f"{text}\n{gen.pick(['var', 'player var'])} fz: int = {gen.number()}\n"
+    if roll == 4 and w.stats:
+        line = f"modify {gen.pick(w.stats)}: {gen.int_expr(2)}"
+        return re.sub(r"^(ability \w+.*:)$", lambda m: f"{m.group(1)}\n    {line}", text,
+                      count=1, flags=re.M)
+    gen.players.append("player")  # the score lines are per player
+    if roll == 5:
+        line = f"score: {gen.int_expr(1)}"
+        return re.sub(r"^score:.*$", lambda m: line, text, count=1, flags=re.M)
+    if roll == 6:
+        return f"{text}\ntiebreak: {gen.int_expr(1)}\n"
+    if roll == 7:
+        return f"{text}\nwinners: seats where {gen.bool_expr(1)}\n"
+    name = gen.pick(["decisions", "entries", "steps", "work", "events", "total", "turns"])
+    return f"{text}\nlimit {name} {gen.pick(['1', '10', '1000', '0', '99999999999'])}\n"
 
 
 def _insertion_points(text: str) -> list[tuple[int, str, list[str], list[str]]]:
@@ -270,10 +377,17 @@ def make_trial(seed: int, k: int, files: dict[str, str]) -> tuple[str, int, str,
             break
     line, indent, players, cards = rng.choice(points)
     gen = Generator(rng, _words(_family(target, files)), players, cards)
+    mutated = dict(files)
+    if rng.random() < DECLARATIONS:
+        gen.players, gen.cards = [], []  # none is bound at the top level
+        mutated[target] = _declaration(gen, files[target])
+        added = [d[1:] for d in difflib.unified_diff(
+            files[target].split("\n"), mutated[target].split("\n"), lineterm="", n=0)
+            if d.startswith("+") and not d.startswith("+++")]
+        return target, 0, "\n".join(added) or "(no change)", mutated
     new = gen.statement(indent)
     lines = files[target].split("\n")
     lines[line:line] = new
-    mutated = dict(files)
     mutated[target] = "\n".join(lines)
     return target, line + 1, "\n".join(new), mutated
 
@@ -292,13 +406,9 @@ def run_trial(seed: int, k: int, files: dict[str, str]) -> tuple[str, str]:
             game = load_bundle(Bundle(name=target, top=target, files=mutated))
         except RulesError as exc:
             return _located("refused", exc)
-        low, high = game.player_range
         rng = random.Random(k)
         try:
-            state = game.new_state(rng.randint(low, high), seed=k)
-            while not state.is_terminal():
-                state.apply(rng.choice(state.legal_actions()))
-            state.scores()
+            _play(game, rng.choice(PLAYS), rng, k)
         except RulesError as exc:
             return _located("stopped", exc)
         return "finished", ""
@@ -307,6 +417,50 @@ def run_trial(seed: int, k: int, files: dict[str, str]) -> tuple[str, str]:
             raise
         tb = traceback.format_exception(exc)
         return "traceback", "".join(tb[-3:]).strip()
+
+
+PLAYS = ("api", "saves", "account", "simulate", "views")
+
+
+def _play(game: object, how: str, rng: random.Random, k: int) -> None:
+    """Play one game of ``game`` with random choices, ``how``: through the API ("api");
+    saved and resumed on the way and at the end ("saves"); recorded, its account and score
+    table printed ("account"); as ``simulate`` plays one ("simulate"); reading every seat's
+    observation and history at its decisions ("views")."""
+    import rulesplay
+    from rulesplay.narrate import Narrator, score_table, winner_line
+    from rulesplay.sim import play_game
+    from rulesplay.terminal import console
+
+    low, high = game.player_range  # type: ignore[attr-defined]
+    players = rng.randint(low, high)
+    if how == "simulate":
+        play_game(game, players, {}, seed=k)
+        return
+    state = game.new_state(players, seed=k,  # type: ignore[attr-defined]
+                           record_events=how in ("saves", "account"))
+    resume_at = rng.randrange(0, 80)
+    while not state.is_terminal():
+        # (at the first decisions and then now and then: a seat's history is as long as
+        # the game, and a game may go on to the decisions limit)
+        if how == "views" and (state.decisions < 200 or state.decisions % 1000 == 0):
+            for seat in range(players):
+                state.observation(seat)
+                state.public_history(seat)
+        if how == "saves" and state.decisions == resume_at:  # from the save's text alone
+            state = rulesplay.State.from_json(state.to_json())
+        state.apply(rng.choice(state.legal_actions()))
+    state.scores()
+    state.winners()
+    if how == "saves":
+        rulesplay.State.from_json(state.to_json(), game)  # type: ignore[arg-type]
+    if how == "account":
+        out = console(file=io.StringIO(), width=100)
+        narrator = Narrator(state.program, out)
+        narrator.feed(state.events or [])
+        narrator.close()
+        out.print(score_table(state))
+        out.print(winner_line(state))
 
 
 def _located(outcome: str, exc: Exception) -> tuple[str, str]:

@@ -61,7 +61,7 @@ def over_limit(name: str, value: int, phase: str = "") -> str:
     (the engine names the phase of the other two where it reports them)."""
     raise_it = f"('limit {name} N' in the ruleset or --limit {name}=N raises the limit)"
     if name == "steps":
-        return f"step limit reached: {value} steps without a decision (a loop that never " \
+        return f"step limit reached: {value} step{'' if value == 1 else 's'} without a decision (a loop that never " \
                f"ends?) {raise_it}"
     if name == "work":
         return f"{value} cards and numbers gone over by expressions without a decision " \
