@@ -61,8 +61,9 @@ def over_limit(name: str, value: int, phase: str = "") -> str:
     (the engine names the phase of the other two where it reports them)."""
     raise_it = f"('limit {name} N' in the ruleset or --limit {name}=N raises the limit)"
     if name == "steps":
-        return f"step limit reached: {value} step{'' if value == 1 else 's'} without a decision (a loop that never " \
-               f"ends?) {raise_it}"
+        steps = "1 step" if value == 1 else f"{value} steps"
+        return f"step limit reached: {steps} without a decision (a loop that never ends?) " \
+               f"{raise_it}"
     if name == "work":
         return f"{value} cards and numbers gone over by expressions without a decision " \
                f"(a sum inside a sum, filters inside filters?) {raise_it}"
