@@ -189,3 +189,16 @@ def test_the_events_budget_bounds_the_account_of_a_game_that_never_ends() -> Non
     assert 5000 <= len(s.events or []) <= 5000 + 2 * 310
     quiet = rulesplay.loads(text, limits={"total": 50_000}).new_state(2)  # not recording
     assert "taken 50,000 steps and work" in _play_on(quiet).message
+
+
+def test_a_log_keeps_the_runs_limits_and_replays_with_them(tmp_path: Path) -> None:
+    path, log = tmp_path / "r.rules", tmp_path / "r.jsonl"
+    path.write_text(ROUND_AND_ROUND.format(limits="limit decisions 30\n"), encoding="utf-8")
+    runner = CliRunner()
+    result = runner.invoke(main, ["run", str(path), "-q", "--limit", "decisions=40",
+                                  "--log", str(log)])
+    assert "gone on for 40 decisions" in result.output  # the run's limit, not the ruleset's
+    header = log.read_text(encoding="utf-8").split("\n", 1)[0]
+    assert '"limits":{"decisions":40}' in header.replace(" ", "")
+    result = runner.invoke(main, ["replay", str(log)])  # (the ruleset's 30 would stop it)
+    assert result.exit_code == 0 and "replay matches: 40 decisions" in result.output

@@ -235,7 +235,8 @@ def run(file: str, players: int | None, seed: int | None, options: tuple[str, ..
             console.print(tr(lang, "repeat", seed=seed), style="dim")
     elif random_seed:
         click.echo(tr(lang, "repeat", seed=seed), err=True)
-    log_header = gamelog.header(file, game.option_values, n, seed, lang, bots, game.bundle)
+    log_header = gamelog.header(file, game.option_values, n, seed, lang, bots, game.bundle,
+                                game.limits)
     writer: gamelog.LogWriter | None = None
     try:
         if humans:
@@ -424,14 +425,17 @@ def replay(log_file: str, ruleset_file: str | None) -> None:
         raise click.ClickException(
             f"{log_file} holds only what seat {header.seat} may know (written with "
             "--log-seat): it cannot be replayed")
-    if ruleset_file is not None:
-        game = load(ruleset_file, header.options, header.lang)
-    elif header.files is not None:
-        game = load_bundle(header.files, header.options, header.lang)
-    else:
-        raise click.ClickException(
-            f"{log_file} does not hold its ruleset's text (an older log); name the ruleset: "
-            f"rulesplay replay {log_file} --ruleset FILE")
+    try:
+        if ruleset_file is not None:
+            game = load(ruleset_file, header.options, header.lang, limits=header.limits)
+        elif header.files is not None:
+            game = load_bundle(header.files, header.options, header.lang, limits=header.limits)
+        else:
+            raise click.ClickException(
+                f"{log_file} does not hold its ruleset's text (an older log); name the "
+                f"ruleset: rulesplay replay {log_file} --ruleset FILE")
+    except OptionError as exc:  # (the limits of a damaged header)
+        raise click.ClickException(f"{log_file}: {exc.message}") from None
     try:
         state = game.new_state(header.players, header.seed, record_events=True)
     except OptionError as exc:

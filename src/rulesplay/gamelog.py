@@ -22,12 +22,14 @@ from .compose import Bundle
 from .errors import RulesError
 from .events import Event
 
-LOG_FORMAT = 2  # 2: the header holds the ruleset's text ("files") and this number
+LOG_FORMAT = 3  # 2: the header holds the ruleset's text ("files") and this number;
+# 3: and the run's limits ("limits", when a run set any)
 
 
 
 def header(ruleset: str, options: dict[str, Any], players: int, seed: int, lang: str | None,
-           bots: dict[int, str], files: Bundle | None = None) -> Event:
+           bots: dict[int, str], files: Bundle | None = None,
+           limits: dict[str, int] | None = None) -> Event:
     """The first line of a log.
 
     Args:
@@ -39,12 +41,16 @@ def header(ruleset: str, options: dict[str, Any], players: int, seed: int, lang:
         bots: seat -> ``"human"`` or a bot spec.
         files: the text of every file of the ruleset (``Game.bundle``), which ``replay``
             rebuilds the game from.
+        limits: the budgets the run set (``--limit``; :mod:`rulesplay.limits`), which
+            ``replay`` sets again, so a game that went past a default replays.
     """
     head: Event = {"type": "header", "ruleset": ruleset, "options": options,
                    "players": players, "seed": seed, "lang": lang,
                    "bots": {str(s): b for s, b in sorted(bots.items())}, "format": LOG_FORMAT}
     if files is not None:
         head["files"] = files.model_dump()
+    if limits:
+        head["limits"] = dict(limits)
     return head
 
 
@@ -62,6 +68,7 @@ class LogHeader(BaseModel):
     bots: dict[StrictStr, StrictStr] = {}
     format: StrictInt = 1
     files: Bundle | None = None
+    limits: dict[StrictStr, StrictInt] = {}
 
 
 def read(path: str) -> tuple[LogHeader, list[Event]]:

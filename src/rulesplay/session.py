@@ -292,7 +292,7 @@ class Session:
             raise RulesError(f"{path}: the saved game is damaged (what the humans have seen)")
         game = state.program.game  # the log's header, rebuilt from what was checked
         header = gamelog.header(saved.header.ruleset, game.option_values, n, state.seed,
-                                game.lang, dict(saved.seats), game.bundle)
+                                game.lang, dict(saved.seats), game.bundle, game.limits)
         session = cls(state, dict(saved.seats), agents, path, header)
         session.done = session.total = len(events)
         session.recent = json.loads(json.dumps(events[-RECENT_LIMIT:], ensure_ascii=False))
