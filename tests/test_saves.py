@@ -49,7 +49,9 @@ def _bot(seat: int) -> Any:
 
 
 def _resume(save: Path, *args: str, answers: str = "quit\nn\n") -> Any:
-    return CliRunner().invoke(main, ["resume", str(save), *args], input=answers)
+    # (wide: a long temporary path must not be wrapped across the words a test looks for)
+    return CliRunner(env={"COLUMNS": "400"}).invoke(main, ["resume", str(save), *args],
+                                                    input=answers)
 
 
 def _edit(save: Path, change: Any) -> None:
