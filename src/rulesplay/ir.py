@@ -82,6 +82,22 @@ class Written(Node):
         return data
 
 
+class Sparse(Node):
+    """A node with optional slots grown after its first form (``sparse`` names them): such
+    a field is left out of JSON while unset, so the JSON of a ruleset that does not use it
+    is as before, and reads back equal either way."""
+
+    sparse: ClassVar[tuple[str, ...]] = ()
+
+    @model_serializer(mode="wrap")
+    def _skip_unset_sparse(self, handler: SerializerFunctionWrapHandler) -> Any:
+        data = handler(self)
+        for name in self.sparse:
+            if not data.get(name):
+                data.pop(name, None)
+        return data
+
+
 class Labels(Node):
     """Display texts of a named thing: ``text`` in English, ``other`` by language code.
 
@@ -325,7 +341,7 @@ class ForEachPlayer(StmtNode):
     body: list[Stmt]
 
 
-class Choose(StmtNode):
+class Choose(StmtNode, Sparse):
     """A decision: ``PLAYER chooses NAME from DOMAIN [where COND] [or skip] "prompt"``.
 
     ``domain`` is a zone or card list (a card choice), or values (an enum name, a range, a list,
@@ -341,6 +357,11 @@ class Choose(StmtNode):
     secret: bool = False  # ``secretly``: other seats learn that a choice was made, not which
     skip_label: Labels | None = None
     prompt: Labels = Field(default_factory=Labels)
+    # ``skip "pass" if COND`` / ``unless COND``: the skip is offered only when COND holds
+    # (``unless``: when it does not); None: always.
+    skip_test: Expr | None = None
+    skip_unless: bool = False
+    sparse: ClassVar[tuple[str, ...]] = ("skip_test", "skip_unless")
 
 
 class Trick(StmtNode, Written):

@@ -264,6 +264,8 @@ class StmtPrinter(Stage):
         verb = "may choose" if s.optional else "chooses"
         where = f" where {_src(s.where)}" if s.where is not None else ""
         skip = _words("skip", labels_text(s.skip_label)) if s.skip_label is not None else ""
+        if s.skip_test is not None:
+            skip = _words(skip, "unless" if s.skip_unless else "if", _src(s.skip_test))
         self.line(depth, _words(
             f"{_src(s.player, POSTFIX)}{' secretly' if s.secret else ''} {verb} "
             f"{s.name} from {_src(s.domain, OR)}{where}", labels_text(s.prompt), skip))

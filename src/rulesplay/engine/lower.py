@@ -434,7 +434,13 @@ class Lowerer:
             listing = self._listing(code, get, st.domain, st.where, st.name,
                                     None if actions.card else actions)
             code.emit(f"{legal} = {listing}")
-            if st.optional:
+            if st.optional and st.skip_test is not None:
+                test = comp.gen(st.skip_test)
+                code.emit(f"if {'not ' if st.skip_unless else ''}({test}):")
+                code.emit(f"    {legal}.append({k(node.skip)}(s))")
+                code.emit(f"if not {legal}:")
+                code.emit(f"    raise {k(node.no_choice)}()")
+            elif st.optional:
                 code.emit(f"{legal}.append({k(node.skip)}(s))")
             else:
                 code.emit(f"if not {legal}:")

@@ -162,6 +162,9 @@ class ExprChecker(Stage):
             self.error(f"'{n}' is the card just played; 'won by highest' ranks every card of "
                        "the trick: say 'it'", e.span)
             return ANY
+        if n in ctx.partly_bound:
+            self.error(f"undefined name '{n}': {ctx.partly_bound[n]}", e.span)
+            return ANY
         # ``True``, ``None``, ``null``: another language's literal, written in lowercase here.
         literal = _LITERALS.get(n.lower())
         hint = f" (did you mean '{literal}'?)" if literal and literal != n else \

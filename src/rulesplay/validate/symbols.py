@@ -74,6 +74,8 @@ class Context:
         scopes: local names -> type, innermost last.
         key_card: a trick's card name while its ``won by`` key is checked, else None.
         loops: loops around the statement being checked (for ``break``).
+        partly_bound: a local bound in some branches of an ``if`` but not all -> why it is
+            unbound after it (for the "undefined name" diagnostic).
         reading: what is being checked when it is an expression that only reads the game
             (a choice's options, filter and prompt, a play's filter, ``won by``, a label,
             the score...): evaluated whenever it is listed or shown, so chance may not be
@@ -87,6 +89,7 @@ class Context:
         self.scopes: list[dict[str, str]] = []
         self.key_card: str | None = None
         self.loops = 0
+        self.partly_bound: dict[str, str] = {}
         self.reading: str | None = "a declaration"
 
     @contextmanager
