@@ -93,3 +93,127 @@ def test_an_unclosed_literal_in_a_placeholder_is_located() -> None:
     text = STICK.read_text(encoding="utf-8")
     out = refused(text.replace("{' alone' if", "{' alone if"))
     assert "unclosed \"'\" in the placeholder" in out
+
+
+# ---------------------------------------------------------------- bowers and defines
+BOWERS = HERE / "bowers.rules"
+
+
+def ids(state: rulesplay.State) -> list[str]:
+    """The ids of the legal actions."""
+    return [a.id for a in state.legal_actions()]
+
+
+def play(state: rulesplay.State, action_id: str) -> None:
+    """Apply the legal action of that id."""
+    state.apply(next(a for a in state.legal_actions() if a.id == action_id))
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_the_left_bower_follows_suit_as_a_trump_and_the_bowers_rank_highest(
+        engine: str) -> None:
+    s = load(BOWERS, engine=engine).new_state(2, 1, record_events=True)
+    play(s, "t:hearts")
+    play(s, "play:hearts-9")
+    # Seat 1 must follow hearts: both jacks are hearts now (the jack of diamonds is the
+    # left bower), the ten of diamonds is not.
+    assert sorted(ids(s)) == ["play:diamonds-11", "play:hearts-11"]
+    play(s, "play:diamonds-11")
+    assert said(s) == ["Seat 1 wins with 11 of diamonds (a trump)"]
+    play(s, "play:diamonds-10")  # diamonds led: seat 0 has none and may play anything
+    assert sorted(ids(s)) == ["play:hearts-10", "play:spades-14"]
+    play(s, "play:hearts-10")
+    play(s, "play:spades-14")
+    play(s, "play:hearts-11")  # the right bower
+    assert said(s)[1:] == ["Seat 0 wins with 10 of hearts (a trump)",
+                           "Seat 1 wins with 11 of hearts (a trump)"]
+    assert s.scores() == [1, 2]
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_with_another_trump_the_jack_keeps_its_suit(engine: str) -> None:
+    s = load(BOWERS, engine=engine).new_state(2, 1, record_events=True)
+    play(s, "t:spades")  # no bower among the red jacks
+    play(s, "play:hearts-9")
+    assert ids(s) == ["play:hearts-11"]  # only the jack of hearts follows hearts
+    s2 = load(BOWERS, engine=engine).new_state(2, 1, record_events=True)
+    play(s2, "t:diamonds")  # the jack of hearts is the left bower: a diamond now
+    play(s2, "play:hearts-9")
+    assert sorted(ids(s2)) == ["play:diamonds-10", "play:diamonds-11", "play:hearts-11"]
+
+
+def test_attributes_that_read_the_game_are_not_precomputed() -> None:
+    game = load(BOWERS)
+    prog = game.new_state(2, 1).program
+    assert prog.checked.dynamic_attrs == {"right_bower", "left_bower", "effective", "power"}
+    assert "red" not in prog.checked.dynamic_attrs  # reads the card only: precomputed
+    assert all("power" not in attrs and "red" in attrs for attrs in prog.card_attrs)
+
+
+def test_bowers_play_the_same_in_both_engines() -> None:
+    for seed in (1, 2, 3, 4):
+        assert play_both(load(BOWERS, engine="interpret"), load(BOWERS, engine="compiled"),
+                         2, seed) > 0
+
+
+def test_a_define_sees_only_its_parameters_and_declared_names() -> None:
+    text = BOWERS.read_text(encoding="utf-8")
+    out = refused(text.replace("define strength(c) = (c.effective == trump",
+                               "define strength(c) = (card.effective == trump"))
+    assert "'card' is not a parameter of 'strength' nor a declared name" in out
+    out = refused(text.replace("define strength(c)", "define count(c)"))
+    assert "'count' is a builtin function" in out
+    out = refused(text.replace("define strength(c) =", "define strength(c, c) ="))
+    assert "'c' is a parameter of 'strength' twice" in out
+
+
+def test_a_define_is_typed_where_it_is_used() -> None:
+    text = BOWERS.read_text(encoding="utf-8")
+    out = refused(text.replace("where follows(card, player)", "where follows(player, card)"))
+    first = out.splitlines()[:2]  # the error is at the use, with its line
+    assert first[0].endswith("error: '.rank' needs a card, got a player"), out
+    assert "where follows(player, card)" in first[1]
+
+
+def test_a_random_card_read_twice_by_a_define_is_refused() -> None:
+    text = BOWERS.read_text(encoding="utf-8").replace(
+        '    trump = t\n', '    trump = t\n    let s = strength(random(deck))\n')
+    assert "drawn at random and 'strength' reads it more than once" in refused(text)
+
+
+def test_an_attribute_that_reads_a_hidden_variable_may_not_decide_a_choice() -> None:
+    text = BOWERS.read_text(encoding="utf-8").replace(
+        'var trump "trump": suit', 'var trump "trump": suit hidden')
+    out = refused(text)
+    assert "reads 'trump'" in out and "hidden" in out, out
+
+
+# ---------------------------------------------------------------- whole-table queries
+CLUBS = HERE / "two_of_clubs.rules"
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_the_seat_holding_the_two_of_clubs_leads(engine: str, seed: int) -> None:
+    s = load(CLUBS, engine=engine).new_state(4, seed, record_events=True)
+    prog = s.program
+    hands = [[prog.card_ids[c] for c in s.zones[z]] for z in range(1, 5)]
+    holder = next((p for p, h in enumerate(hands) if "clubs-2" in h), None)
+    assert s.current_player() == holder
+    leader = "none" if holder is None else f"Seat {holder}"
+    assert said(s) == [f"8 cards in hands; {leader} leads"]
+
+
+def test_a_choice_may_not_be_decided_by_other_seats_hands() -> None:
+    text = CLUBS.read_text(encoding="utf-8").replace(
+        'leader chooses c from hand[leader] "lead"',
+        'leader chooses c from hand[leader] where owner(first(hand where two_of_clubs(it)))'
+        ' == leader "lead"')
+    out = refused(text)
+    assert "reads hand, which leader cannot see" in out, out
+
+
+def test_whole_table_queries_play_the_same_in_both_engines() -> None:
+    for seed in (1, 2):
+        assert play_both(load(CLUBS, engine="interpret"), load(CLUBS, engine="compiled"),
+                         3, seed) > 0

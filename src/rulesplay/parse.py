@@ -319,7 +319,8 @@ class ToIR(Transformer[Token, Any]):
 
     _OVERRIDE_WHAT: dict[str, Any] = {"options": "option", "enums": "enum", "kinds": "card",
                                       "zones": "zone", "vars": "var", "phases": "phase",
-                                      "abilities": "ability", "rules": "rule"}
+                                      "abilities": "ability", "rules": "rule",
+                                      "defines": "define"}
 
     def replace_decl(self, meta: Any, items: list[Any]) -> _Decl | _Replaced:
         decl: _Decl = items[0]
@@ -637,6 +638,12 @@ class ToIR(Transformer[Token, Any]):
         name, labels, body = items
         return _Decl("rules", ir.RuleDecl(span=self._tok_span(name), name=str(name),
                                           labels=labels, body=body))
+
+    def define_decl(self, meta: Any, items: list[Any]) -> _Decl:
+        name, *params, body = items
+        return _Decl("defines", ir.DefineDecl(span=self._tok_span(name), name=str(name),
+                                              params=[str(p) for p in params if p is not None],
+                                              body=body))
 
     def trick_stmt(self, meta: Any, items: list[Any]) -> ir.Trick:
         climbing, zone, leader, play, *clauses = items

@@ -10,7 +10,7 @@ from __future__ import annotations
 from .. import ir
 from ..errors import RulesError, Span, did_you_mean
 from ..templates import parse_template
-from ..visitor import Stage
+from ..visitor import Stage, nodes_of
 from .functions import BUILTINS
 from .symbols import Context
 from .types import ANY, compatible, describe, elem_type, per_player_hint
@@ -88,11 +88,22 @@ class ExprChecker(Stage):
             except RulesError as exc:
                 self.ctx.out.diagnostics.extend(exc.diagnostics)
                 continue
+            parts = [p if isinstance(p, str) else self.ctx.expand(p) for p in parts]
             for part in parts:
                 if not isinstance(part, str):
                     self.expr(part)
+                    if attrs:
+                        self._fixed_label(part)
             self.ctx.out.templates[(id(labels), lang)] = parts
         scopes.pop()
+
+    def _fixed_label(self, part: ir.Expr) -> None:
+        """A card's label is made once, with the deck: it cannot read an attribute that
+        depends on the game."""
+        for n in nodes_of(part, ir.Name):
+            if n.id in self.ctx.out.dynamic_attrs:
+                self.error(f"a card's label is made once, with the deck, and '{n.id}' depends "
+                           "on the game: show it in a prompt or a 'say' line instead", n.span)
 
     # ------------------------------------------------------------ literals and names
     def visit_Num(self, e: ir.Num, it: str | None) -> str:
@@ -211,6 +222,10 @@ class ExprChecker(Stage):
         """A builtin call: its arity here, its argument types by its row of
         :data:`~rulesplay.validate.functions.BUILTINS`."""
         builtin = BUILTINS.get(e.func)
+        if builtin is None and e.func in self.ctx.defines:  # not expanded: reported there
+            for a in e.args:
+                self.expr(a, it)
+            return ANY
         if builtin is None:
             self.error(f"unknown function '{e.func}'" + did_you_mean(e.func, BUILTINS), e.span)
             for a in e.args:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -60,6 +60,8 @@ class Checked:
     sources: dict[str, str] = field(default_factory=dict)  # file -> text, for carets later
     # local name -> its type wherever it is bound (``any`` when the places disagree)
     local_types: dict[str, str] = field(default_factory=dict)
+    # derived attributes that read the game: worked out where read, never precomputed
+    dynamic_attrs: set[str] = field(default_factory=set)
 
 
 class Context:
@@ -74,6 +76,9 @@ class Context:
         scopes: local names -> type, innermost last.
         key_card: a trick's card name while its ``won by`` key is checked, else None.
         loops: loops around the statement being checked (for ``break``).
+        expand: a placeholder's expression with its defines and state-dependent attributes
+            expanded (:class:`rulesplay.validate.expand.Expander`).
+        defines: the ruleset's defines by name.
         partly_bound: a local bound in some branches of an ``if`` but not all -> why it is
             unbound after it (for the "undefined name" diagnostic).
         reading: what is being checked when it is an expression that only reads the game
@@ -90,6 +95,8 @@ class Context:
         self.key_card: str | None = None
         self.loops = 0
         self.partly_bound: dict[str, str] = {}
+        self.expand: Callable[[ir.Expr], ir.Expr] = lambda e: e
+        self.defines: dict[str, ir.DefineDecl] = {}
         self.reading: str | None = "a declaration"
 
     @contextmanager
