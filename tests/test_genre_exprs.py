@@ -11,6 +11,8 @@ import pytest
 from test_differential import play_both
 
 import rulesplay
+from rulesplay.compose import load_ruleset
+from rulesplay.diff import diff
 from rulesplay.engine.game import load
 from rulesplay.errors import RulesError
 
@@ -217,3 +219,30 @@ def test_whole_table_queries_play_the_same_in_both_engines() -> None:
     for seed in (1, 2):
         assert play_both(load(CLUBS, engine="interpret"), load(CLUBS, engine="compiled"),
                          3, seed) > 0
+
+
+def test_a_variant_replaces_a_define(tmp_path: Path) -> None:
+    (tmp_path / "base.rules").write_text(BOWERS.read_text(encoding="utf-8"), encoding="utf-8")
+    (tmp_path / "low.rules").write_text(
+        'extends "base.rules"\n'
+        "replace define strength(c) = (c.effective == trump, c.effective == lead, -c.power)\n",
+        encoding="utf-8")
+    s = rulesplay.load(tmp_path / "low.rules").new_state(2, 1, record_events=True)
+    for action_id in ("t:hearts", "play:hearts-9", "play:diamonds-11"):
+        play(s, action_id)
+    assert said(s) == ["Seat 0 wins with 9 of hearts (a trump)"]  # the lowest trump wins
+    (tmp_path / "gone.rules").write_text('extends "base.rules"\nremove define strength\n',
+                                         encoding="utf-8")
+    with pytest.raises(RulesError, match="unknown function 'strength'"):
+        rulesplay.load(tmp_path / "gone.rules")
+
+
+def test_diff_says_when_a_skip_is_offered(tmp_path: Path) -> None:
+    base = STICK.read_text(encoding="utf-8")
+    (tmp_path / "a.rules").write_text(base, encoding="utf-8")
+    (tmp_path / "b.rules").write_text(base.replace(' unless p == dealer', ''),
+                                      encoding="utf-8")
+    a, _ = load_ruleset(str(tmp_path / "a.rules"))
+    b, _ = load_ruleset(str(tmp_path / "b.rules"))
+    assert any(line.strip() == "skip of 's' in phase 'bid': where not p == dealer -> any"
+               for line in diff(a, b)), diff(a, b)

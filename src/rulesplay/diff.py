@@ -159,6 +159,11 @@ class _Constraints(Stage):
 
     def visit_Choose(self, s: ir.Choose) -> None:
         self.found[f"choice '{s.name}'"] = s.where
+        if s.optional:  # when the skip is offered (``unless``: negated; None: always)
+            test = s.skip_test
+            if test is not None and s.skip_unless:
+                test = ir.UnOp(span=test.span, op="not", operand=test)
+            self.found[f"skip of '{s.name}'"] = test
 
     def visit_Trick(self, s: ir.Trick) -> None:
         self.tricks += 1

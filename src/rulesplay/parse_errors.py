@@ -280,7 +280,8 @@ def syntax_error(exc: UnexpectedInput, text: str, file: str) -> RulesSyntaxError
 _KEYWORDS = ("move", "shuffle", "deal", "let", "say", "break", "do", "trigger", "if", "elif",
              "else", "repeat", "for", "trick", "next", "end", "game", "players", "author",
              "about", "extends", "include", "option", "enum", "card", "zone", "var", "phase",
-             "ability", "rule", "start", "score", "tiebreak", "winners", "replace", "remove")
+             "ability", "rule", "start", "score", "tiebreak", "winners", "replace", "remove",
+             "define")
 
 
 # Operators of other languages, and what this one writes for each.
