@@ -173,7 +173,8 @@ def test_a_define_is_typed_where_it_is_used() -> None:
     text = BOWERS.read_text(encoding="utf-8")
     out = refused(text.replace("where follows(card, player)", "where follows(player, card)"))
     first = out.splitlines()[:2]  # the error is at the use, with its line
-    assert first[0].endswith("error: '.rank' needs a card, got a player"), out
+    assert first[0].endswith("error: '.rank' needs a card, got a player (in 'follows', "
+                             "line 24)"), out
     assert "where follows(player, card)" in first[1]
 
 
@@ -246,3 +247,42 @@ def test_diff_says_when_a_skip_is_offered(tmp_path: Path) -> None:
     b, _ = load_ruleset(str(tmp_path / "b.rules"))
     assert any(line.strip() == "skip of 's' in phase 'bid': where not p == dealer -> any"
                for line in diff(a, b)), diff(a, b)
+
+
+DERIVED_BY_DEFINE = '''
+game "Boost"
+players 2
+enum suit: clubs, hearts
+card card "card":
+    suit: suit
+    rank: 1..3
+    power = boosted(rank, suit)
+    heavy = count(deck where it.rank > rank) == 0
+zone deck "deck": shared, public
+var trump "trump": suit
+define boosted(r, s) = r + 10 if s == trump else r
+define unused(x) = x
+phase p:
+    say "{sum(deck, it.power)}"
+    trump = hearts
+    let c = top(deck)
+    say "{sum(deck, it.power)} {c.heavy}"
+    next end
+score: 0
+'''
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_an_attribute_reading_the_game_through_a_define_is_worked_out_when_read(
+        engine: str) -> None:
+    game = rulesplay.loads(DERIVED_BY_DEFINE, engine=engine)
+    assert [w.message for w in game.checked.warnings] == ["define 'unused' is never used"]
+    s = game.new_state(2, 1, record_events=True)
+    heavy = s.program.card_attrs[s.zones[0][-1]]["rank"] == 3
+    assert said(s) == ["12", f"42 {'yes' if heavy else 'no'}"]  # hearts +10 each
+
+
+def test_an_attribute_with_its_own_it_is_not_read_of_it() -> None:
+    rulesplay.loads(DERIVED_BY_DEFINE.replace("{c.heavy}", "{count(deck where it.power > 3)}"))
+    out = refused(DERIVED_BY_DEFINE.replace("{c.heavy}", "{count(deck where it.heavy)}"))
+    assert "this reads 'it', and the attribute 'heavy' reads it inside its own count" in out

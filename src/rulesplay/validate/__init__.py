@@ -58,6 +58,7 @@ class Checker:
         expander.diagnostics = self.ctx.out.diagnostics
         self.ctx.expand = expander.expr
         self.ctx.defines = expander.defines
+        self.ctx.origins = expander.origins
         self.ctx.out.dynamic_attrs = set(expander.dynamic)
         self.exprs = ExprChecker(self.ctx)
         self.stmts = StmtChecker(self.ctx, self.exprs)
@@ -134,6 +135,9 @@ class Checker:
         secret_action_labels(ctx)
         constant_checks(ctx)
         unused_options(ctx)
+        for d in r.defines:
+            if d.name not in self.expander.used:
+                ctx.warn(f"define '{d.name}' is never used", d.span)
         return ctx.out
 
 

@@ -293,16 +293,19 @@ def whole_at_least_1(value: Any) -> bool:
 def card_label_reads(ctx: Context, labels: ir.Labels) -> None:
     """A card's label is made once, before play: its placeholders may read the card's
     attributes, options and enum values, not a zone or a variable (they ended in a
-    traceback when the game was built)."""
+    traceback when the game was built), nor an attribute that reads the game."""
     for lang in ("", *labels.other):
         for part in ctx.out.templates.get((id(labels), lang), []):
             if isinstance(part, str):
                 continue
             for name in nodes_of(part, ir.Name):
                 what = "zone" if name.id in ctx.sym.zones else \
-                    "variable" if name.id in ctx.sym.vars else None
+                    "variable" if name.id in ctx.sym.vars else \
+                    "attribute" if name.id in ctx.out.dynamic_attrs else None
                 if what is not None:
                     ctx.error(f"a card's label is made before play: it may show the card's "
                               f"attributes, options and enum values, not the {what} "
-                              f"'{name.id}'", name.span)
+                              f"'{name.id}'" + (", which reads the game (show it in a prompt "
+                                                "or a 'say' line)" if what == "attribute"
+                                                else ""), name.span)
 

@@ -24,19 +24,27 @@ from ..visitor import nodes_of
 from .functions import BUILTINS
 
 
-def _reads(e: ir.Node) -> set[str]:
-    return {n.id for n in nodes_of(e, ir.Name)}
+def _reads(e: ir.Node, defines: dict[str, ir.DefineDecl],
+           seen: frozenset[str] = frozenset()) -> set[str]:
+    """The names ``e`` reads, through the defines it calls too (but their parameters)."""
+    out = {n.id for n in nodes_of(e, ir.Name)}
+    for call in nodes_of(e, ir.Call):
+        d = defines.get(call.func)
+        if d is not None and d.name not in seen:  # (a define using itself is reported)
+            out |= _reads(d.body, defines, seen | {d.name}) - set(d.params)
+    return out
 
 
 def dynamic_attrs(r: ir.Ruleset) -> dict[str, tuple[ir.KindDecl, ir.AttrDecl]]:
     """The derived attributes that read the game (a variable, a zone, or an attribute of
-    the same kind that does), by name, with their kind."""
+    the same kind that does, directly or through a define), by name, with their kind."""
     state = {v.name for v in r.vars} | {z.name for z in r.zones}
+    defines = {d.name: d for d in r.defines}
     out: dict[str, tuple[ir.KindDecl, ir.AttrDecl]] = {}
     for k in r.kinds:
         mine: set[str] = set()
         for a in k.attrs:
-            if a.value is not None and _reads(a.value) & (state | mine):
+            if a.value is not None and _reads(a.value, defines) & (state | mine):
                 mine.add(a.name)
                 out.setdefault(a.name, (k, a))
     return out
@@ -55,6 +63,9 @@ class Expander:
         self.defines = {d.name: d for d in r.defines}
         self.dynamic = dynamic_attrs(r)
         self.diagnostics: list[Diagnostic] = []
+        # the span of each use -> what it expands (errors found in the expansion say it)
+        self.origins: dict[Span, str] = {}
+        self.used: set[str] = set()  # the defines called
         self._bodies: dict[str, ir.Expr] = {}
         self._using: list[str] = []
 
@@ -115,6 +126,8 @@ class Expander:
             if self._once(out.obj, attr.value, names, out.span,
                           f"the attribute '{attr.name}'") is None:
                 return out
+            self.origins.setdefault(out.span, f"the attribute '{attr.name}', line "
+                                              f"{attr.span.line}")
             # (attributes it reads that read the game in turn are expanded after)
             return self.expr(self._substitute(attr.value, {
                 n: ir.Attr(span=out.obj.span, obj=out.obj, name=n) for n in names}, out.span))
@@ -132,6 +145,7 @@ class Expander:
 
     def _call(self, call: ir.Call) -> ir.Expr:
         d = self.defines[call.func]
+        self.used.add(d.name)
         if len(call.args) != len(d.params):
             self.error(f"'{d.name}' takes {len(d.params)} argument"
                        f"{'' if len(d.params) == 1 else 's'} ({', '.join(d.params)}), got "
@@ -143,6 +157,7 @@ class Expander:
         for param, arg in zip(d.params, call.args, strict=True):
             if self._once(arg, d.body, {param}, arg.span, f"'{d.name}'") is None:
                 return call
+        self.origins.setdefault(call.span, f"'{d.name}', line {d.span.line}")
         return self._substitute(body, dict(zip(d.params, call.args, strict=True)),
                                 call.span)
 
@@ -191,9 +206,9 @@ class Expander:
             return None
         if any(n.id == "it" for n in nodes_of(arg, ir.Name)) and any(
                 id(u) in _element_scoped(body) for u in uses):
-            self.error(f"this argument reads 'it', and {what} reads it where 'it' is "
-                       "another element (inside count, any, where...): bind it with 'let' "
-                       "first", span)
+            self.error(f"this reads 'it', and {what} reads it inside its own count, any or "
+                       "where, where 'it' is another element: use a named card there (a "
+                       "loop's card, a choice, 'let')", span)
             return None
         return arg
 

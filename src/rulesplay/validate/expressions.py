@@ -10,7 +10,7 @@ from __future__ import annotations
 from .. import ir
 from ..errors import RulesError, Span, did_you_mean
 from ..templates import parse_template
-from ..visitor import Stage, nodes_of
+from ..visitor import Stage
 from .functions import BUILTINS
 from .symbols import Context
 from .types import ANY, compatible, describe, elem_type, per_player_hint
@@ -92,18 +92,8 @@ class ExprChecker(Stage):
             for part in parts:
                 if not isinstance(part, str):
                     self.expr(part)
-                    if attrs:
-                        self._fixed_label(part)
             self.ctx.out.templates[(id(labels), lang)] = parts
         scopes.pop()
-
-    def _fixed_label(self, part: ir.Expr) -> None:
-        """A card's label is made once, with the deck: it cannot read an attribute that
-        depends on the game."""
-        for n in nodes_of(part, ir.Name):
-            if n.id in self.ctx.out.dynamic_attrs:
-                self.error(f"a card's label is made once, with the deck, and '{n.id}' depends "
-                           "on the game: show it in a prompt or a 'say' line instead", n.span)
 
     # ------------------------------------------------------------ literals and names
     def visit_Num(self, e: ir.Num, it: str | None) -> str:

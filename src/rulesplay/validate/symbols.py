@@ -79,6 +79,8 @@ class Context:
         expand: a placeholder's expression with its defines and state-dependent attributes
             expanded (:class:`rulesplay.validate.expand.Expander`).
         defines: the ruleset's defines by name.
+        origins: where a define or an attribute that reads the game is used -> what it
+            expands there (an error at that place says it).
         partly_bound: a local bound in some branches of an ``if`` but not all -> why it is
             unbound after it (for the "undefined name" diagnostic).
         reading: what is being checked when it is an expression that only reads the game
@@ -96,6 +98,7 @@ class Context:
         self.loops = 0
         self.partly_bound: dict[str, str] = {}
         self.expand: Callable[[ir.Expr], ir.Expr] = lambda e: e
+        self.origins: dict[Span, str] = {}
         self.defines: dict[str, ir.DefineDecl] = {}
         self.reading: str | None = "a declaration"
 
@@ -111,7 +114,10 @@ class Context:
 
     # ------------------------------------------------------------ reporting
     def error(self, message: str, span: Span) -> None:
-        """Record an error at ``span``."""
+        """Record an error at ``span`` (saying the define or attribute expanded there)."""
+        origin = self.origins.get(span)
+        if origin is not None:
+            message += f" (in {origin})"
         self.out.diagnostics.append(Diagnostic(message, span))
 
     def warn(self, message: str, span: Span) -> None:
