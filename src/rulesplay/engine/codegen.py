@@ -129,12 +129,6 @@ def _bottom(c: Any) -> Any:
     return c[0] if c else None
 
 
-def _every_seat(s: Any, base: int, n: int) -> list[Any]:
-    """The cards of a zone per player, every seat's in seat order."""
-    zones = s.zones
-    return [c for z in range(base, base + n) for c in zones[z]]
-
-
 def _last(n: int, c: Any) -> list[Any]:
     n = max(n, 0)
     return list(c[len(c) - n:]) if n else []
@@ -367,11 +361,10 @@ class ExprCompiler(Stage):
             self._cards = saved
 
     def gen_coll(self, e: ir.Expr) -> str:
-        """Source of ``e`` read as a collection (a zone id becomes its list of cards)."""
+        """Source of ``e`` as a collection (a zone's cards; a zone per player: every seat's)."""
         src, t = self.gen(e), self.type_of(e)
-        if t == "pzone":
-            return f"_every_seat(s, {src}, {self.lay.n})"
-        return f"s.zones[{src}]" if t == "zone" else src
+        every = f"[_c for _z in range({src}, {src} + {self.lay.n}) for _c in s.zones[_z]]"
+        return f"s.zones[{src}]" if t == "zone" else every if t == "pzone" else src
 
     def gen(self, e: ir.Expr) -> str:
         """Python source of ``e`` (its ``visit_<Node>`` method); inside a candidate test, a

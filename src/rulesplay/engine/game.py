@@ -69,8 +69,6 @@ class Game:
             have = ", ".join(["en", *sorted(languages(ruleset))])
             raise OptionError(f"{ruleset.title.get(None, 'this ruleset')} has no '{lang}' "
                               f"labels; languages: {have}")
-        # (the checked ruleset: its defines and attributes that read the game expanded)
-        ruleset = checked.ruleset
         self.ruleset, self.checked, self.lang, self.path = ruleset, checked, lang, path
         self.bundle = bundle
         decls = {o.name: o for o in ruleset.options}
