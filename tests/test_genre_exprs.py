@@ -286,3 +286,13 @@ def test_an_attribute_with_its_own_it_is_not_read_of_it() -> None:
     rulesplay.loads(DERIVED_BY_DEFINE.replace("{c.heavy}", "{count(deck where it.power > 3)}"))
     out = refused(DERIVED_BY_DEFINE.replace("{c.heavy}", "{count(deck where it.heavy)}"))
     assert "this reads 'it', and the attribute 'heavy' reads it inside its own count" in out
+
+
+def test_whether_a_seat_may_skip_follows_the_sight_rules() -> None:
+    text = STICK.read_text(encoding="utf-8")
+    out = refused(text.replace("unless p == dealer", "unless count(hand[p]) > 0 and "
+                               "any(hand[left of p], it.rank == 3)"))
+    assert "whether 's' may be skipped is worked out from hand[left of p], which p cannot " \
+        "see" in out, out
+    rulesplay.loads(text.replace("unless p == dealer",
+                                 "unless any(hand[p], it.rank == 3)"))  # its own hand
