@@ -15,6 +15,7 @@ from rulesplay.compose import load_ruleset
 from rulesplay.diff import diff
 from rulesplay.engine.game import load
 from rulesplay.errors import RulesError
+from rulesplay.seatview import SeatView
 
 HERE = Path(__file__).resolve().parent / "genre_exprs"
 ENGINES = ("interpret", "compiled")
@@ -296,3 +297,30 @@ def test_whether_a_seat_may_skip_follows_the_sight_rules() -> None:
         "see" in out, out
     rulesplay.loads(text.replace("unless p == dealer",
                                  "unless any(hand[p], it.rank == 3)"))  # its own hand
+
+
+SECRET_ATTR = '''
+game "Secret bonus"
+players 2
+card card "card":
+    rank: 1..3
+    power = rank + bonus
+    label: "{rank}"
+zone deck "deck": shared, public
+var bonus "bonus": int = 7 hidden
+define shown(c) = c.power
+phase p "Play":
+    say "top: {shown(top(deck where it.rank == 3))}"
+    next end
+score: 0
+'''
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_text_showing_an_attribute_that_reads_a_hidden_variable_masks_it(
+        engine: str) -> None:
+    s = rulesplay.loads(SECRET_ATTR, engine=engine).new_state(2, 1, record_events=True)
+    assert said(s) == ["top: 10"]  # the whole account: 3 + 7
+    for seat in (0, 1, None):
+        view = SeatView(s.program, seat).filter(s.events or [])
+        assert [e["text"] for e in view if e["type"] == "say"] == ["top: ?"]
