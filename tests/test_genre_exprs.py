@@ -324,3 +324,10 @@ def test_a_text_showing_an_attribute_that_reads_a_hidden_variable_masks_it(
     for seat in (0, 1, None):
         view = SeatView(s.program, seat).filter(s.events or [])
         assert [e["text"] for e in view if e["type"] == "say"] == ["top: ?"]
+
+
+def test_another_language_s_def_of_an_expression_is_pointed_at_define() -> None:
+    head = 'game "x"\nplayers 2\ncard c:\n    r: 1..2\nzone d: shared, public\n'
+    tail = "phase p:\n    next end\nscore: 0\n"
+    assert "(did you mean 'define'?)" in refused(head + "def f(x) = x\n" + tail)
+    assert "(did you mean 'rule'?)" in refused(head + 'def f():\n    say "a"\n' + tail)
