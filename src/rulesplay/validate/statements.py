@@ -243,10 +243,7 @@ class StmtChecker(Stage):
             with self.ctx.only_reading("a choice's 'where' filter"):
                 self.want(s.where, "bool")
             self.ctx.scopes.pop()
-        if s.skip_test is not None:
-            if not s.optional:
-                self.error("'skip if'/'skip unless' needs 'may choose' (a choice that can be "
-                           "skipped)", s.skip_test.span)
+        if s.skip_test is not None:  # (a skip without 'may choose' is reported above)
             with self.ctx.only_reading("whether a choice may be skipped"):
                 self.want(s.skip_test, "bool", what=" (when the skip is offered)")
         # The prompt is shown before the choice is made: it cannot name the choice.
