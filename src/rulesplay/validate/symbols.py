@@ -114,9 +114,13 @@ class Context:
 
     # ------------------------------------------------------------ reporting
     def error(self, message: str, span: Span) -> None:
-        """Record an error at ``span`` (saying the define or attribute expanded there)."""
+        """Record an error at ``span``; at a define or attribute expanded there, the first
+        one only (a misuse gives one error, not one per part of the expression), saying
+        which it is."""
         origin = self.origins.get(span)
         if origin is not None:
+            if any(d.span == span for d in self.out.diagnostics):
+                return
             message += f" (in {origin})"
         self.out.diagnostics.append(Diagnostic(message, span))
 
