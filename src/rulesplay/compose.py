@@ -45,12 +45,13 @@ from .validate import Checked, check
 # Ruleset list field -> the word a variant uses for it (``replace card ...``).
 CATEGORIES = (("options", "option"), ("enums", "enum"), ("kinds", "card"),
               ("zones", "zone"), ("vars", "var"), ("phases", "phase"),
-              ("abilities", "ability"), ("rules", "rule"))
+              ("abilities", "ability"), ("rules", "rule"), ("defines", "define"))
 # What each file-naming line may read, by file name suffix (the name written and, through
 # symlinks, the file it resolves to): ruleset text only, never a stray file of the folder tree.
 READABLE = {"extends": (".rules",), "include": (".part", ".rules")}
 _WHAT_NAMES = {"option": "option", "enum": "enum", "card": "card kind", "zone": "zone",
-               "var": "variable", "phase": "phase", "ability": "ability", "rule": "rule"}
+               "var": "variable", "phase": "phase", "ability": "ability", "rule": "rule",
+               "define": "define"}
 
 
 def read_source(path: str) -> str:
@@ -377,7 +378,8 @@ def _with_includes(ruleset: ir.Ruleset, path: str, sources: dict[str, str], read
             whose name ends otherwise, an included file that says ``extends``, or one whose
             lines would be dropped (:func:`_declarations_only`).
     """
-    lists = ("options", "enums", "kinds", "zones", "vars", "abilities", "rules", "phases")
+    lists = ("options", "enums", "kinds", "zones", "vars", "abilities", "rules", "phases",
+             "defines")
     merged: dict[str, list[Any]] = {name: [] for name in lists}
     for target, span in ruleset.includes:
         file = reader.resolve(path, target, span, chain, "include")

@@ -159,6 +159,11 @@ class _Constraints(Stage):
 
     def visit_Choose(self, s: ir.Choose) -> None:
         self.found[f"choice '{s.name}'"] = s.where
+        if s.optional:  # when the skip is offered (``unless``: negated; None: always)
+            test = s.skip_test
+            if test is not None and s.skip_unless:
+                test = ir.UnOp(span=test.span, op="not", operand=test)
+            self.found[f"skip of '{s.name}'"] = test
 
     def visit_Trick(self, s: ir.Trick) -> None:
         self.tricks += 1
@@ -207,10 +212,12 @@ def _phases(base: ir.Ruleset, var: ir.Ruleset) -> list[str]:
     return out
 
 
-def _named_blocks(what: str, base: list[Any], var: list[Any]) -> list[str]:
-    """Abilities or rules added, removed or changed (compared without spans)."""
+def _named_blocks(what: str, base: list[Any], var: list[Any], labelled: bool = True) -> list[str]:
+    """Abilities, rules or defines added, removed or changed (compared without spans);
+    ``labelled``: they have labels to name them by."""
     b, v = _by_name(base), _by_name(var)
-    out, both = _added_removed(what, b, v, lambda d: d.labels.text or d.name)
+    out, both = _added_removed(what, b, v,
+                               lambda d: (d.labels.text if labelled else None) or d.name)
     out += [f"{what} '{n}' changed" for n in both if not _same(b[n], v[n])]
     return out
 
@@ -242,6 +249,7 @@ def diff(base: ir.Ruleset, variant: ir.Ruleset) -> list[str]:
     out += _phases(base, variant)
     out += _named_blocks("ability", base.abilities, variant.abilities)
     out += _named_blocks("rule", base.rules, variant.rules)
+    out += _named_blocks("define", base.defines, variant.defines, labelled=False)
     if start_phase(base) != start_phase(variant):
         out.append(f"start phase {start_phase(base)} -> {start_phase(variant)}")
     if not _same(base.score, variant.score):

@@ -58,28 +58,35 @@ class DeclNode(Node):
     abilities, rules, phases): the items of a :class:`Ruleset`'s lists."""
 
 
-class Word(Node):
-    """A word or phrase as the file wrote it, with its span: a part the IR has no other slot
-    for (a clause given a second time, an unknown zone flag), kept for the validator."""
+class Sparse(Node):
+    """A node with optional slots grown after its first form (``sparse`` names them): such
+    a field is left out of JSON while unset, so the JSON of a ruleset that does not use it
+    is as before, and reads back equal either way."""
 
-    text: str
+    sparse: ClassVar[tuple[str, ...]] = ()
+    written: ClassVar[tuple[str, ...]] = ()
+
+    @model_serializer(mode="wrap")
+    def _skip_unset(self, handler: SerializerFunctionWrapHandler) -> Any:
+        data = handler(self)
+        for name in (*self.written, *self.sparse):
+            if not data.get(name):
+                data.pop(name, None)
+        return data
 
 
-class Written(Node):
+class Written(Sparse):
     """A node that also keeps what its text says beyond its slots (``written`` names those
     fields: clauses given twice, unknown flags, extra table cells); the validator reports
     them. Such a field is left out of JSON while empty, so a valid ruleset's JSON is as if
     the fields did not exist, and reads back equal either way."""
 
-    written: ClassVar[tuple[str, ...]] = ()
 
-    @model_serializer(mode="wrap")
-    def _skip_empty_written(self, handler: SerializerFunctionWrapHandler) -> Any:
-        data = handler(self)
-        for name in self.written:
-            if not data.get(name):
-                data.pop(name, None)
-        return data
+class Word(Node):
+    """A word or phrase as the file wrote it, with its span: a part the IR has no other slot
+    for (a clause given a second time, an unknown zone flag), kept for the validator."""
+
+    text: str
 
 
 class Labels(Node):
@@ -325,7 +332,7 @@ class ForEachPlayer(StmtNode):
     body: list[Stmt]
 
 
-class Choose(StmtNode):
+class Choose(StmtNode, Sparse):
     """A decision: ``PLAYER chooses NAME from DOMAIN [where COND] [or skip] "prompt"``.
 
     ``domain`` is a zone or card list (a card choice), or values (an enum name, a range, a list,
@@ -341,6 +348,11 @@ class Choose(StmtNode):
     secret: bool = False  # ``secretly``: other seats learn that a choice was made, not which
     skip_label: Labels | None = None
     prompt: Labels = Field(default_factory=Labels)
+    # ``skip "pass" if COND`` / ``unless COND``: the skip is offered only when COND holds
+    # (``unless``: when it does not); None: always.
+    skip_test: Expr | None = None
+    skip_unless: bool = False
+    sparse: ClassVar[tuple[str, ...]] = ("skip_test", "skip_unless")
 
 
 class Trick(StmtNode, Written):
@@ -591,7 +603,8 @@ class Override(Node):
     """
 
     action: Literal["replace", "remove", "default"]
-    what: Literal["option", "enum", "card", "zone", "var", "phase", "ability", "rule"]
+    what: Literal["option", "enum", "card", "zone", "var", "phase", "ability", "rule",
+                  "define"]
     name: str
     value: Expr | None = None
     doc: str = ""
@@ -603,6 +616,16 @@ class LimitDecl(DeclNode):
 
     name: str
     value: int
+
+
+class DefineDecl(DeclNode):
+    """A named expression: ``define NAME(a, b) = EXPR``. A call ``NAME(x, y)`` anywhere an
+    expression is stands for ``body`` with the parameters replaced by the arguments (see
+    :mod:`rulesplay.validate.expand`); it is typed where it is used."""
+
+    name: str
+    params: list[str] = Field(default_factory=list)
+    body: Expr
 
 
 class Ruleset(Written):
@@ -618,6 +641,7 @@ class Ruleset(Written):
     """
 
     written: ClassVar[tuple[str, ...]] = ("duplicates",)
+    sparse: ClassVar[tuple[str, ...]] = ("defines",)
 
     title: Labels = Field(default_factory=Labels)
     min_players: int = 2
@@ -639,6 +663,7 @@ class Ruleset(Written):
     abilities: list[AbilityDecl] = Field(default_factory=list)
     rules: list[RuleDecl] = Field(default_factory=list)
     limits: list[LimitDecl] = Field(default_factory=list)
+    defines: list[DefineDecl] = Field(default_factory=list)
     includes: list[tuple[str, Span]] = Field(default_factory=list)
     extends: str | None = None
     extends_span: Span = NO_SPAN
@@ -661,7 +686,7 @@ def kinds(base: type[Node]) -> list[type[Node]]:
     return [cls for cls in _CLASSES if issubclass(cls, base) and cls not in _BASES]
 
 
-_BASES = (Node, Written, ExprNode, StmtNode, DeclNode)
+_BASES = (Node, Sparse, Written, ExprNode, StmtNode, DeclNode)
 _CLASSES = [c for c in list(globals().values()) if isinstance(c, type) and issubclass(c, Node)]
 
 

@@ -319,7 +319,8 @@ class ToIR(Transformer[Token, Any]):
 
     _OVERRIDE_WHAT: dict[str, Any] = {"options": "option", "enums": "enum", "kinds": "card",
                                       "zones": "zone", "vars": "var", "phases": "phase",
-                                      "abilities": "ability", "rules": "rule"}
+                                      "abilities": "ability", "rules": "rule",
+                                      "defines": "define"}
 
     def replace_decl(self, meta: Any, items: list[Any]) -> _Decl | _Replaced:
         decl: _Decl = items[0]
@@ -539,13 +540,15 @@ class ToIR(Transformer[Token, Any]):
     def choose_stmt(self, meta: Any, items: list[Any]) -> ir.Choose:
         player, secret, verb, name, domain, where, prompt, skip = items
         optional = str(verb).startswith("may")
+        label, test, unless = skip if skip is not None else (None, None, False)
         return ir.Choose(span=self._span(meta), player=player, name=str(name), domain=domain,
-                         where=where, optional=optional, skip_label=skip, prompt=prompt,
-                         secret=secret is not None)
+                         where=where, optional=optional, skip_label=label, prompt=prompt,
+                         secret=secret is not None, skip_test=test, skip_unless=unless)
 
-    def skip(self, meta: Any, items: list[Any]) -> ir.Labels:
+    def skip(self, meta: Any, items: list[Any]) -> tuple[ir.Labels, ir.Expr | None, bool]:
         labels: ir.Labels = items[0]  # the labels rule's node
-        return labels
+        word, test = items[1], items[2]
+        return labels, test, word is not None and str(word) == "unless"
 
     def end_stmt(self, meta: Any, items: list[Any]) -> ir.EndGame:
         return ir.EndGame(span=self._span(meta))
@@ -635,6 +638,12 @@ class ToIR(Transformer[Token, Any]):
         name, labels, body = items
         return _Decl("rules", ir.RuleDecl(span=self._tok_span(name), name=str(name),
                                           labels=labels, body=body))
+
+    def define_decl(self, meta: Any, items: list[Any]) -> _Decl:
+        name, *params, body = items
+        return _Decl("defines", ir.DefineDecl(span=self._tok_span(name), name=str(name),
+                                              params=[str(p) for p in params if p is not None],
+                                              body=body))
 
     def trick_stmt(self, meta: Any, items: list[Any]) -> ir.Trick:
         climbing, zone, leader, play, *clauses = items

@@ -280,7 +280,8 @@ def syntax_error(exc: UnexpectedInput, text: str, file: str) -> RulesSyntaxError
 _KEYWORDS = ("move", "shuffle", "deal", "let", "say", "break", "do", "trigger", "if", "elif",
              "else", "repeat", "for", "trick", "next", "end", "game", "players", "author",
              "about", "extends", "include", "option", "enum", "card", "zone", "var", "phase",
-             "ability", "rule", "start", "score", "tiebreak", "winners", "replace", "remove")
+             "ability", "rule", "start", "score", "tiebreak", "winners", "replace", "remove",
+             "define")
 
 
 # Operators of other languages, and what this one writes for each.
@@ -339,7 +340,9 @@ def _statement_hint(text: str, tok: Token, expected: set[str]) -> str:
     first = line.split()
     if not first or first[0] in _KEYWORDS or not first[0].isidentifier():
         return ""
-    hint = f" (did you mean '{_OTHER_WORDS[first[0]]}'?)" if first[0] in _OTHER_WORDS else \
-        did_you_mean(first[0], _KEYWORDS)
+    word = _OTHER_WORDS.get(first[0])
+    if word == "rule" and "=" in line.split(":")[0]:  # ``def f(x) = ...``: an expression
+        word = "define"
+    hint = f" (did you mean '{word}'?)" if word else did_you_mean(first[0], _KEYWORDS)
     what = "a statement" if line[:1].isspace() else "a declaration"
     return f"; '{first[0]}' is not {what}{hint}" if hint else ""

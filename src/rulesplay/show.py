@@ -264,6 +264,8 @@ class StmtPrinter(Stage):
         verb = "may choose" if s.optional else "chooses"
         where = f" where {_src(s.where)}" if s.where is not None else ""
         skip = _words("skip", labels_text(s.skip_label)) if s.skip_label is not None else ""
+        if s.skip_test is not None:
+            skip = _words(skip, "unless" if s.skip_unless else "if", _src(s.skip_test))
         self.line(depth, _words(
             f"{_src(s.player, POSTFIX)}{' secretly' if s.secret else ''} {verb} "
             f"{s.name} from {_src(s.domain, OR)}{where}", labels_text(s.prompt), skip))
@@ -350,6 +352,9 @@ class DeclPrinter(Stage):
     def visit_RuleDecl(self, d: ir.RuleDecl) -> list[str]:
         return [_words(f"rule {d.name}", labels_text(d.labels)) + ":", *stmt_lines(d.body, 1)]
 
+    def visit_DefineDecl(self, d: ir.DefineDecl) -> list[str]:
+        return [f"define {d.name}({', '.join(d.params)}) = {_src(d.body)}"]
+
     def visit_PhaseDecl(self, d: ir.PhaseDecl) -> list[str]:
         lines = [_words(f"phase {d.name}", labels_text(d.labels)) + ":", *stmt_lines(d.body, 1)]
         for t in d.transitions:
@@ -407,7 +412,8 @@ def _cell_text(value: Any) -> str:
 
 # Where a variant's override of each kind of declaration lives in the Ruleset.
 _LISTS = {"option": "options", "enum": "enums", "card": "kinds", "zone": "zones",
-          "var": "vars", "ability": "abilities", "rule": "rules", "phase": "phases"}
+          "var": "vars", "ability": "abilities", "rule": "rules", "phase": "phases",
+          "define": "defines"}
 
 
 def ruleset_text(r: ir.Ruleset) -> str:

@@ -2,8 +2,10 @@
 
 A label such as ``"{colour} {number}"`` or a ``say`` line is split into text and expressions
 (``{{`` and ``}}`` are literal braces); the validator types the expressions and the engine
-shows their values. Each placeholder is parsed with the grammar's ``expr_only`` entry point,
-with spans moved to where it sits in its file, so a mistake inside one points at it.
+shows their values. Inside a placeholder a string literal is written in single quotes
+(``"{' alone' if alone else ''}"``), since a double quote would end the label. Each
+placeholder is parsed with the grammar's ``expr_only`` entry point, with spans moved to
+where it sits in its file, so a mistake inside one points at it.
 """
 
 from __future__ import annotations
@@ -40,17 +42,14 @@ def parse_template(text: str, span: Span, col: int | None = None) -> list[str | 
         elif ch == "}" and text.startswith("}}", i):
             literal, i = literal + "}", i + 2
         elif ch == "{":
-            end = text.find("}", i)
             here = span if col is None else Span(file=span.file, line=span.line,
                                                  col=col + i, end_line=span.line,
                                                  end_col=col + i + 1)
-            if end < 0:
-                raise RulesSyntaxError(f"unclosed '{{' in text {text!r} (write '{{{{' for a "
-                                       "brace)", here)
+            end, source = _placeholder(text, i, here, span, col)
             if literal:
                 parts.append(literal)
                 literal = ""
-            parts.append(parse_expr(text[i + 1:end], here if col is None else span,
+            parts.append(parse_expr(source, here if col is None else span,
                                     None if col is None else col + i + 1))
             i = end + 1
         else:
@@ -58,6 +57,37 @@ def parse_template(text: str, span: Span, col: int | None = None) -> list[str | 
     if literal:
         parts.append(literal)
     return parts
+
+
+def _placeholder(text: str, i: int, here: Span, span: Span,
+                 col: int | None) -> tuple[int, str]:
+    """The end (index of its ``}``) and the expression source of the placeholder opened at
+    ``text[i]``; its single-quoted string literals become the grammar's double-quoted ones.
+
+    Raises:
+        RulesSyntaxError: no ``}`` closes the placeholder, or a ``'`` opens a literal that
+            no ``'`` closes before the text ends.
+    """
+    out, j = [], i + 1
+    while j < len(text) and text[j] != "}":
+        if text[j] != "'":
+            out.append(text[j])
+            j += 1
+            continue
+        close = text.find("'", j + 1)
+        if close < 0:
+            at = here if col is None else Span(file=span.file, line=span.line, col=col + j,
+                                               end_line=span.line, end_col=col + j + 1)
+            raise RulesSyntaxError(f"unclosed \"'\" in the placeholder of text {text!r}: a "
+                                   "string literal in a placeholder is written 'like this'",
+                                   at)
+        inner = text[j + 1:close].replace("\\", "\\\\").replace('"', '\\"')
+        out.append(f'"{inner}"')
+        j = close + 1
+    if j >= len(text):
+        raise RulesSyntaxError(f"unclosed '{{' in text {text!r} (write '{{{{' for a "
+                               "brace)", here)
+    return j, "".join(out)
 
 
 def parse_expr(text: str, span: Span, col: int | None = None) -> ir.Expr:

@@ -151,6 +151,8 @@ class ChooseNode(Decision):
         filter: ``f(state, candidates)`` -> the legal ones (the ``where`` test).
         slot: the local slot the chosen value is stored in.
         optional, secret: ``may choose``; ``secretly chooses``.
+        may_skip: ``f(state, None)`` -> whether the skip is offered now (``skip "pass"
+            unless COND``), or None when a ``may choose`` always offers it.
         actions: the cache of this choice's actions.
         skip_text: the skip label made per listing (it may name the state), or None.
         prompt_text: the prompt in the ruleset's words.
@@ -166,8 +168,10 @@ class ChooseNode(Decision):
                  secret: bool, actions: ActionCache,
                  skip_text: Callable[[State], str] | None,
                  prompt_text: Callable[[State], str], blind: BlindPick | None = None,
-                 stands_for: Callable[[State, Any], list[int]] | None = None) -> None:
+                 stands_for: Callable[[State, Any], list[int]] | None = None,
+                 may_skip: Fn | None = None) -> None:
         self.index, self.name, self.span = index, name, span
+        self.may_skip = may_skip
         self.player, self.domain, self.filter, self.slot = player, domain, filter, slot
         self.value_slot = slot
         self.optional, self.secret = optional, secret
@@ -194,7 +198,9 @@ class ChooseNode(Decision):
         """The error when the choice has no legal option and cannot be skipped."""
         return RulesRuntimeError(
             f"no legal choice for '{self.name}': the domain is empty and the choice "
-            "cannot be skipped (write 'may choose' or guard it with 'if')", self.span)
+            "cannot be skipped (write 'may choose' or guard it with 'if'"
+            + (", or offer the skip in this case" if self.may_skip is not None else "")
+            + ")", self.span)
 
     def no_player(self) -> RulesRuntimeError:
         """The error when the expression of the seat that chooses gives none."""
@@ -208,7 +214,7 @@ class ChooseNode(Decision):
             out = blind.positions(s, cards, self.filter, self.actions)
         else:
             out = [get(v) for v in self.filter(s, cards)]
-        if self.optional:
+        if self.optional and (self.may_skip is None or self.may_skip(s, None)):
             out.append(self.skip(s))
         return out
 

@@ -361,9 +361,10 @@ class ExprCompiler(Stage):
             self._cards = saved
 
     def gen_coll(self, e: ir.Expr) -> str:
-        """Source of ``e`` read as a collection (a zone id becomes its list of cards)."""
-        src = self.gen(e)
-        return f"s.zones[{src}]" if self.type_of(e) == "zone" else src
+        """Source of ``e`` as a collection (a zone's cards; a zone per player: every seat's)."""
+        src, t = self.gen(e), self.type_of(e)
+        every = f"[_c for _z in range({src}, {src} + {self.lay.n}) for _c in s.zones[_z]]"
+        return f"s.zones[{src}]" if t == "zone" else every if t == "pzone" else src
 
     def gen(self, e: ir.Expr) -> str:
         """Python source of ``e`` (its ``visit_<Node>`` method); inside a candidate test, a

@@ -41,6 +41,7 @@ from .effects import (
     TriggerNode,
     end_game,
 )
+from .expr import Fn
 from .tables import var_default
 from .texts import template
 from .tricks import TrickNode
@@ -243,7 +244,18 @@ def compile_choose(sc: StmtCompiler, index: int, c: ir.Choose) -> ChooseNode:
     blind = blind_pick(sc, c.name, c.span, c.domain, c.player, c.where, c.name) if card \
         else None
     return ChooseNode(index, c.name, c.span, player, domain, filter, slot, c.optional,
-                      c.secret, actions, skip_text, prompt_text, blind, _stands_for(sc, c))
+                      c.secret, actions, skip_text, prompt_text, blind, _stands_for(sc, c),
+                      _may_skip(sc, c))
+
+
+def _may_skip(sc: StmtCompiler, c: ir.Choose) -> Fn | None:
+    """Whether the skip of ``c`` is offered now: its ``skip if``/``unless`` test, or None."""
+    if c.skip_test is None:
+        return None
+    test = sc.comp.expr(c.skip_test)
+    if not c.skip_unless:
+        return test
+    return lambda s, it: not test(s, it)
 
 
 def _stands_for(sc: StmtCompiler, c: ir.Choose) -> Callable[[State, Any], list[int]] | None:

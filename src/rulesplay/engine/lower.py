@@ -434,9 +434,11 @@ class Lowerer:
             listing = self._listing(code, get, st.domain, st.where, st.name,
                                     None if actions.card else actions)
             code.emit(f"{legal} = {listing}")
-            if st.optional:
-                code.emit(f"{legal}.append({k(node.skip)}(s))")
-            else:
+            if st.optional:  # (``skip if``/``unless``: offered when the test says)
+                skip, test = f"{legal}.append({k(node.skip)}(s))", st.skip_test
+                code.emit(skip if test is None else f"if {'not ' * st.skip_unless}"
+                                                    f"({comp.gen(test)}): {skip}")
+            if not st.optional or st.skip_test is not None:
                 code.emit(f"if not {legal}:")
                 code.emit(f"    raise {k(node.no_choice)}()")
             code.emit(f"s._legal = {legal}")

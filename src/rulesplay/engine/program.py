@@ -76,7 +76,8 @@ class Program:
         # Declared types: modules in the engine's import cycle read them before mypy has
         # inferred this body (older mypy reports "Cannot determine type").
         self.game: Game = game
-        self.ruleset: ir.Ruleset = game.ruleset
+        # (as checked: its defines and attributes that read the game expanded)
+        self.ruleset: ir.Ruleset = game.checked.ruleset
         self.lang: str | None = game.lang
         self.checked: Checked = game.checked
         self.layout: Layout = layout

@@ -58,9 +58,11 @@ def build_cards(prog: Program, comp: ExprCompiler) -> None:
     label_fns: list[tuple[Callable[[int], str], int, ir.KindDecl]] = []
     for k in rs.kinds:
         printed = [a for a in k.attrs if a.value is None]
-        # Derived attributes (``value = EXPR``), evaluated per card in declaration order.
+        # Derived attributes (``value = EXPR``), evaluated per card in declaration order;
+        # one that reads the game is worked out where it is read (expanded there).
         comp.card_attrs_as_names = True
-        derived = [(d, comp.expr(d.value)) for d in k.attrs if d.value is not None]
+        derived = [(d, comp.expr(d.value)) for d in k.attrs if d.value is not None
+                   and d.name not in prog.checked.dynamic_attrs]
         comp.card_attrs_as_names = False
         copies = comp.expr(k.copies)(None, None)
         if not isinstance(copies, int) or copies < 1:

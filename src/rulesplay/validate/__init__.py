@@ -25,6 +25,7 @@ from .branches import hidden_branches
 from .constants import MAX_CARDS, const_eval, constant_checks, value_before_play
 from .cycles import ability_cycles
 from .declarations import Declarations, card_label_reads
+from .expand import Expander
 from .expressions import ExprChecker
 from .functions import BUILTINS, PER_ELEMENT, Builtin
 from .held import held_values
@@ -50,7 +51,15 @@ class Checker:
     """
 
     def __init__(self, ruleset: ir.Ruleset) -> None:
-        self.ctx = Context(ruleset)
+        # Defines and attributes that read the game are expanded where they are used first.
+        self.expander = expander = Expander(ruleset)
+        self.ctx = Context(expander.ruleset())
+        self.ctx.out.diagnostics.extend(expander.diagnostics)
+        expander.diagnostics = self.ctx.out.diagnostics
+        self.ctx.expand = expander.expr
+        self.ctx.defines = expander.defines
+        self.ctx.origins = expander.origins
+        self.ctx.out.dynamic_attrs = set(expander.dynamic)
         self.exprs = ExprChecker(self.ctx)
         self.stmts = StmtChecker(self.ctx, self.exprs)
 
@@ -126,6 +135,9 @@ class Checker:
         secret_action_labels(ctx)
         constant_checks(ctx)
         unused_options(ctx)
+        for d in r.defines:
+            if d.name not in self.expander.used:
+                ctx.warn(f"define '{d.name}' is never used", d.span)
         return ctx.out
 
 
@@ -146,6 +158,7 @@ def check(ruleset: ir.Ruleset, sources: dict[str, str] | None = None) -> Checked
     """
     checked = Checker(ruleset).run()
     checked.sources = dict(sources or {})
+    ruleset = checked.ruleset  # (with defines and state-dependent attributes expanded)
     if checked.diagnostics:
         diags = _in_order(checked.diagnostics)
         first = diags[0]

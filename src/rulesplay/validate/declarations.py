@@ -11,6 +11,7 @@ from ..grammar import language_word
 from ..limits import limit_problem
 from ..visitor import nodes_of
 from .expressions import ExprChecker
+from .functions import BUILTINS
 from .symbols import RESERVED, Context
 from .types import ANY, describe
 
@@ -81,7 +82,8 @@ class Declarations:
             sym.kinds[k.name] = k
             for i, a in enumerate(k.attrs):
                 self.not_a_word(a.name, a.span, "card attribute")  # read bare in its kind
-                typ = self.attr_type(k, i)
+                # One that reads the game is typed once the variables are declared.
+                typ = ANY if a.name in ctx.out.dynamic_attrs else self.attr_type(k, i)
                 if sym.attrs.get(a.name, typ) != typ:
                     ctx.error(f"attribute '{a.name}' has another type in another kind", a.span)
                 sym.attrs[a.name] = typ
@@ -103,6 +105,8 @@ class Declarations:
                 sym.vars[v.name] = v
             elif self.claim(v.name, v.span, "variable"):
                 sym.vars[v.name] = v
+        self.game_attrs()
+        self.define_names()
         for p in r.phases:
             if p.name in sym.phases:
                 ctx.error(f"phase '{p.name}' is already declared", p.span)
@@ -126,6 +130,40 @@ class Declarations:
                       r.span)
         if not r.phases:
             ctx.error("a ruleset needs at least one phase", r.span)
+
+    def game_attrs(self) -> None:
+        """Type the derived attributes that read the game (variables, zones) and declare
+        them in one kind only (a read of one is expanded to its kind's expression)."""
+        ctx, sym = self.ctx, self.sym
+        owner: dict[str, str] = {}
+        for k in ctx.r.kinds:
+            for i, a in enumerate(k.attrs):
+                if a.name not in ctx.out.dynamic_attrs:
+                    continue
+                if a.name in owner:
+                    ctx.error(f"'{a.name}' reads the game and is already an attribute of "
+                              f"'{owner[a.name]}': such an attribute belongs to one kind",
+                              a.span)
+                    continue
+                owner[a.name] = k.name
+                with ctx.only_reading("an attribute that reads the game"):
+                    sym.attrs[a.name] = self.attr_type(k, i)
+
+    def define_names(self) -> None:
+        """A define's name is free (no builtin, option, zone, variable...) and its
+        parameters are distinct names that are not words of the language."""
+        for d in self.ctx.r.defines:
+            if d.name in BUILTINS:
+                self.ctx.error(f"'{d.name}' is a builtin function; choose another name",
+                               d.span)
+            else:
+                self.claim(d.name, d.span, "define")
+            for i, p in enumerate(d.params):
+                if language_word(p) or p in RESERVED or p == "it":
+                    self.ctx.error(f"'{p}' is a reserved word and cannot name a parameter",
+                                   d.span)
+                elif p in d.params[:i]:
+                    self.ctx.error(f"'{p}' is a parameter of '{d.name}' twice", d.span)
 
     def attr_type(self, k: ir.KindDecl, i: int) -> str:
         """The type of attribute ``k.attrs[i]``: derived, text, set of an enum, ability,
@@ -255,16 +293,19 @@ def whole_at_least_1(value: Any) -> bool:
 def card_label_reads(ctx: Context, labels: ir.Labels) -> None:
     """A card's label is made once, before play: its placeholders may read the card's
     attributes, options and enum values, not a zone or a variable (they ended in a
-    traceback when the game was built)."""
+    traceback when the game was built), nor an attribute that reads the game."""
     for lang in ("", *labels.other):
         for part in ctx.out.templates.get((id(labels), lang), []):
             if isinstance(part, str):
                 continue
             for name in nodes_of(part, ir.Name):
                 what = "zone" if name.id in ctx.sym.zones else \
-                    "variable" if name.id in ctx.sym.vars else None
+                    "variable" if name.id in ctx.sym.vars else \
+                    "attribute" if name.id in ctx.out.dynamic_attrs else None
                 if what is not None:
                     ctx.error(f"a card's label is made before play: it may show the card's "
                               f"attributes, options and enum values, not the {what} "
-                              f"'{name.id}'", name.span)
+                              f"'{name.id}'" + (", which reads the game (show it in a prompt "
+                                                "or a 'say' line)" if what == "attribute"
+                                                else ""), name.span)
 

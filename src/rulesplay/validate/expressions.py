@@ -88,6 +88,7 @@ class ExprChecker(Stage):
             except RulesError as exc:
                 self.ctx.out.diagnostics.extend(exc.diagnostics)
                 continue
+            parts = [p if isinstance(p, str) else self.ctx.expand(p) for p in parts]
             for part in parts:
                 if not isinstance(part, str):
                     self.expr(part)
@@ -162,6 +163,9 @@ class ExprChecker(Stage):
             self.error(f"'{n}' is the card just played; 'won by highest' ranks every card of "
                        "the trick: say 'it'", e.span)
             return ANY
+        if n in ctx.partly_bound:
+            self.error(f"undefined name '{n}': {ctx.partly_bound[n]}", e.span)
+            return ANY
         # ``True``, ``None``, ``null``: another language's literal, written in lowercase here.
         literal = _LITERALS.get(n.lower())
         hint = f" (did you mean '{literal}'?)" if literal and literal != n else \
@@ -208,6 +212,10 @@ class ExprChecker(Stage):
         """A builtin call: its arity here, its argument types by its row of
         :data:`~rulesplay.validate.functions.BUILTINS`."""
         builtin = BUILTINS.get(e.func)
+        if builtin is None and e.func in self.ctx.defines:  # not expanded: reported there
+            for a in e.args:
+                self.expr(a, it)
+            return ANY
         if builtin is None:
             self.error(f"unknown function '{e.func}'" + did_you_mean(e.func, BUILTINS), e.span)
             for a in e.args:

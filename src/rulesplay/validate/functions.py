@@ -131,7 +131,10 @@ def _extreme(t: Typer, e: ir.Call, it: str | None) -> str:
 
 
 def _slice(t: Typer, e: ir.Call, it: str | None) -> str:
-    """``first``/``last``: N elements of a collection."""
+    """``first``/``last``: N elements of a collection, or with one argument its first or
+    last element (none when it is empty): ``first(seats where ...)``."""
+    if len(e.args) == 1:
+        return t.coll(e.args[0], it)
     t.want(e.args[0], "int", it)
     return f"list:{t.coll(e.args[1], it)}"
 
@@ -224,8 +227,9 @@ _ROWS = (
                   "2": "_fold(min, [{a1} for it in {c0}])"}),
     Builtin("top", (1, 1), _element, code={"1": "_top({c0})"}),
     Builtin("bottom", (1, 1), _element, code={"1": "_bottom({c0})"}),
-    Builtin("first", (2, 2), _slice, code={"2": "list({c1}[:max({a0}, 0)])"}),
-    Builtin("last", (2, 2), _slice, code={"2": "_last({a0}, {c1})"}),
+    Builtin("first", (1, 2), _slice, code={"1": "_bottom({c0})",
+                                           "2": "list({c1}[:max({a0}, 0)])"}),
+    Builtin("last", (1, 2), _slice, code={"1": "_top({c0})", "2": "_last({a0}, {c1})"}),
     Builtin("values", (2, 2), _values, per_element=1,
             code={"2": "_values({{{a1} for it in {c0}}}, {sort_key})"}),
     Builtin("random", (1, 1), _element, code={"1": "_random(s, {c0})"}, chance=True),

@@ -30,15 +30,17 @@ class StmtChecker(Stage):
         self.ctx.error(message, span)
 
     # ------------------------------------------------------------ blocks
-    def block(self, stmts: list[ir.Stmt], bound: dict[str, str] | None = None) -> None:
-        """Check ``stmts`` in a new scope holding the ``bound`` locals (name -> type)."""
+    def block(self, stmts: list[ir.Stmt],
+              bound: dict[str, str] | None = None) -> dict[str, str]:
+        """Check ``stmts`` in a new scope holding the ``bound`` locals (name -> type); returns
+        that scope (the locals the block bound, with ``bound``)."""
         for name, typ in (bound or {}).items():
             self.ctx.note_local(name, typ)
         self.ctx.scopes.append(dict(bound or {}))
         with self.ctx.only_reading(None):  # a statement's expressions run once, in turn
             for s in stmts:
                 self.visit(s)
-        self.ctx.scopes.pop()
+        return self.ctx.scopes.pop()
 
     def loop_block(self, stmts: list[ir.Stmt], bound: dict[str, str] | None = None) -> None:
         """A loop's body: as :meth:`block`, where ``break`` is allowed."""
@@ -161,10 +163,27 @@ class StmtChecker(Stage):
 
     # ------------------------------------------------------------ control
     def visit_If(self, s: ir.If) -> None:
+        """Each test is a condition; a local bound by every branch (an ``else`` included),
+        with the same type in each, stays bound after the ``if``."""
+        scopes = []
         for test, body in zip(s.tests, s.bodies, strict=True):
             self.want(test, "bool")
-            self.block(body)
-        self.block(s.orelse)
+            scopes.append(self.block(body))
+        scopes.append(self.block(s.orelse))
+        names = {name for scope in scopes for name in scope}
+        for name in sorted(names):
+            types = {scope.get(name) for scope in scopes}
+            if len(types) == 1 and self.ctx.lookup_local(name) is None:
+                self.ctx.scopes[-1][name] = scopes[0][name]
+            elif None in types:
+                self.ctx.partly_bound[name] = (
+                    f"'{name}' is bound in some branches of the 'if' at line {s.span.line} "
+                    "but not in all" + ("" if s.orelse else " (it has no 'else')")
+                    + ": bind it in every branch to use it after the 'if'")
+            else:
+                self.ctx.partly_bound[name] = (
+                    f"'{name}' is bound with different types in the branches of the 'if' "
+                    f"at line {s.span.line} ({', '.join(sorted(describe(t) for t in types if t))})")
 
     def visit_Repeat(self, s: ir.Repeat) -> None:
         if s.count is not None:
@@ -224,6 +243,9 @@ class StmtChecker(Stage):
             with self.ctx.only_reading("a choice's 'where' filter"):
                 self.want(s.where, "bool")
             self.ctx.scopes.pop()
+        if s.skip_test is not None:  # (a skip without 'may choose' is reported above)
+            with self.ctx.only_reading("whether a choice may be skipped"):
+                self.want(s.skip_test, "bool", what=" (when the skip is offered)")
         # The prompt is shown before the choice is made: it cannot name the choice.
         with self.ctx.only_reading("a prompt"):
             self.exprs.template(s.prompt)

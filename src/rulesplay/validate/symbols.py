@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -60,6 +60,8 @@ class Checked:
     sources: dict[str, str] = field(default_factory=dict)  # file -> text, for carets later
     # local name -> its type wherever it is bound (``any`` when the places disagree)
     local_types: dict[str, str] = field(default_factory=dict)
+    # derived attributes that read the game: worked out where read, never precomputed
+    dynamic_attrs: set[str] = field(default_factory=set)
 
 
 class Context:
@@ -74,6 +76,13 @@ class Context:
         scopes: local names -> type, innermost last.
         key_card: a trick's card name while its ``won by`` key is checked, else None.
         loops: loops around the statement being checked (for ``break``).
+        expand: a placeholder's expression with its defines and state-dependent attributes
+            expanded (:class:`rulesplay.validate.expand.Expander`).
+        defines: the ruleset's defines by name.
+        origins: where a define or an attribute that reads the game is used -> what it
+            expands there (an error at that place says it).
+        partly_bound: a local bound in some branches of an ``if`` but not all -> why it is
+            unbound after it (for the "undefined name" diagnostic).
         reading: what is being checked when it is an expression that only reads the game
             (a choice's options, filter and prompt, a play's filter, ``won by``, a label,
             the score...): evaluated whenever it is listed or shown, so chance may not be
@@ -87,6 +96,10 @@ class Context:
         self.scopes: list[dict[str, str]] = []
         self.key_card: str | None = None
         self.loops = 0
+        self.partly_bound: dict[str, str] = {}
+        self.expand: Callable[[ir.Expr], ir.Expr] = lambda e: e
+        self.origins: dict[Span, str] = {}
+        self.defines: dict[str, ir.DefineDecl] = {}
         self.reading: str | None = "a declaration"
 
     @contextmanager
@@ -101,7 +114,14 @@ class Context:
 
     # ------------------------------------------------------------ reporting
     def error(self, message: str, span: Span) -> None:
-        """Record an error at ``span``."""
+        """Record an error at ``span``; at a define or attribute expanded there, the first
+        one only (a misuse gives one error, not one per part of the expression), saying
+        which it is."""
+        origin = self.origins.get(span)
+        if origin is not None:
+            if any(d.span == span for d in self.out.diagnostics):
+                return
+            message += f" (in {origin})"
         self.out.diagnostics.append(Diagnostic(message, span))
 
     def warn(self, message: str, span: Span) -> None:

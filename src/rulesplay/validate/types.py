@@ -12,13 +12,14 @@ ANY = "any"
 
 
 def elem_type(t: str) -> str | None:
-    """The element type of a collection type (``list:card`` -> ``card``, ``zone`` ->
-    ``card``, ``set:suit`` -> ``enum:suit``), or None when ``t`` is not a collection."""
+    """The element type of a collection type (``list:card`` -> ``card``, ``zone`` or
+    ``pzone`` -> ``card``, ``set:suit`` -> ``enum:suit``), or None when ``t`` is not a
+    collection."""
     if t.startswith("list:"):
         return t[5:]
     if t.startswith("set:"):
         return f"enum:{t[4:]}"
-    if t == "zone":
+    if t in ("zone", "pzone"):  # (a zone per player: every seat's cards, in seat order)
         return "card"
     if t == ANY:
         return ANY

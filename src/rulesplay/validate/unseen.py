@@ -383,6 +383,11 @@ def unseen_options(ctx: Context, sight_: Sight) -> None:
         if isinstance(node, ir.Choose):
             errors = pick_errors(sight_, f"'{node.name}'", node.name, node.player,
                                  expr_text(node.player), node.domain, node.where)
+            if node.skip_test is not None:
+                errors += [(f"whether '{node.name}' may be skipped is worked out from "
+                            f"{r.text}, which {expr_text(node.player)} cannot see ({r.why}):"
+                            f" the options listed would show {_shown(r)}", r.expr)
+                           for r in sight_.reads(node.skip_test, node.player)]
         elif isinstance(node, ir.Trick):
             # The play is a choice of a card by the player whose turn it is.
             errors = pick_errors(sight_, f"the card played ('{node.card_var}')",
