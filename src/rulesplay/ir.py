@@ -325,6 +325,20 @@ class ForEachPlayer(StmtNode):
     body: list[Stmt]
 
 
+class CardSet(Node):
+    """Several cards as one decision: ``N NAME`` or ``LOW..HIGH NAME`` in a choice or a
+    trick's play, and what the chosen cards must share (``of one KEY``: equal values of
+    each ``same`` key; ``of consecutive KEY``: distinct values of each ``runs`` key with no
+    gap, a run). The keys are ``it.ATTR`` of each card, as ``won by`` keys are; ``low`` is
+    None when the text gives a shape and no count (the validator reports it).
+    """
+
+    low: int | None = None
+    high: int | None = None
+    same: list[Expr] = Field(default_factory=list)
+    runs: list[Expr] = Field(default_factory=list)
+
+
 class Choose(StmtNode):
     """A decision: ``PLAYER chooses NAME from DOMAIN [where COND] [or skip] "prompt"``.
 
@@ -339,6 +353,7 @@ class Choose(StmtNode):
     where: Expr | None = None
     optional: bool = False
     secret: bool = False  # ``secretly``: other seats learn that a choice was made, not which
+    cards: CardSet | None = None  # several cards as one decision: ``name`` holds the list
     skip_label: Labels | None = None
     prompt: Labels = Field(default_factory=Labels)
 
@@ -368,6 +383,7 @@ class Trick(StmtNode, Written):
     leader: Expr
     climbing: bool = False
     card_var: str = "card"
+    cards: CardSet | None = None  # a play of several cards: ``card_var`` holds the list
     source: Expr
     where: Expr | None = None
     prompt: Labels = Field(default_factory=Labels)

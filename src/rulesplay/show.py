@@ -264,9 +264,11 @@ class StmtPrinter(Stage):
         verb = "may choose" if s.optional else "chooses"
         where = f" where {_src(s.where)}" if s.where is not None else ""
         skip = _words("skip", labels_text(s.skip_label)) if s.skip_label is not None else ""
+        count, shape = _card_set(s.cards)
         self.line(depth, _words(
             f"{_src(s.player, POSTFIX)}{' secretly' if s.secret else ''} {verb} "
-            f"{s.name} from {_src(s.domain, OR)}{where}", labels_text(s.prompt), skip))
+            f"{count}{s.name} from {_src(s.domain, OR)}{shape}{where}", labels_text(s.prompt),
+            skip))
 
     def visit_Trick(self, s: ir.Trick, depth: int) -> None:
         climbing = " climbing" if s.climbing else ""
@@ -274,8 +276,9 @@ class StmtPrinter(Stage):
                          f"{_src(s.leader)}:")
         inner = depth + 1
         where = f" where {_src(s.where)}" if s.where is not None else ""
-        self.line(inner, _words(f"each player plays {s.card_var} from "
-                                f"{_src(s.source, OR)}{where}", labels_text(s.prompt)))
+        count, shape = _card_set(s.cards)
+        self.line(inner, _words(f"each player plays {count}{s.card_var} from "
+                                f"{_src(s.source, OR)}{shape}{where}", labels_text(s.prompt)))
         if s.pass_label is not None:
             self.line(inner, _words("pass", labels_text(s.pass_label)))
         if s.after_play:
@@ -284,6 +287,23 @@ class StmtPrinter(Stage):
             self.line(inner, f"won by highest {_src(s.key)}")
         if s.after_trick:
             self.header(inner, "after trick", s.after_trick)
+
+
+def _card_set(c: ir.CardSet | None) -> tuple[str, str]:
+    """The count before a chosen name (``"1..4 "``) and the shape after the cards
+    (``" of one rank and consecutive suit"``) of several cards as one decision."""
+    if c is None:
+        return "", ""
+    count = "" if c.low is None else f"{c.low} " if c.low == c.high else f"{c.low}..{c.high} "
+    parts = [f"one {_key_name(k)}" for k in c.same] + \
+        [f"consecutive {_key_name(k)}" for k in c.runs]
+    return count, " of " + " and ".join(parts) if parts else ""
+
+
+def _key_name(key: ir.Expr) -> str:
+    """A shape key's attribute name (the parser makes every key ``it.NAME``)."""
+    assert isinstance(key, ir.Attr)
+    return key.name
 
 
 def _words(*parts: str) -> str:

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from .. import ir
 from ..visitor import NodeVisitor, Stage, nodes_of
 from .actions import Action, ActionCache
+from .card_sets import CardSets, SetChooseNode
 from .choices import BlindPick, ChooseNode
 from .compile_effects import (
     compile_assign,
@@ -242,8 +243,26 @@ def compile_choose(sc: StmtCompiler, index: int, c: ir.Choose) -> ChooseNode:
     prompt_text = sc.template(c.prompt, default=c.name)
     blind = blind_pick(sc, c.name, c.span, c.domain, c.player, c.where, c.name) if card \
         else None
+    if c.cards is not None:
+        return SetChooseNode(index, c.name, c.span, player, domain, filter, slot, c.optional,
+                             c.secret, actions, skip_text, prompt_text, blind,
+                             sets=card_sets(sc, c.name, c.cards))
     return ChooseNode(index, c.name, c.span, player, domain, filter, slot, c.optional,
                       c.secret, actions, skip_text, prompt_text, blind, _stands_for(sc, c))
+
+
+def card_sets(sc: StmtCompiler, name: str, c: ir.CardSet) -> CardSets:
+    """How decision ``name`` takes several cards (``c``: its count and shape), checked
+    against the cap on its ways among the game's cards.
+
+    Raises:
+        RulesValidationError: more ways than :data:`~rulesplay.limits.MAX_SET_ACTIONS`.
+    """
+    assert c.low is not None and c.high is not None  # (the validator requires a count)
+    sets = CardSets(sc.prog, name, c.low, c.high, [sc.comp.expr(k) for k in c.same],
+                    [sc.comp.expr(k) for k in c.runs], c.span)
+    sets.check_bound(sc.prog.num_cards)
+    return sets
 
 
 def _stands_for(sc: StmtCompiler, c: ir.Choose) -> Callable[[State, Any], list[int]] | None:
@@ -286,7 +305,8 @@ def compile_trick(sc: StmtCompiler, index: int, t: ir.Trick,
                      card_slot=card_slot, winner_slot=winner_slot, after_play=after_play,
                      after_trick=after_trick, trick_vars=trick_vars, actions=actions,
                      pass_action=pass_action, prompt_text=sc.template(t.prompt, default="play"),
-                     blind=blind)
+                     blind=blind,
+                     sets=card_sets(sc, "play", t.cards) if t.cards is not None else None)
 
 
 def blind_pick(sc: StmtCompiler, name: str, span: Span, cards: ir.Expr, chooser: ir.Expr,
