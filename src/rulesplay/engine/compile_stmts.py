@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from .. import ir
+from ..errors import RulesValidationError
 from ..visitor import NodeVisitor, Stage, nodes_of
 from .actions import Action, ActionCache
 from .card_sets import CardSets, SetChooseNode
@@ -256,9 +257,13 @@ def card_sets(sc: StmtCompiler, name: str, c: ir.CardSet) -> CardSets:
     against the cap on its ways among the game's cards.
 
     Raises:
-        RulesValidationError: more ways than :data:`~rulesplay.limits.MAX_SET_ACTIONS`.
+        RulesValidationError: more cards than the game has, or more ways than
+            :data:`~rulesplay.limits.MAX_SET_ACTIONS`.
     """
     assert c.low is not None and c.high is not None  # (the validator requires a count)
+    if c.low > sc.prog.num_cards:
+        raise RulesValidationError(f"'{name}' takes at least {c.low} cards, and the game has "
+                                   f"{sc.prog.num_cards}", c.span)
     sets = CardSets(sc.prog, name, c.low, c.high, [sc.comp.expr(k) for k in c.same],
                     [sc.comp.expr(k) for k in c.runs], c.span)
     sets.check_bound(sc.prog.num_cards)

@@ -255,7 +255,11 @@ class StmtChecker(Stage):
             for key in c.same:
                 self.expr(key, "card")
             for key in c.runs:
-                self.want(key, "int", it="card")
+                t = self.expr(key, "card")
+                if t not in ("int", ANY):
+                    name = key.name if isinstance(key, ir.Attr) else "the key"
+                    self.error(f"a run ('of consecutive {name}') needs whole numbers; "
+                               f"'{name}' is {describe(t)}", key.span)
         return "list:" + el
 
     def visit_Trick(self, s: ir.Trick) -> None:
