@@ -296,8 +296,9 @@ def test_samples_conceal_another_seats_secret_pass() -> None:
 def _permuted(s: State, seat: int, rng: random.Random) -> State:
     """A clone with the cards ``seat`` cannot see dealt anew among their places."""
     w = s.clone()
-    places = [(z, o) for z in ("hand", "passed") for o in range(w.num_players)
-              if o != seat] + [("deck", None)]
+    zones = [z for z in ("hand", "passed") if z in w.program.layout.zone_id]
+    places = [(z, o) for z in zones for o in range(w.num_players) if o != seat]
+    places.append(("deck", None))
     contents = [w.zone_cards(z, o) for z, o in places]
     pool = [c for cards in contents for c in cards]
     rng.shuffle(pool)
@@ -419,3 +420,34 @@ def test_a_person_types_a_set_on_one_line() -> None:
 def test_the_reference_example_ids_are_stable_across_player_counts() -> None:
     game = rulesplay.loads(PASS)
     assert action_space(game.program(3), "cards") == action_space(game.program(4), "cards")
+
+
+def test_diff_names_a_changed_count_or_shape() -> None:
+    from rulesplay.diff import diff
+    from rulesplay.parse import parse_text
+
+    base = parse_text(PASS, "a.rules")
+    four = parse_text(PASS.replace("chooses 3 cards", "chooses 2..4 cards")
+                      .replace('"pass three cards"', 'of one suit "pass"'), "b.rules")
+    assert "  choice 'cards' in phase 'pass': 3 cards any -> 2..4 cards of one suit any" in \
+        diff(base, four)
+
+
+@pytest.mark.parametrize("spec", ["greedy:samples=2", "mcts:iterations=12"])
+def test_a_bots_set_play_does_not_depend_on_cards_it_cannot_see(spec: str) -> None:
+    """The sets others played are constraints on the samples (they held them); the cards
+    still hidden are not read: permuting them leaves the bot's play unchanged."""
+    changed = 0
+    for seed in (3, 4):
+        real = loads(CLIMB).new_state(3, seed=seed)
+        rng = random.Random(seed)
+        for _ in range(4):
+            real.apply(rng.choice(real.legal_actions()))
+        seat = real.current_player()
+        fake = _permuted(real, seat, random.Random(seed))
+        changed += fake.zones != real.zones
+        assert real.observation(seat)["zones"] == fake.observation(seat)["zones"]
+        a = make_agent(spec, seat, 5).step(real, random.Random(9))
+        b = make_agent(spec, seat, 5).step(fake, random.Random(9))
+        assert a.id == b.id
+    assert changed == 2

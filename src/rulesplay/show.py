@@ -264,7 +264,7 @@ class StmtPrinter(Stage):
         verb = "may choose" if s.optional else "chooses"
         where = f" where {_src(s.where)}" if s.where is not None else ""
         skip = _words("skip", labels_text(s.skip_label)) if s.skip_label is not None else ""
-        count, shape = _card_set(s.cards)
+        count, shape = card_set_text(s.cards)
         self.line(depth, _words(
             f"{_src(s.player, POSTFIX)}{' secretly' if s.secret else ''} {verb} "
             f"{count}{s.name} from {_src(s.domain, OR)}{shape}{where}", labels_text(s.prompt),
@@ -276,7 +276,7 @@ class StmtPrinter(Stage):
                          f"{_src(s.leader)}:")
         inner = depth + 1
         where = f" where {_src(s.where)}" if s.where is not None else ""
-        count, shape = _card_set(s.cards)
+        count, shape = card_set_text(s.cards)
         self.line(inner, _words(f"each player plays {count}{s.card_var} from "
                                 f"{_src(s.source, OR)}{shape}{where}", labels_text(s.prompt)))
         if s.pass_label is not None:
@@ -289,7 +289,7 @@ class StmtPrinter(Stage):
             self.header(inner, "after trick", s.after_trick)
 
 
-def _card_set(c: ir.CardSet | None) -> tuple[str, str]:
+def card_set_text(c: ir.CardSet | None) -> tuple[str, str]:
     """The count before a chosen name (``"1..4 "``) and the shape after the cards
     (``" of one rank and consecutive suit"``) of several cards as one decision."""
     if c is None:
