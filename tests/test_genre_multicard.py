@@ -451,3 +451,13 @@ def test_a_bots_set_play_does_not_depend_on_cards_it_cannot_see(spec: str) -> No
         b = make_agent(spec, seat, 5).step(fake, random.Random(9))
         assert a.id == b.id
     assert changed == 2
+
+
+def test_a_count_without_a_name_says_where_the_name_goes() -> None:
+    text = PASS.replace("chooses 3 cards from", "chooses 3 from")
+    with pytest.raises(RulesError) as info:
+        loads(text)
+    assert "write the name after their number, e.g. 'chooses 3 cards from hand[p]'" in \
+        info.value.message
+    with pytest.raises(RulesError, match="expected 'consecutive' or 'one'"):
+        loads(PASS.replace('"pass three cards"', 'of rank "pass"'))
