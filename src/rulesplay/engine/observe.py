@@ -57,7 +57,9 @@ def knows_choice(state: State, index: int, seat: int | None) -> bool:
     (``secretly chooses``: others learn that it was made, not what) and another seat's
     choice of a card ``seat`` never saw: not where it was when chosen, nor arriving where
     ``seat`` sees it before the next decision (a card chosen from a hand and discarded face
-    down). A blind pick (by position: ``play:2``) names no card, so all know it.
+    down). A blind pick (by position: ``play:2``) names no card, so all know it. A set of
+    cards chosen openly (``chooses 2 cards``) is known to the seats that saw every card of it
+    where it was or where it is at the next decision (``State._set_seen``).
     See :attr:`State.unseen_choices`.
     """
     player, aid = state.history[index]
