@@ -461,3 +461,35 @@ def test_a_count_without_a_name_says_where_the_name_goes() -> None:
         info.value.message
     with pytest.raises(RulesError, match="expected 'consecutive' or 'one'"):
         loads(PASS.replace('"pass three cards"', 'of rank "pass"'))
+
+
+# A rummy meld: three or four cards of one rank, or a run of three or more in one suit.
+RUMMY = MELD.replace("rank: 1..8", "rank: 1..8\n    copies: 1").replace(
+    "enum suit: clubs, hearts", "enum suit: clubs, diamonds, hearts, spades").replace(
+    "deal 5 from", "deal 9 from").replace(
+    "q may choose 2..3 meld from hand[q] of one suit and consecutive rank",
+    "q may choose 3..5 meld from hand[q] of one rank or one suit and consecutive rank")
+
+
+def test_a_meld_is_a_set_of_one_rank_or_a_run_in_one_suit() -> None:
+    g = loads(RUMMY)
+    kinds = set()
+    for seed in range(1, 40):
+        s = g.new_state(3, seed=seed)
+        hand = s.zone_cards("hand", 0)
+        for a in s.legal_actions():
+            if a.id == "meld:skip":
+                continue
+            cards = a.id.split(":", 1)[1].split("+")
+            assert set(cards) <= set(hand) and 3 <= len(cards) <= 5
+            ranks = sorted(_ranks(s, a.id))
+            suits = {c.split("-")[0] for c in cards}
+            run = len(suits) == 1 and ranks == list(range(ranks[0], ranks[0] + len(ranks)))
+            assert len(set(ranks)) == 1 or run, a.id
+            kinds.add("set" if len(set(ranks)) == 1 else "run")
+        ids = [a.id for a in s.legal_actions()]
+        assert len(ids) == len(set(ids))
+    assert kinds == {"set", "run"}
+    # 8 ranks of 4 suits: C(4,3) + C(4,4) sets a rank; runs of 3, 4, 5 in 4 suits.
+    space = action_space(g.program(3), "meld")
+    assert len(space) == 8 * 5 + 4 * (6 + 5 + 4) + 1

@@ -325,18 +325,26 @@ class ForEachPlayer(StmtNode):
     body: list[Stmt]
 
 
+class CardShape(Node):
+    """What the cards of a set share, one way (``one suit and consecutive rank``): equal
+    values of each ``same`` key (``of one KEY``), and for each ``runs`` key distinct values
+    with no gap (``of consecutive KEY``, a run). The keys are ``it.ATTR`` of each card, as
+    ``won by`` keys are."""
+
+    same: list[Expr] = Field(default_factory=list)
+    runs: list[Expr] = Field(default_factory=list)
+
+
 class CardSet(Node):
     """Several cards as one decision: ``N NAME`` or ``LOW..HIGH NAME`` in a choice or a
-    trick's play, and what the chosen cards must share (``of one KEY``: equal values of
-    each ``same`` key; ``of consecutive KEY``: distinct values of each ``runs`` key with no
-    gap, a run). The keys are ``it.ATTR`` of each card, as ``won by`` keys are; ``low`` is
-    None when the text gives a shape and no count (the validator reports it).
+    trick's play, and what the chosen cards must share: any one of ``shapes`` (``of one rank
+    or one suit and consecutive rank``), or nothing when there is none. ``low`` is None when
+    the text gives a shape and no count (the validator reports it).
     """
 
     low: int | None = None
     high: int | None = None
-    same: list[Expr] = Field(default_factory=list)
-    runs: list[Expr] = Field(default_factory=list)
+    shapes: list[CardShape] = Field(default_factory=list)
 
 
 class Choose(StmtNode):

@@ -550,7 +550,7 @@ class ToIR(Transformer[Token, Any]):
             return count
         if count is None:
             return shape
-        return count.model_copy(update={"same": shape.same, "runs": shape.runs})
+        return count.model_copy(update={"shapes": shape.shapes})
 
     def card_count(self, meta: Any, items: list[Any]) -> ir.CardSet:
         low, high = items
@@ -558,9 +558,12 @@ class ToIR(Transformer[Token, Any]):
                           high=self._int(high if high is not None else low))
 
     def card_shape(self, meta: Any, items: list[Any]) -> ir.CardSet:
-        same = [key for kind, key in items if kind == "same"]
-        runs = [key for kind, key in items if kind == "run"]
-        return ir.CardSet(span=self._span(meta), same=same, runs=runs)
+        return ir.CardSet(span=self._span(meta), shapes=items)
+
+    def shape(self, meta: Any, items: list[Any]) -> ir.CardShape:
+        return ir.CardShape(span=self._span(meta),
+                            same=[key for kind, key in items if kind == "same"],
+                            runs=[key for kind, key in items if kind == "run"])
 
     def _shape_key(self, kind: str, name: Any) -> tuple[str, ir.Expr]:
         """``of one ATTR`` / ``of consecutive ATTR``: the key ``it.ATTR`` of each card."""

@@ -291,13 +291,15 @@ class StmtPrinter(Stage):
 
 def card_set_text(c: ir.CardSet | None) -> tuple[str, str]:
     """The count before a chosen name (``"1..4 "``) and the shape after the cards
-    (``" of one rank and consecutive suit"``) of several cards as one decision."""
+    (``" of one rank or one suit and consecutive rank"``) of several cards as one
+    decision."""
     if c is None:
         return "", ""
     count = "" if c.low is None else f"{c.low} " if c.low == c.high else f"{c.low}..{c.high} "
-    parts = [f"one {_key_name(k)}" for k in c.same] + \
-        [f"consecutive {_key_name(k)}" for k in c.runs]
-    return count, " of " + " and ".join(parts) if parts else ""
+    shapes = [" and ".join([f"one {_key_name(k)}" for k in shape.same]
+                           + [f"consecutive {_key_name(k)}" for k in shape.runs])
+              for shape in c.shapes]
+    return count, " of " + " or ".join(shapes) if shapes else ""
 
 
 def _key_name(key: ir.Expr) -> str:

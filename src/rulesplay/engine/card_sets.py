@@ -28,60 +28,26 @@ if TYPE_CHECKING:
     from .program import Program
     from .state import State
 
-__all__ = ["CardSets", "SetAction", "SetChooseNode", "action_space"]
+__all__ = ["CardSets", "Key", "SetAction", "SetChooseNode", "Shape", "action_space"]
 
-Key = Callable[[Any, int], Any]  # a card's value of a shape key: f(state, card)
+Key = Callable[[Any, Any], Any]  # a card's value of a shape key: f(state, card)
 
 
-class CardSets:
-    """How one decision takes several cards: how many (``low`` to ``high``), what they share
-    (``same`` keys: one value; ``runs`` keys: values with no gap and no repeat), and the
-    actions of each set, made once.
+class Shape:
+    """One way the cards of a set may be alike (``one suit and consecutive rank``): equal
+    values of each ``same`` key, and a run of the values of each ``runs`` key (whole
+    numbers in a row, none twice). No keys: any cards.
 
     Args:
-        prog: the program (card ids and labels name the actions).
-        choice: the decision's name (the part of every id before the colon).
-        low, high: how many cards, at least and at most.
-        same, runs: the shape keys, ``f(state, card)``.
-        span: where the count is written (for the errors).
+        same, runs: the keys, ``f(state, card)``.
     """
 
-    def __init__(self, prog: Program, choice: str, low: int, high: int, same: list[Key],
-                 runs: list[Key], span: Span) -> None:
-        self.prog, self.choice, self.low, self.high = prog, choice, low, high
-        self.same, self.runs, self.span = same, runs, span
-        self.cache: dict[tuple[int, ...], SetAction] = {}
+    __slots__ = ("same", "runs")
 
-    def action(self, cards: tuple[int, ...]) -> SetAction:
-        """The action of ``cards`` (card numbers in card order), made on first use."""
-        a = self.cache.get(cards)
-        if a is None:
-            prog = self.prog
-            a = self.cache[cards] = SetAction(
-                f"{self.choice}:" + "+".join(prog.card_ids[c] for c in cards),
-                ", ".join(prog.card_labels[c] for c in cards), cards, self.choice, False)
-        return a
+    def __init__(self, same: list[Key], runs: list[Key]) -> None:
+        self.same, self.runs = same, runs
 
-    def ways(self, s: State | None, cards: Iterable[int]) -> list[tuple[int, ...]]:
-        """Every set of ``cards`` the count and the shape allow, each in card order, fewest
-        cards first, then in card order.
-
-        Raises:
-            RulesRuntimeError: more than :data:`MAX_SET_ACTIONS` (the build's bound rules
-                this out unless a key changes with the state).
-        """
-        out: list[tuple[int, ...]] = []
-        for group in self._groups(s, sorted(cards)):
-            for k in range(self.low, self.high + 1):
-                out.extend(self._sets(s, group, k))
-                if len(out) > MAX_SET_ACTIONS:
-                    raise RulesRuntimeError(
-                        f"more than {MAX_SET_ACTIONS:,} ways to choose '{self.choice}'",
-                        self.span)
-        out.sort(key=lambda t: (len(t), t))
-        return out
-
-    def _groups(self, s: State | None, cards: list[int]) -> list[list[int]]:
+    def groups(self, s: State | None, cards: list[int]) -> list[list[int]]:
         """``cards`` by their values of the ``same`` keys (all in one group without)."""
         if not self.same:
             return [cards]
@@ -90,7 +56,7 @@ class CardSets:
             groups.setdefault(tuple(key(s, c) for key in self.same), []).append(c)
         return list(groups.values())
 
-    def _sets(self, s: State | None, group: list[int], k: int) -> Iterator[tuple[int, ...]]:
+    def sets(self, s: State | None, group: list[int], k: int) -> Iterator[tuple[int, ...]]:
         """The sets of ``k`` cards of ``group`` (in card order) that make the runs."""
         if k > len(group):
             return
@@ -112,19 +78,20 @@ class CardSets:
                 if all(_is_run([key(s, c) for c in cards]) for key in others):
                     yield cards
 
-    def bound(self, cards: int) -> int:
-        """How many sets there can be among the game's ``cards`` (0 .. cards-1), from the
-        declaration: the ``same`` groups and the first run's values of the cards as dealt
-        (keys read without a state; a key that needs one counts every combination)."""
+    def bound(self, cards: int, low: int, high: int) -> int:
+        """How many sets of ``low`` to ``high`` cards of this shape there can be among the
+        game's ``cards``, from the declaration: the ``same`` groups and the first run's
+        values of the cards as dealt (keys read without a state; a key that needs one
+        counts every combination)."""
         try:
-            groups = self._groups(None, list(range(cards)))
+            groups = self.groups(None, list(range(cards)))
             first = self.runs[0] if self.runs else None
             values = [[first(None, c) for c in g] for g in groups] if first else None
         except RUNTIME_FAULTS:
             groups, values = [list(range(cards))], None
         total = 0
         for i, g in enumerate(groups):
-            for k in range(self.low, self.high + 1):
+            for k in range(low, high + 1):
                 if values is None:
                     total += comb(len(g), k)
                     continue
@@ -134,6 +101,63 @@ class CardSets:
                 total += sum(prod(counts.get(v + j, 0) for j in range(k))
                              for v in counts if isinstance(v, int))
         return total
+
+
+class CardSets:
+    """How one decision takes several cards: how many (``low`` to ``high``), alike in one
+    of the ``shapes`` (a set of one rank or a run in one suit), and the actions of each
+    set, made once.
+
+    Args:
+        prog: the program (card ids and labels name the actions).
+        choice: the decision's name (the part of every id before the colon).
+        low, high: how many cards, at least and at most.
+        shapes: ``(same keys, run keys)`` of each way the cards may be alike
+            (:class:`Shape`); ``[([], [])]``: any cards.
+        span: where the count is written (for the errors).
+    """
+
+    def __init__(self, prog: Program, choice: str, low: int, high: int,
+                 shapes: list[tuple[list[Key], list[Key]]], span: Span) -> None:
+        self.prog, self.choice, self.low, self.high = prog, choice, low, high
+        self.shapes = [Shape(same, runs) for same, runs in shapes]
+        self.span = span
+        self.cache: dict[tuple[int, ...], SetAction] = {}
+
+    def action(self, cards: tuple[int, ...]) -> SetAction:
+        """The action of ``cards`` (card numbers in card order), made on first use."""
+        a = self.cache.get(cards)
+        if a is None:
+            prog = self.prog
+            a = self.cache[cards] = SetAction(
+                f"{self.choice}:" + "+".join(prog.card_ids[c] for c in cards),
+                ", ".join(prog.card_labels[c] for c in cards), cards, self.choice, False)
+        return a
+
+    def ways(self, s: State | None, cards: Iterable[int]) -> list[tuple[int, ...]]:
+        """Every set of ``cards`` the count and a shape allow, each in card order, fewest
+        cards first, then in card order (a set of two shapes once).
+
+        Raises:
+            RulesRuntimeError: more than :data:`MAX_SET_ACTIONS` (the build's bound rules
+                this out unless a key changes with the state).
+        """
+        ordered = sorted(cards)
+        found: set[tuple[int, ...]] = set()
+        for shape in self.shapes:
+            for group in shape.groups(s, ordered):
+                for k in range(self.low, self.high + 1):
+                    found.update(shape.sets(s, group, k))
+                    if len(found) > MAX_SET_ACTIONS:
+                        raise RulesRuntimeError(
+                            f"more than {MAX_SET_ACTIONS:,} ways to choose '{self.choice}'",
+                            self.span)
+        return sorted(found, key=lambda t: (len(t), t))
+
+    def bound(self, cards: int) -> int:
+        """How many sets there can be among the game's ``cards``: the sum of the shapes'
+        bounds (:meth:`Shape.bound`; a set of two shapes counted twice)."""
+        return sum(shape.bound(cards, self.low, self.high) for shape in self.shapes)
 
     def check_bound(self, cards: int) -> None:
         """Refuse a decision with more ways than :data:`MAX_SET_ACTIONS` among the game's

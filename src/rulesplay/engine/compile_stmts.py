@@ -18,7 +18,7 @@ from .. import ir
 from ..errors import RulesValidationError
 from ..visitor import NodeVisitor, Stage, nodes_of
 from .actions import Action, ActionCache
-from .card_sets import CardSets, SetChooseNode
+from .card_sets import CardSets, Key, SetChooseNode
 from .choices import BlindPick, ChooseNode
 from .compile_effects import (
     compile_assign,
@@ -264,8 +264,10 @@ def card_sets(sc: StmtCompiler, name: str, c: ir.CardSet) -> CardSets:
     if c.low > sc.prog.num_cards:
         raise RulesValidationError(f"'{name}' takes at least {c.low} cards, and the game has "
                                    f"{sc.prog.num_cards}", c.span)
-    sets = CardSets(sc.prog, name, c.low, c.high, [sc.comp.expr(k) for k in c.same],
-                    [sc.comp.expr(k) for k in c.runs], c.span)
+    shapes: list[tuple[list[Key], list[Key]]] = [
+        ([sc.comp.expr(k) for k in shape.same], [sc.comp.expr(k) for k in shape.runs])
+        for shape in c.shapes] or [([], [])]  # (no shape: any cards)
+    sets = CardSets(sc.prog, name, c.low, c.high, shapes, c.span)
     sets.check_bound(sc.prog.num_cards)
     return sets
 

@@ -252,9 +252,9 @@ class StmtChecker(Stage):
             self.error(f"several are chosen at once only of cards; this chooses from "
                        f"{describe('list:' + el)}", domain.span)
         with self.ctx.only_reading("what the chosen cards share"):
-            for key in c.same:
+            for key in (k for shape in c.shapes for k in shape.same):
                 self.expr(key, "card")
-            for key in c.runs:
+            for key in (k for shape in c.shapes for k in shape.runs):
                 t = self.expr(key, "card")
                 if t not in ("int", ANY):
                     name = key.name if isinstance(key, ir.Attr) else "the key"
