@@ -493,3 +493,23 @@ def test_a_meld_is_a_set_of_one_rank_or_a_run_in_one_suit() -> None:
     # 8 ranks of 4 suits: C(4,3) + C(4,4) sets a rank; runs of 3, 4, 5 in 4 suits.
     space = action_space(g.program(3), "meld")
     assert len(space) == 8 * 5 + 4 * (6 + 5 + 4) + 1
+
+
+def test_a_set_played_from_cards_the_player_cannot_see_is_refused() -> None:
+    blind = CLIMB.replace("plays 1..4 cards from hand[player]",
+                          "plays 1..4 cards from hand[left of player]")
+    with pytest.raises(RulesError, match="a set is played only from cards its player sees"):
+        loads(blind)
+
+
+def test_a_person_passes_or_plays_a_set_in_a_climbing_trick() -> None:
+    s = loads(CLIMB).new_state(3, seed=5, record_events=True)
+    s.apply(s.legal_actions()[0])  # seat 0 leads a single card
+    book = CardBook(s.program)
+    seat = s.current_player()
+    out = io.StringIO()
+    typed = iter(["pass"])
+    human = HumanSeat(Console(file=out, width=80, color_system=None), lambda _: next(typed),
+                      lambda _: False, "x.json")
+    assert human.choose(s, seat, [], book, []).id == "pass"
+    assert "Choose 1..4 cards at once" in " ".join(out.getvalue().split())
