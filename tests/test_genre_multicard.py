@@ -404,7 +404,7 @@ def test_a_person_types_a_set_on_one_line() -> None:
     book = CardBook(s.program)
     hand = sorted(s.zone_cards("hand", 0), key=s.program.card_ids.index)
     shorts = [book.short(c) for c in hand[:3]]
-    typed = iter(["zz9", " ".join(shorts[:2]), ", ".join(reversed(shorts))])
+    typed = iter(["zz9", "3", " ".join(shorts[:2]), ", ".join(reversed(shorts))])
     out = io.StringIO()
     seat = HumanSeat(Console(file=out, width=80, color_system=None), lambda _: next(typed),
                      lambda _: False, "x.json")
@@ -414,6 +414,7 @@ def test_a_person_types_a_set_on_one_line() -> None:
     assert "Choose 3 cards at once: type them on one line" in text
     assert "'zz9' names none of the cards you may choose from" in text
     assert f"'{' '.join(shorts[:2])}' is not a set you may choose now" in text
+    assert "There are 20 sets, too many to number: type the cards instead" in text
     assert all(book.short(c) in text for c in hand)
 
 

@@ -62,7 +62,7 @@ from .screens import (
     rule_excerpt,
 )
 from .seatview import SeatNarrator, SeatView
-from .set_input import is_set_choice, parse_set
+from .set_input import is_set_choice, numbered, parse_set
 
 __all__ = ["CardBook", "HumanSeat", "QuitRequest", "SaveRequest", "SeatNarrator", "SeatView",
            "by_value", "choice_list", "colour_style", "parse_choice", "public_score",
@@ -107,6 +107,8 @@ def parse_choice(text: str, actions: list[Action], book: CardBook) -> tuple[Acti
             return found[0], ""
         values = ", ".join(a.label for a in actions if a.value is not None)
         return None, tr(lang, "bad_value", text=text.strip(), values=values)
+    if t.isdigit() and is_set_choice(actions) and not numbered(actions):
+        return None, tr(lang, "set_no_number", n=len(actions))
     if t.isascii() and t.isdigit():  # '²' and '①' are digits to Python, not numbers
         k = int(t) if len(t) < 10 else n + 1
         if 1 <= k <= n:

@@ -3,7 +3,8 @@
 
 A person types the cards of the set on one line, separated by commas or spaces: their short
 names (``c5 h9 h3``), labels (``5 of clubs, 9 of hearts``) or ids; in any order. When there
-are few sets they are also numbered, and a number picks one; ``skip`` or ``pass`` as usual.
+are few sets they are also numbered, and a number picks one (else a number is refused);
+``skip`` or ``pass`` as usual.
 """
 
 from __future__ import annotations
@@ -31,6 +32,12 @@ def is_set_choice(actions: list[Action]) -> bool:
     return any(a.__class__ is SetAction for a in actions)
 
 
+def numbered(actions: list[Action]) -> bool:
+    """Whether the sets are few enough to be listed, numbered (else a number is refused:
+    it would pick a set the person was not shown)."""
+    return len(actions) <= LISTED
+
+
 def _cards_of(actions: list[Action]) -> list[int]:
     """Every card some set holds, in card order."""
     return sorted({c for a in actions if a.__class__ is SetAction for c in a.value})
@@ -50,13 +57,14 @@ def render_set_choice(actions: list[Action], book: CardBook,
         line.append_text(book.text(ids[c]))
         line.append(f" {book.short(ids[c])}   ", style="dim")
     out.append(line)
-    if len(actions) <= LISTED:
+    if numbered(actions):
         for i, a in enumerate(actions, 1):
             out.append(Text.assemble((f"{i:>2} ", "bold"), a.label))
-    else:
-        for i, a in enumerate(actions, 1):
+    else:  # too many to list: the cards are typed, a skip or a pass by its word
+        for a in actions:
             if a.value is None:
-                out.append(Text.assemble((f"{i:>2} ", "bold"), a.label))
+                word = a.id.split(":", 1)[-1]
+                out.append(Text.assemble((f"{word:>2} ", "bold"), a.label))
     count = str(sets.low) if sets.low == sets.high else f"{sets.low}..{sets.high}"
     example = " ".join(book.short(ids[c]) for c in next(
         a.value for a in actions if a.__class__ is SetAction))

@@ -63,6 +63,7 @@ PHRASES: dict[str, dict[str, str]] = {
         "set_unknown": "'{text}' names none of the cards you may choose from.",
         "set_ambiguous": "'{text}' names more than one card: type its short name.",
         "set_not_legal": "'{text}' is not a set you may choose now.",
+        "set_no_number": "There are {n} sets, too many to number: type the cards instead.",
         "bad_number": "There is no choice {k}: type a number from 1 to {n} (or 'help').",
         "ambiguous": "'{text}' could mean {options}: type its number.",
         "not_legal": "'{text}' cannot be chosen now: pick one of the {n} choices listed "
@@ -153,6 +154,7 @@ PHRASES: dict[str, dict[str, str]] = {
         "set_unknown": "「{text}」は選べるカードのどれでもありません。",
         "set_ambiguous": "「{text}」は複数のカードに当たります: 略称で入力してください。",
         "set_not_legal": "「{text}」は今選べる組ではありません。",
+        "set_no_number": "組は{n}通りあり番号では選べません: カードを入力してください。",
         "bad_number": "選択肢{k}はありません: 1から{n}の番号を入力（または help）。",
         "bad_value": "「{text}」は選べません: {values} のどれかを入力。",
         "ambiguous": "「{text}」は {options} のどれか: 番号を入力。",
