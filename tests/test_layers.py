@@ -30,7 +30,7 @@ LAYERS: dict[str, int] = {
     # 2. the state (plain data and the engine API) and the views of it
     "observe": 2, "state": 2, "save_shape": 2, "budgets": 2,
     # 3. the run-time nodes
-    "effects": 3, "choices": 3, "tricks": 3, "routines": 3,
+    "effects": 3, "choices": 3, "tricks": 3, "routines": 3, "card_sets": 3,
     # 4. compilers of expressions and of display texts
     "codegen": 4, "expr_facts": 4, "texts": 4,
     # 5. the compile step: tables and nodes from the checked IR, a whole program

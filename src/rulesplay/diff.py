@@ -13,7 +13,7 @@ from typing import Any
 
 from . import ir
 from .phasegraph import start_phase
-from .show import expr_text, option_type_text
+from .show import card_set_text, expr_text, option_type_text
 from .visitor import Stage
 
 __all__ = ["diff", "expr_text", "option_text"]
@@ -152,13 +152,14 @@ class _Constraints(Stage):
     handles = (ir.StmtNode,)
 
     def __init__(self, stmts: list[ir.Stmt]) -> None:
-        self.found: dict[str, ir.Expr | None] = {}
+        # name -> (how many cards and what they share, or None: one; the where test)
+        self.found: dict[str, tuple[ir.CardSet | None, ir.Expr | None]] = {}
         self.tricks = 0
         for s in stmts:
             self.visit(s)
 
     def visit_Choose(self, s: ir.Choose) -> None:
-        self.found[f"choice '{s.name}'"] = s.where
+        self.found[f"choice '{s.name}'"] = (s.cards, s.where)
         if s.optional:  # when the skip is offered (``unless``: negated; None: always)
             test = s.skip_test
             if test is not None and s.skip_unless:
@@ -167,7 +168,7 @@ class _Constraints(Stage):
 
     def visit_Trick(self, s: ir.Trick) -> None:
         self.tricks += 1
-        self.found[f"trick {self.tricks}"] = s.where
+        self.found[f"trick {self.tricks}"] = (s.cards, s.where)
         self.generic_visit(s)
 
     # No constraint of their own; any block inside them is searched.
@@ -202,8 +203,10 @@ def _phases(base: ir.Ruleset, var: ir.Ruleset) -> list[str]:
             if key not in cy:
                 out.append(f"  {key} removed from phase '{n}'")
             elif not _same(cx[key], cy[key]):
-                def where(e: ir.Expr | None) -> str:
-                    return "any" if e is None else f"where {expr_text(e)}"
+                def where(c: tuple[ir.CardSet | None, ir.Expr | None]) -> str:
+                    count, shape = card_set_text(c[0])
+                    test = "any" if c[1] is None else f"where {expr_text(c[1])}"
+                    return f"{count}cards{shape} {test}" if count or shape else test
                 out.append(f"  {key} in phase '{n}': {where(cx[key])} -> {where(cy[key])}")
         out += [f"  {key} added to phase '{n}'" for key in cy if key not in cx]
     if [p.name for p in base.phases if p.name in v] != [p.name for p in var.phases

@@ -28,7 +28,9 @@ one line per seat instead of a table, and face-down shared zones share one line.
 Choosing: a number, or a card's short name (``r7``: the first letter of each enum value and
 the number; ``ss2``: the initials of a name, numbered when two names share them; or the
 ruleset's ``short``), its label (``red 7``) or a unique part of it (``7`` when only one 7 may
-be played); ``help``, ``moves``, ``show``, ``save [FILE]`` and ``quit`` are commands.
+be played); several cards chosen at once, their names on one line (``c5 h9 h3``:
+:mod:`rulesplay.set_input`); ``help``, ``moves``, ``show``, ``save [FILE]`` and ``quit`` are
+commands.
 """
 
 from __future__ import annotations
@@ -60,6 +62,7 @@ from .screens import (
     rule_excerpt,
 )
 from .seatview import SeatNarrator, SeatView
+from .set_input import is_set_choice, numbered, parse_set
 
 __all__ = ["CardBook", "HumanSeat", "QuitRequest", "SaveRequest", "SeatNarrator", "SeatView",
            "by_value", "choice_list", "colour_style", "parse_choice", "public_score",
@@ -104,6 +107,8 @@ def parse_choice(text: str, actions: list[Action], book: CardBook) -> tuple[Acti
             return found[0], ""
         values = ", ".join(a.label for a in actions if a.value is not None)
         return None, tr(lang, "bad_value", text=text.strip(), values=values)
+    if t.isdigit() and is_set_choice(actions) and not numbered(actions):
+        return None, tr(lang, "set_no_number", n=len(actions))
     if t.isascii() and t.isdigit():  # '²' and '①' are digits to Python, not numbers
         k = int(t) if len(t) < 10 else n + 1
         if 1 <= k <= n:
@@ -119,6 +124,8 @@ def parse_choice(text: str, actions: list[Action], book: CardBook) -> tuple[Acti
         return {a.id.lower(), value.lower(), a.label.lower()}
 
     exact = [a for a in actions if t in keys(a) or ((cid := card_id(a)) and book.matches(t, cid))]
+    if not exact and is_set_choice(actions):  # several cards, typed on one line
+        return parse_set(text, actions, book)
     if not exact:
         tokens = [w for w in re.split(r"[\s,]+", t) if w and w != "of"]
         exact = [a for a in actions if (cid := card_id(a)) and book.token_match(tokens, cid)]

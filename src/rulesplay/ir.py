@@ -332,6 +332,28 @@ class ForEachPlayer(StmtNode):
     body: list[Stmt]
 
 
+class CardShape(Node):
+    """What the cards of a set share, one way (``one suit and consecutive rank``): equal
+    values of each ``same`` key (``of one KEY``), and for each ``runs`` key distinct values
+    with no gap (``of consecutive KEY``, a run). The keys are ``it.ATTR`` of each card, as
+    ``won by`` keys are."""
+
+    same: list[Expr] = Field(default_factory=list)
+    runs: list[Expr] = Field(default_factory=list)
+
+
+class CardSet(Node):
+    """Several cards as one decision: ``N NAME`` or ``LOW..HIGH NAME`` in a choice or a
+    trick's play, and what the chosen cards must share: any one of ``shapes`` (``of one rank
+    or one suit and consecutive rank``), or nothing when there is none. ``low`` is None when
+    the text gives a shape and no count (the validator reports it).
+    """
+
+    low: int | None = None
+    high: int | None = None
+    shapes: list[CardShape] = Field(default_factory=list)
+
+
 class Choose(StmtNode, Sparse):
     """A decision: ``PLAYER chooses NAME from DOMAIN [where COND] [or skip] "prompt"``.
 
@@ -346,6 +368,7 @@ class Choose(StmtNode, Sparse):
     where: Expr | None = None
     optional: bool = False
     secret: bool = False  # ``secretly``: other seats learn that a choice was made, not which
+    cards: CardSet | None = None  # several cards as one decision: ``name`` holds the list
     skip_label: Labels | None = None
     prompt: Labels = Field(default_factory=Labels)
     # ``skip "pass" if COND`` / ``unless COND``: the skip is offered only when COND holds
@@ -380,6 +403,7 @@ class Trick(StmtNode, Written):
     leader: Expr
     climbing: bool = False
     card_var: str = "card"
+    cards: CardSet | None = None  # a play of several cards: ``card_var`` holds the list
     source: Expr
     where: Expr | None = None
     prompt: Labels = Field(default_factory=Labels)

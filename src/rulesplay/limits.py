@@ -27,6 +27,11 @@ LIMITS: dict[str, tuple[int, str]] = {
 }
 MAX_LIMIT = 1_000_000_000  # the largest value a limit may be given
 MAX_RANGE = 100_000  # the most numbers a range (lo..hi) may hold
+# Several cards as one decision (``chooses 1..4 cards``): at most MAX_SET_CARDS cards, and at
+# most MAX_SET_ACTIONS ways to choose them among the game's cards (every one is an action a
+# fixed action space must hold: 3 of 52 cards are 22,100 ways; 4 of 52, 270,725, too many).
+MAX_SET_CARDS = 13
+MAX_SET_ACTIONS = 50_000
 # Whole numbers run from -MAX_INT to MAX_INT (18 digits, as a number may be written): a
 # value stored outside that range stops the game, so no number grows without end.
 MAX_INT = 10**18 - 1

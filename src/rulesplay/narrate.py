@@ -175,6 +175,8 @@ class Narrator:
         value = action.split(":", 1)[1] if ":" in action else ""
         tail, lang = "", self.lang or "en"
         card = bool(moves) and moves[0]["card"] == value
+        if self._takes_set(str(ev["decision"])):  # its cards' moves stay on their own line
+            card = False  # (told as "3 cards: ...", never folded: the first may be '?')
         if card:
             first = moves.pop(0)
             if first["to"]["owner"] is not None:
@@ -199,6 +201,15 @@ class Narrator:
         self.say(line + tail)
         for text in self._groups(moves, ev["player"]):
             self.say("    " + text, "dim")
+
+    def _takes_set(self, decision: str) -> bool:
+        """Whether decision ``decision`` takes several cards at once (a set's moves are
+        told as moves, not folded into the decision's line)."""
+        names = getattr(self, "_set_names", None)
+        if names is None:
+            names = self._set_names = {node.name for node in self.program.nodes
+                                       if getattr(node, "sets", None) is not None}
+        return decision in names
 
     def _trick(self, ev: Event, moves: list[Event]) -> None:
         winner = ev["winner"]

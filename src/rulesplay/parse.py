@@ -538,12 +538,46 @@ class ToIR(Transformer[Token, Any]):
                        source=source, to=str(to), start=start)
 
     def choose_stmt(self, meta: Any, items: list[Any]) -> ir.Choose:
-        player, secret, verb, name, domain, where, prompt, skip = items
+        player, secret, verb, count, name, domain, shape, where, prompt, skip = items
         optional = str(verb).startswith("may")
         label, test, unless = skip if skip is not None else (None, None, False)
         return ir.Choose(span=self._span(meta), player=player, name=str(name), domain=domain,
                          where=where, optional=optional, skip_label=label, prompt=prompt,
-                         secret=secret is not None, skip_test=test, skip_unless=unless)
+                         secret=secret is not None, cards=self._card_set(count, shape),
+                         skip_test=test, skip_unless=unless)
+
+    @staticmethod
+    def _card_set(count: ir.CardSet | None, shape: ir.CardSet | None) -> ir.CardSet | None:
+        """The count and the shape of a set of cards, as one node (None: one card)."""
+        if shape is None:
+            return count
+        if count is None:
+            return shape
+        return count.model_copy(update={"shapes": shape.shapes})
+
+    def card_count(self, meta: Any, items: list[Any]) -> ir.CardSet:
+        low, high = items
+        return ir.CardSet(span=self._span(meta), low=self._int(low),
+                          high=self._int(high if high is not None else low))
+
+    def card_shape(self, meta: Any, items: list[Any]) -> ir.CardSet:
+        return ir.CardSet(span=self._span(meta), shapes=items)
+
+    def shape(self, meta: Any, items: list[Any]) -> ir.CardShape:
+        return ir.CardShape(span=self._span(meta),
+                            same=[key for kind, key in items if kind == "same"],
+                            runs=[key for kind, key in items if kind == "run"])
+
+    def _shape_key(self, kind: str, name: Any) -> tuple[str, ir.Expr]:
+        """``of one ATTR`` / ``of consecutive ATTR``: the key ``it.ATTR`` of each card."""
+        span = self._tok_span(name)
+        return kind, ir.Attr(span=span, obj=ir.Name(span=span, id="it"), name=str(name))
+
+    def shape_same(self, meta: Any, items: list[Any]) -> tuple[str, ir.Expr]:
+        return self._shape_key("same", items[1])
+
+    def shape_run(self, meta: Any, items: list[Any]) -> tuple[str, ir.Expr]:
+        return self._shape_key("run", items[1])
 
     def skip(self, meta: Any, items: list[Any]) -> tuple[ir.Labels, ir.Expr | None, bool]:
         labels: ir.Labels = items[0]  # the labels rule's node
@@ -654,8 +688,9 @@ class ToIR(Transformer[Token, Any]):
                         **tables["trick"])
 
     def trick_play(self, meta: Any, items: list[Any]) -> dict[str, Any]:
-        name, source, where, prompt = items
-        return {"card_var": str(name), "source": source, "where": where, "prompt": prompt}
+        count, name, source, shape, where, prompt = items
+        return {"card_var": str(name), "source": source, "where": where, "prompt": prompt,
+                "cards": self._card_set(count, shape)}
 
     def pass_clause(self, meta: Any, items: list[Any]) -> _Part:
         return _Part("trick", "pass_label", items[0], "pass", self._span(meta))

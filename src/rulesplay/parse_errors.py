@@ -10,6 +10,7 @@ so it prints with its line and a caret.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 
 from lark import Token
@@ -29,6 +30,7 @@ _TERMINAL_NAMES = {
     "NOT_IN": "'not in'", "DIRECTION": "'clockwise', 'counterclockwise'",
     "CLIMBING": "'climbing'", "VAR_SCOPE": "'player', 'trick' or 'card' (before 'var')",
     "VAR_SIGHT": "'public', 'owner' or 'hidden'", "KEPT": "'kept'",
+    "ONE": "'one'", "CONSECUTIVE": "'consecutive'",
 }
 # Tokens that can start an expression, and tokens that continue one; when many of either are
 # possible the message says "an expression" or "an operator" instead of listing them all.
@@ -256,6 +258,9 @@ def syntax_error(exc: UnexpectedInput, text: str, file: str) -> RulesSyntaxError
                 text[tok.start_pos:tok.start_pos + 2]
             msg += _other_language_hint(pair) if pair in ("||", "<>", "++") else ""
         msg += _statement_hint(text, tok, expected)
+        if "FROM" in expected and _COUNT_THEN_FROM.search(_line_before(text, tok)):
+            msg += (" (several cards are chosen as a name: write the name after their "
+                    "number, e.g. 'chooses 3 cards from hand[p]')")
         if found == "end of line" and line != tok.line:
             msg += ("; the next line is indented more than this one, so it reads as part "
                     "of it: indent it like this line, or end this line with ':' to open a "
@@ -275,6 +280,9 @@ def syntax_error(exc: UnexpectedInput, text: str, file: str) -> RulesSyntaxError
         col = 1
     return located(msg, file, line, col, text)
 
+
+# A count of cards with no name after it ("chooses 3 from hand[p]": 'from' is read as the name).
+_COUNT_THEN_FROM = re.compile(r"\b(chooses|choose|plays)\s+\d+(\s*\.\.\s*\d+)?\s+from\s+$")
 
 # Words that start a statement or a declaration, for "did you mean" on a misspelt one.
 _KEYWORDS = ("move", "shuffle", "deal", "let", "say", "break", "do", "trigger", "if", "elif",

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 from .cardbook import CardBook
 from .events import HIDDEN, Event
 from .seatview import SeatNarrator, SeatView
+from .set_input import is_set_choice, render_set_choice
 
 SINCE_LIMIT = 30  # lines of "since your last turn" shown
 COMMANDS = "help · moves · show · save [FILE] · quit"
@@ -352,6 +353,9 @@ def render_choices(state: State, seat: int, book: CardBook) -> list[RenderableTy
     out: list[RenderableType] = [Rule(literal(title, "bold reverse"), align="left")]
     cells, extra = [], []
     ids = prog.card_ids
+    if is_set_choice(actions):
+        assert state.pending is not None  # (a decision is pending: it has actions)
+        return out + render_set_choice(actions, book, prog.nodes[state.pending[1]].sets)
     if any(a.card and isinstance(a.value, int) and book.details(ids[a.value])
            for a in actions):
         return out + _choice_rows(actions, book, lang)

@@ -266,9 +266,11 @@ class StmtPrinter(Stage):
         skip = _words("skip", labels_text(s.skip_label)) if s.skip_label is not None else ""
         if s.skip_test is not None:
             skip = _words(skip, "unless" if s.skip_unless else "if", _src(s.skip_test))
+        count, shape = card_set_text(s.cards)
         self.line(depth, _words(
             f"{_src(s.player, POSTFIX)}{' secretly' if s.secret else ''} {verb} "
-            f"{s.name} from {_src(s.domain, OR)}{where}", labels_text(s.prompt), skip))
+            f"{count}{s.name} from {_src(s.domain, OR)}{shape}{where}", labels_text(s.prompt),
+            skip))
 
     def visit_Trick(self, s: ir.Trick, depth: int) -> None:
         climbing = " climbing" if s.climbing else ""
@@ -276,8 +278,9 @@ class StmtPrinter(Stage):
                          f"{_src(s.leader)}:")
         inner = depth + 1
         where = f" where {_src(s.where)}" if s.where is not None else ""
-        self.line(inner, _words(f"each player plays {s.card_var} from "
-                                f"{_src(s.source, OR)}{where}", labels_text(s.prompt)))
+        count, shape = card_set_text(s.cards)
+        self.line(inner, _words(f"each player plays {count}{s.card_var} from "
+                                f"{_src(s.source, OR)}{shape}{where}", labels_text(s.prompt)))
         if s.pass_label is not None:
             self.line(inner, _words("pass", labels_text(s.pass_label)))
         if s.after_play:
@@ -286,6 +289,25 @@ class StmtPrinter(Stage):
             self.line(inner, f"won by highest {_src(s.key)}")
         if s.after_trick:
             self.header(inner, "after trick", s.after_trick)
+
+
+def card_set_text(c: ir.CardSet | None) -> tuple[str, str]:
+    """The count before a chosen name (``"1..4 "``) and the shape after the cards
+    (``" of one rank or one suit and consecutive rank"``) of several cards as one
+    decision."""
+    if c is None:
+        return "", ""
+    count = "" if c.low is None else f"{c.low} " if c.low == c.high else f"{c.low}..{c.high} "
+    shapes = [" and ".join([f"one {_key_name(k)}" for k in shape.same]
+                           + [f"consecutive {_key_name(k)}" for k in shape.runs])
+              for shape in c.shapes]
+    return count, " of " + " or ".join(shapes) if shapes else ""
+
+
+def _key_name(key: ir.Expr) -> str:
+    """A shape key's attribute name (the parser makes every key ``it.NAME``)."""
+    assert isinstance(key, ir.Attr)
+    return key.name
 
 
 def _words(*parts: str) -> str:

@@ -58,6 +58,12 @@ PHRASES: dict[str, dict[str, str]] = {
                      "answer.  Also: {commands}",
         "how_one": "Only one choice: type 1 (or its name).  Also: {commands}",
         "bad_value": "'{text}' is not one of the choices: type one of {values}.",
+        "set_hint": "Choose {count} cards at once: type them on one line, separated by "
+                    "spaces or commas (e.g. '{example}').",
+        "set_unknown": "'{text}' names none of the cards you may choose from.",
+        "set_ambiguous": "'{text}' names more than one card: type its short name.",
+        "set_not_legal": "'{text}' is not a set you may choose now.",
+        "set_no_number": "There are {n} sets, too many to number: type the cards instead.",
         "bad_number": "There is no choice {k}: type a number from 1 to {n} (or 'help').",
         "ambiguous": "'{text}' could mean {options}: type its number.",
         "not_legal": "'{text}' cannot be chosen now: pick one of the {n} choices listed "
@@ -143,6 +149,12 @@ PHRASES: dict[str, dict[str, str]] = {
         "how": "番号（1-{n}）か答えの頭文字を入力。ほかに: {commands}",
         "how_value": "表示された数か、ほかの答えの左の語を入力。ほかに: {commands}",
         "how_one": "選択肢は1つだけ: 1 を入力。ほかに: {commands}",
+        "set_hint": "{count}枚をまとめて選びます: 1行に空白かカンマで区切って入力"
+                    "（例: '{example}'）。",
+        "set_unknown": "「{text}」は選べるカードのどれでもありません。",
+        "set_ambiguous": "「{text}」は複数のカードに当たります: 略称で入力してください。",
+        "set_not_legal": "「{text}」は今選べる組ではありません。",
+        "set_no_number": "組は{n}通りあり番号では選べません: カードを入力してください。",
         "bad_number": "選択肢{k}はありません: 1から{n}の番号を入力（または help）。",
         "bad_value": "「{text}」は選べません: {values} のどれかを入力。",
         "ambiguous": "「{text}」は {options} のどれか: 番号を入力。",

@@ -68,9 +68,12 @@ true state leaves every sample, hence every choice, unchanged.
 
 Choices the seat does not know (:func:`~rulesplay.engine.observe.knows_choice`): another
 seat's ``secretly chooses`` decision, and another seat's choice of a card this seat never saw
-(chosen from a hand and discarded face down), are never constraints; in every sample (and
-every record's working copy) the local variable they set is reset to ``none`` and their action
-ids in ``history`` read ``"<choice>:?"`` (:func:`~rulesplay.engine.observe.conceal`).
+(chosen from a hand and discarded face down), or of a set of cards one of which it saw
+neither where it was nor where it went (``chooses 2 cards`` put face down), are never
+constraints; in every sample (and every record's working copy) the local variable they set
+is reset to ``none`` (a set: no cards) and their action ids in ``history`` read
+``"<choice>:?"`` (:func:`~rulesplay.engine.observe.conceal`). An open set (played to the
+table, a meld laid face up) is a constraint like any open choice: the seat held those cards.
 
 Variables the seat may not see (declared ``owner`` of another seat, or ``hidden``) hold their
 declared default in every sample and every record's working copy (``conceal`` again), and so

@@ -15,7 +15,8 @@ a function, or an import from a higher layer):
    no loader: ``State.from_json(data, game)`` takes a ``Game``; without one it asks the
    loader the ``rulesplay`` package installs.
 3. Run-time nodes: ``effects`` (blocks, loops, phases, moving cards), ``choices``
-   (decisions, ``chooses``), ``tricks``, ``routines`` (a phase lowered to one generated
+   (decisions, ``chooses``), ``card_sets`` (several cards as one decision: their sets,
+   actions and id space), ``tricks``, ``routines`` (a phase lowered to one generated
    function). They hold compiled functions and step on a state.
 4. Compilers of expressions and texts: ``codegen`` (expressions to generated functions
    over slots; ``expr_facts``: what it knows of an expression before writing it),

@@ -4,7 +4,8 @@ An action id is stable and independent of list order: ``NAME:VALUE`` where NAME 
 choice's name in the ruleset and VALUE the card id (``red-7#2``), enum or option value,
 number, ``yes``/``no`` or ``skip`` (e.g. ``declare_trump:yes``, ``play:joker#1``). A blind
 pick (a card choice from cards its chooser cannot see) names a position, never a card:
-``NAME:K`` for the K-th candidate, labelled "card K of N".
+``NAME:K`` for the K-th candidate, labelled "card K of N". Several cards chosen as one
+decision are ``NAME:ID+ID+...``, the cards in card order (:class:`SetAction`).
 """
 
 from __future__ import annotations
@@ -53,6 +54,14 @@ class Position(Action):
     """A blind pick's action (made by :meth:`ActionCache.position`): ``value`` is a
     position, from 1, and ``card`` False. Whether it is legal depends on how many cards there
     are, never on which, so it tells nothing of them."""
+
+    __slots__ = ()
+
+
+class SetAction(Action):
+    """The action of several cards chosen as one decision (made by
+    :class:`~rulesplay.engine.card_sets.CardSets`): id ``NAME:ID+ID+...``, ``value`` the
+    card numbers in card order, ``card`` False (the set is not one card)."""
 
     __slots__ = ()
 

@@ -15,8 +15,10 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from .. import ir
+from ..errors import RulesValidationError
 from ..visitor import NodeVisitor, Stage, nodes_of
 from .actions import Action, ActionCache
+from .card_sets import CardSets, Key, SetChooseNode
 from .choices import BlindPick, ChooseNode
 from .compile_effects import (
     compile_assign,
@@ -243,6 +245,10 @@ def compile_choose(sc: StmtCompiler, index: int, c: ir.Choose) -> ChooseNode:
     prompt_text = sc.template(c.prompt, default=c.name)
     blind = blind_pick(sc, c.name, c.span, c.domain, c.player, c.where, c.name) if card \
         else None
+    if c.cards is not None:
+        return SetChooseNode(index, c.name, c.span, player, domain, filter, slot, c.optional,
+                             c.secret, actions, skip_text, prompt_text, blind,
+                             sets=card_sets(sc, c.name, c.cards))
     return ChooseNode(index, c.name, c.span, player, domain, filter, slot, c.optional,
                       c.secret, actions, skip_text, prompt_text, blind, _stands_for(sc, c),
                       _may_skip(sc, c))
@@ -256,6 +262,26 @@ def _may_skip(sc: StmtCompiler, c: ir.Choose) -> Fn | None:
     if not c.skip_unless:
         return test
     return lambda s, it: not test(s, it)
+
+
+def card_sets(sc: StmtCompiler, name: str, c: ir.CardSet) -> CardSets:
+    """How decision ``name`` takes several cards (``c``: its count and shape), checked
+    against the cap on its ways among the game's cards.
+
+    Raises:
+        RulesValidationError: more cards than the game has, or more ways than
+            :data:`~rulesplay.limits.MAX_SET_ACTIONS`.
+    """
+    assert c.low is not None and c.high is not None  # (the validator requires a count)
+    if c.low > sc.prog.num_cards:
+        raise RulesValidationError(f"'{name}' takes at least {c.low} cards, and the game has "
+                                   f"{sc.prog.num_cards}", c.span)
+    shapes: list[tuple[list[Key], list[Key]]] = [
+        ([sc.comp.expr(k) for k in shape.same], [sc.comp.expr(k) for k in shape.runs])
+        for shape in c.shapes] or [([], [])]  # (no shape: any cards)
+    sets = CardSets(sc.prog, name, c.low, c.high, shapes, c.span)
+    sets.check_bound(sc.prog.num_cards)
+    return sets
 
 
 def _stands_for(sc: StmtCompiler, c: ir.Choose) -> Callable[[State, Any], list[int]] | None:
@@ -298,7 +324,8 @@ def compile_trick(sc: StmtCompiler, index: int, t: ir.Trick,
                      card_slot=card_slot, winner_slot=winner_slot, after_play=after_play,
                      after_trick=after_trick, trick_vars=trick_vars, actions=actions,
                      pass_action=pass_action, prompt_text=sc.template(t.prompt, default="play"),
-                     blind=blind)
+                     blind=blind,
+                     sets=card_sets(sc, "play", t.cards) if t.cards is not None else None)
 
 
 def blind_pick(sc: StmtCompiler, name: str, span: Span, cards: ir.Expr, chooser: ir.Expr,

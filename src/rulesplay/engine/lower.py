@@ -420,7 +420,7 @@ class Lowerer:
         self.prog.nodes.append(node)
         resume = code.label()
         code.emit(f"s.span = {k(st.span)}")
-        if node.blind is not None:
+        if node.blind is not None or st.cards is not None:  # (the node lists the actions)
             code.emit(f"{k(node.effect)}(s)")
         else:
             seat, legal = code.temp("p"), code.temp("l")
@@ -488,7 +488,7 @@ class Lowerer:
         code.jump(head)
         code.place(head)
         self._count_step(code)
-        if node.blind is None:
+        if node.blind is None and node.sets is None:  # (else the node's own code)
             self._turn(code, st, node, at, head, play)
         else:
             turn = code.temp("t")
@@ -503,7 +503,7 @@ class Lowerer:
         if st.after_trick:
             self.block(code, st.after_trick, loops)
         code.jump(end)
-        if node.blind is None:
+        if node.blind is None and node.sets is None:  # (else the node's own code)
             self._resolve_play(code, st, node, at, head, after_play)
         code.place(after_play)
         if st.after_play:

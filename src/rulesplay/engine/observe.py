@@ -57,7 +57,9 @@ def knows_choice(state: State, index: int, seat: int | None) -> bool:
     (``secretly chooses``: others learn that it was made, not what) and another seat's
     choice of a card ``seat`` never saw: not where it was when chosen, nor arriving where
     ``seat`` sees it before the next decision (a card chosen from a hand and discarded face
-    down). A blind pick (by position: ``play:2``) names no card, so all know it.
+    down). A blind pick (by position: ``play:2``) names no card, so all know it. A set of
+    cards chosen openly (``chooses 2 cards``) is known to the seats that saw every card of it
+    where it was or where it is at the next decision (``State._set_seen``).
     See :attr:`State.unseen_choices`.
     """
     player, aid = state.history[index]
@@ -223,15 +225,15 @@ def unseen_vars(s: State, seat: int | None) -> list[tuple[str, int, int]]:
 
 def conceal(s: State, seat: int | None, plan: Concealment | None = None,
             unseen_cards: list[int] | None = None) -> None:
-    """Remove from ``s`` (a determinisation) what ``seat`` does not know of other seats'
-    choices (:func:`knows_choice`: secret ones, and cards it never saw): their action ids in
+    """Remove from ``s`` (a determinisation) what ``seat`` does not know of other seats' choices
+    (:func:`knows_choice`: secret ones, and cards it never saw): their action ids in
     ``s.history`` become ``"<choice>:?"`` (the decision's name stays: that it was made is
-    public), and the local variable of each choice whose latest decision is one of them is
-    reset to ``none``. Every variable ``seat`` may not see (declared ``owner`` of another
-    seat, or ``hidden``) is set to its declared default, worked out in ``s`` (a card
-    variable on every card), and so is every other card variable on each card ``seat``
-    does not see where it is now (:func:`card_seers`: a ``public`` card variable is seen
-    only with its card), so nothing decided from ``s`` depends on their true values.
+    public), and the local variable of each choice whose latest decision is one of them is reset
+    to ``none`` (a set of cards: to no cards). Every variable ``seat`` may not see (declared
+    ``owner`` of another seat, or ``hidden``) is set to its declared default, worked out in
+    ``s`` (a card variable on every card), and so is every other card variable on each card
+    ``seat`` does not see where it is now (:func:`card_seers`: a ``public`` card variable is
+    seen only with its card), so nothing decided from ``s`` depends on their true values.
 
     Works on any ruleset: the decisions' locals are found from the program's nodes.
 
@@ -251,8 +253,9 @@ def conceal(s: State, seat: int | None, plan: Concealment | None = None,
     history, slots, unseen, on_seen = plan
     if history is not None:
         s.history = history[:]
+    loc = s.loc
     for slot in slots:
-        s.loc[slot] = None
+        loc[slot] = [] if loc[slot].__class__ is list else None  # (a set of cards: none)
     prog = s.program
     for kind, slot, owner in unseen:
         if kind == "g":

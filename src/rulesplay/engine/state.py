@@ -24,7 +24,7 @@ from ..errors import (
 )
 from ..events import Tally
 from ..limits import LIMITS, over_limit
-from .actions import BINDS, BY_ROUTINE, Action
+from .actions import BINDS, BY_ROUTINE, Action, SetAction
 from .budgets import check_game, step_limit, too_long
 from .observe import card_seers, knows_choice, observation
 from .save_shape import check_shape
@@ -236,7 +236,7 @@ class State:
         self.decisions += 1
         self.work_cap = self.work + prog.max_work  # the 'work' budget is per decision
         resolves = node.resolves
-        watch = None
+        watch = opened = None
         # Who sees an openly chosen card: where it is, where it lands when the choice
         # resolves (a play to the table), and, unless all have, where it goes next.
         if chosen.card and not node.secret:
@@ -268,6 +268,8 @@ class State:
                 node.resolve(self, chosen)
             except FAULTS as exc:
                 raise self._located(exc) from None
+            if chosen.__class__ is SetAction and not node.secret:
+                opened = self._set_seers(chosen.value, 1 << player)
         # What _run does, inline (one call less per decision).
         stack, step_of, max_steps = self.stack, prog.step_of, prog.max_steps
         steps = 0
@@ -284,11 +286,32 @@ class State:
             self.span = prog.locate(exc.__traceback__) or self.span
             raise self._located(exc) from None
         finally:
+            if opened is not None:
+                self._set_seen(opened)
             if watch is not None:
                 unseen = ~watch[1] & prog.everyone
                 if unseen:
                     self.unseen_choices[len(self.history) - 1] = unseen
                 self.watch = None
+
+    def _set_seers(self, cards: tuple[int, ...], chooser: int) -> list[tuple[int, int]]:
+        """Who sees each card of an openly chosen set where it is now (and the chooser),
+        as ``(card, seats)``: :meth:`_set_seen` adds who sees it where it is at the next
+        decision."""
+        return [(c, card_seers(self, c) | chooser) for c in cards]
+
+    def _set_seen(self, seen: list[tuple[int, int]]) -> None:
+        """An openly chosen set of cards is known to the seats that saw every card of it,
+        where it was when chosen or where it is now (at the next decision: on the table,
+        say); the others are told only that a choice was made (:attr:`unseen_choices`).
+        A card seen only on its way between two zones is not counted: the set stays
+        unknown to that seat, which never learns more than it saw."""
+        prog = self.program
+        unseen = 0
+        for c, seats in seen:
+            unseen |= ~(seats | card_seers(self, c)) & prog.everyone
+        if unseen:
+            self.unseen_choices[len(self.history) - 1] = unseen
 
     def _find(self, action: Action | str, legal: list[Action]) -> Action:
         """The action of ``legal`` that ``action`` names: by id (a string, or an Action

@@ -16,12 +16,13 @@ from typing import TYPE_CHECKING, Any
 
 from .. import events
 from ..errors import RulesRuntimeError, Span
-from .actions import Action, ActionCache, Position
+from .actions import Action, ActionCache, Position, SetAction
 from .choices import BlindPick, Decision
-from .effects import Block, Node, move_card
+from .effects import Block, Node, move_card, move_cards
 from .expr import Fn
 
 if TYPE_CHECKING:
+    from .card_sets import CardSets
     from .state import State
 
 
@@ -46,6 +47,10 @@ class TrickNode(Node, Decision):
         blind: how a seat that does not see the cards it plays from picks one blind, by
             position (:class:`~rulesplay.engine.choices.BlindPick`: a face-down pile, the
             hand of another seat), or None when every seat sees the cards it plays from.
+        sets: how a play of several cards is made (``each player plays 1..4 cards ...``:
+            :class:`~rulesplay.engine.card_sets.CardSets`), or None: one card a play. A set
+            is played together, its cards in card order; the play's name holds the list;
+            ``won by`` still ranks each card (the seat of the best card wins).
     """
 
     def __init__(self, index: int, span: Span, *, n: int, zone: Fn, leader: Fn, source: Fn,
@@ -54,7 +59,7 @@ class TrickNode(Node, Decision):
                  after_play: Block | None, after_trick: Block | None,
                  trick_vars: list[tuple[int, Fn]], actions: ActionCache,
                  pass_action: Action, prompt_text: Callable[[State], str],
-                 blind: BlindPick | None = None) -> None:
+                 blind: BlindPick | None = None, sets: CardSets | None = None) -> None:
         self.index, self.span, self.name = index, span, "play"
         self.n = n
         self.zone, self.leader = zone, leader
@@ -71,6 +76,7 @@ class TrickNode(Node, Decision):
         self.pass_action = pass_action
         self.prompt_text = prompt_text
         self.blind = blind
+        self.sets = sets
 
     # Where the trick's counters sit in the frame: leader, plays, current seat, passed
     # seats from ``at`` on (a lowered trick keeps them in its routine's frame).
@@ -179,6 +185,13 @@ class TrickNode(Node, Decision):
         plays blind."""
         cards = self.source(s, None)
         blind = self.blind
+        sets = self.sets
+        if sets is not None:
+            if blind is not None and blind.applies(s, seat, cards):
+                raise RulesRuntimeError("a set of cards is played only from cards its "
+                                        "player sees", self.span)
+            return [sets.action(tuple(w))
+                    for w in self.filter(s, [list(w) for w in sets.ways(s, cards)])]
         if blind is not None and blind.applies(s, seat, cards):
             return blind.positions(s, cards, self.filter, self.actions)
         by_card = self.actions.by_card
@@ -211,6 +224,15 @@ class TrickNode(Node, Decision):
         if action.value is None:
             self.pass_turn(s, f, seat, forced=False)
             self.then(s, f, False)
+            return
+        if action.__class__ is SetAction:  # several cards, played together
+            cards = list(action.value)
+            move_cards(s, cards, self.zone(s, None))
+            for c in cards:
+                s.by[c] = seat
+            s.loc[self.card_slot] = cards
+            f[at + 1] += 1
+            self.then(s, f, True)
             return
         card = BlindPick.card(self.source(s, None), action) if isinstance(action, Position) \
             else action.value

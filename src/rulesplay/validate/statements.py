@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from .. import ir
 from ..errors import Span, did_you_mean
+from ..limits import MAX_SET_CARDS
 from ..visitor import Stage
 from .expressions import ExprChecker
 from .symbols import Context
@@ -238,6 +239,8 @@ class StmtChecker(Stage):
         self.want(s.player, "player", what=" (who chooses)")
         with self.ctx.only_reading("a choice's options"):
             el = self.coll(s.domain, None, " to choose from")
+        if s.cards is not None:
+            el = self.card_set(s.cards, el, s.domain)
         if s.where is not None:
             self.ctx.scopes.append({s.name: el})
             with self.ctx.only_reading("a choice's 'where' filter"):
@@ -252,6 +255,34 @@ class StmtChecker(Stage):
             if s.skip_label is not None:
                 self.exprs.template(s.skip_label)
         self.ctx.bind(s.name, el, s.span)
+
+    def card_set(self, c: ir.CardSet, el: str, domain: ir.Expr) -> str:
+        """Several cards as one decision (``3 cards``, ``1..4 cards of one rank``): a count
+        from 1 up to :data:`~rulesplay.limits.MAX_SET_CARDS`, cards to choose from, keys that
+        are the cards' values (a run's, numbers). Returns the chosen name's type (a list of
+        ``el``)."""
+        if c.low is None or c.high is None:
+            self.error("'of one ...' and 'of consecutive ...' describe several cards chosen "
+                       "at once: give their number before the name, e.g. 'chooses 2 cards "
+                       "from hand[p] of one rank'", c.span)
+        elif not 1 <= c.low <= c.high <= MAX_SET_CARDS:
+            self.error(f"a number of cards runs from 1 to {MAX_SET_CARDS}, low to high "
+                       f"(e.g. '1..4'), not {c.low}..{c.high}" if c.low != c.high else
+                       f"a number of cards runs from 1 to {MAX_SET_CARDS}, not {c.low}",
+                       c.span)
+        if el not in ("card", ANY):
+            self.error(f"several are chosen at once only of cards; this chooses from "
+                       f"{describe('list:' + el)}", domain.span)
+        with self.ctx.only_reading("what the chosen cards share"):
+            for key in (k for shape in c.shapes for k in shape.same):
+                self.expr(key, "card")
+            for key in (k for shape in c.shapes for k in shape.runs):
+                t = self.expr(key, "card")
+                if t not in ("int", ANY):
+                    name = key.name if isinstance(key, ir.Attr) else "the key"
+                    self.error(f"a run ('of consecutive {name}') needs whole numbers; "
+                               f"'{name}' is {describe(t)}", key.span)
+        return "list:" + el
 
     def visit_Trick(self, s: ir.Trick) -> None:
         """Zone, leader, the play (``player`` and the card bound), ``pass`` only when
@@ -272,7 +303,8 @@ class StmtChecker(Stage):
             self.error(f"players play cards; the source holds {describe('list:' + el)}",
                        s.source.span)
         ctx.scopes.append({})
-        ctx.bind(s.card_var, "card", s.span)
+        ctx.bind(s.card_var, "card" if s.cards is None else self.card_set(s.cards, el, s.source),
+                 s.span)
         if s.where is not None:
             with self.ctx.only_reading("what may be played"):
                 self.want(s.where, "bool")

@@ -381,6 +381,13 @@ def unseen_options(ctx: Context, sight_: Sight) -> None:
     name read, wherever it is bound, is resolved."""
     for node in ir.walk(ctx.r):
         if isinstance(node, ir.Choose):
+            if node.cards is not None and sight_.holds_cards(node.domain) and \
+                    sight_.blind(node.domain, node.player) is not None:
+                ctx.error(f"'{node.name}' chooses several cards from "
+                          f"{expr_text(node.domain)}, which '{expr_text(node.player)}' "
+                          "cannot see: a set is chosen only from cards its chooser sees",
+                          node.domain.span)
+                continue
             errors = pick_errors(sight_, f"'{node.name}'", node.name, node.player,
                                  expr_text(node.player), node.domain, node.where)
             if node.skip_test is not None:
@@ -389,6 +396,13 @@ def unseen_options(ctx: Context, sight_: Sight) -> None:
                             f" the options listed would show {_shown(r)}", r.expr)
                            for r in sight_.reads(node.skip_test, node.player)]
         elif isinstance(node, ir.Trick):
+            player = ir.Name(id="player", span=node.span)
+            if node.cards is not None and sight_.holds_cards(node.source) and \
+                    sight_.blind(node.source, player) is not None:
+                ctx.error(f"a play of several cards ('{node.card_var}') is made from "
+                          f"{expr_text(node.source)}, which the player cannot see: a set "
+                          "is played only from cards its player sees", node.source.span)
+                continue
             # The play is a choice of a card by the player whose turn it is.
             errors = pick_errors(sight_, f"the card played ('{node.card_var}')",
                                  node.card_var, ir.Name(id="player", span=node.span),
