@@ -164,7 +164,7 @@ class _Constraints(Stage):
             test = s.skip_test
             if test is not None and s.skip_unless:
                 test = ir.UnOp(span=test.span, op="not", operand=test)
-            self.found[f"skip of '{s.name}'"] = test
+            self.found[f"skip of '{s.name}'"] = (None, test)
 
     def visit_Trick(self, s: ir.Trick) -> None:
         self.tricks += 1
