@@ -66,6 +66,17 @@ class Shuffle(TypedDict):
     zone: ZoneRef
 
 
+class Sight(TypedDict):
+    """A zone's visibility changed in play: ``shown`` true, every seat sees it from now on
+    (``reveal``); false, it is back to its declared visibility (``hide``). ``cards``: its
+    cards then, bottom to top, seen by every seat at that moment."""
+
+    type: Literal["sight"]
+    zone: ZoneRef
+    shown: bool
+    cards: list[str]
+
+
 class Say(TypedDict):
     """A ``say`` text."""
 
@@ -153,6 +164,11 @@ def phase(name: str, label: str, masks: list[Mask] | None = None) -> Phase:
 def shuffle(zone: ZoneRef) -> Shuffle:
     """``zone`` was shuffled."""
     return {"type": "shuffle", "zone": zone}
+
+
+def sight(zone: ZoneRef, shown: bool, cards: list[str]) -> Sight:
+    """``zone`` was revealed (``shown``) or hidden again; ``cards``: its cards then."""
+    return {"type": "sight", "zone": zone, "shown": shown, "cards": cards}
 
 
 def say(text: str, masks: list[Mask] | None = None) -> Say:

@@ -285,6 +285,16 @@ class Shuffle(StmtNode):
     zone: Expr
 
 
+class Reveal(StmtNode):
+    """``reveal ZONE`` (``shown``): from now on every seat sees the zone's cards;
+    ``hide ZONE``: the zone is back to its declared visibility. ZONE is a shared zone or one
+    seat's zone (``hand[dummy]``)."""
+
+    node: Literal["reveal"] = "reveal"
+    zone: Expr
+    shown: bool = True
+
+
 class Deal(StmtNode):
     """``deal [up to] N from SRC to ZONE [starting with SEAT]``: one card at a time, in seat
     order; ``up to`` deals as many as possible so that every hand gets the same number."""
@@ -421,7 +431,7 @@ class Say(StmtNode):
 
 Stmt = Annotated[
     Assign | Let | Move | Shuffle | Deal | If | Repeat | ForEachPlayer | ForEachIn | Choose
-    | Trick | EndGame | Say | Break | Do | Trigger,
+    | Trick | EndGame | Say | Break | Do | Trigger | Reveal,
     Field(discriminator="node"),
 ]
 

@@ -144,6 +144,12 @@ class Narrator:
             self.context = ev
         elif kind == "shuffle":
             self.say(self.t("shuffled", zone=self.zone(ev["zone"])), "dim")
+        elif kind == "sight" and isinstance(ev.get("zone"), dict):
+            zone = self.zone(ev["zone"])
+            cards = [str(c) for c in ev.get("cards") or []]
+            self.say(self.t("revealed", zone=zone, cards=self.cards(cards) if cards else
+                            self.t("ncards", k=0)) if ev.get("shown") else
+                     self.t("hidden_again", zone=zone), "dim")
         elif kind == "pass":
             if passed == ev.get("player") and not ev.get("forced"):
                 return  # the decision to pass already said so

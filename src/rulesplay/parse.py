@@ -531,6 +531,9 @@ class ToIR(Transformer[Token, Any]):
     def shuffle_stmt(self, meta: Any, items: list[Any]) -> ir.Shuffle:
         return ir.Shuffle(span=self._span(meta), zone=items[0])
 
+    def sight_stmt(self, meta: Any, items: list[Any]) -> ir.Reveal:
+        return ir.Reveal(span=self._span(meta), zone=items[1], shown=str(items[0]) == "reveal")
+
     def deal_stmt(self, meta: Any, items: list[Any]) -> ir.Deal:
         up_to, count, source, to, start = items
         return ir.Deal(span=self._span(meta), count=count, up_to=up_to is not None,

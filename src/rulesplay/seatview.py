@@ -34,7 +34,9 @@ class SeatView:
     secret decision (``"private": true``, the one secrecy flag) of another seat keeps only
     that it was made (its action becomes ``NAME:?``, told as "Seat 2 decides in secret:
     draft a card"); a trick's cards are named when the seat saw them arrive; a text's values
-    of variables the seat may not see (its ``masks``) become ``?``.
+    of variables the seat may not see (its ``masks``) become ``?``. A zone revealed in play
+    (a ``sight`` event, until the one that hides it again) is seen by every seat; the event
+    itself names its cards to all (every seat sees them at that moment).
 
     Args:
         program: the compiled game.
@@ -45,6 +47,7 @@ class SeatView:
         self.program, self.seat = program, seat
         self.cards = set(program.card_ids)
         self.bit = program.seat_bit(seat)
+        self.shown: set[int] = set()  # the zones revealed at the event being read
 
     def _zone(self, ref: dict[str, Any]) -> int | None:
         base = self.program.layout.zone_id.get(str(ref.get("zone")))
@@ -55,34 +58,39 @@ class SeatView:
         """Whether the seat sees every card of the zone ``ref`` (``{"zone", "owner"}``), by
         the engine's one rule of visibility (:meth:`Program.view`)."""
         z = self._zone(ref)
-        return z is not None and self.program.view(z, self.seat) == "all"
+        return z is not None and (z in self.shown or self.program.view(z, self.seat) == "all")
 
     def sees_arriving(self, move: Event) -> bool:
         """Whether the seat sees the card of event ``move`` where it lands: in a zone it
         sees, or on top of one that shows it its top card (not slid ``under`` it), the rule
         of :func:`rulesplay.engine.observe.card_seers`."""
         z = self._zone(move["to"])
-        how = "none" if z is None else self.program.view(z, self.seat)
+        how = "none" if z is None else "all" if z in self.shown else \
+            self.program.view(z, self.seat)
         return how == "all" or (how == "top" and not move.get("under"))
 
     def filter(self, events: list[Event]) -> list[Event]:
         """The events the seat may know about, hidden cards replaced by ``?``; cards that go
         from a zone the seat sees into one it does not are named, but in card order, not the
         order they went in (a pile put face down under a deck: which cards, not where)."""
-        return self._filter(events, set())
+        return self._filter(events, set(), set())
 
     def follower(self) -> Callable[[list[Event]], list[Event]]:
         """:meth:`filter` for a stream given in pieces, each the events of whole moves (a
         decision and what follows from it): it remembers which cards the seat has seen from
         one piece to the next, so a long game is filtered once, not again at every move."""
         seen: set[str] = set()
-        return lambda piece: self._filter(piece, seen)
+        shown: set[int] = set()
+        return lambda piece: self._filter(piece, seen, shown)
 
-    def _filter(self, events: list[Event], seen: set[str]) -> list[Event]:
+    def _filter(self, events: list[Event], seen: set[str], shown: set[int]) -> list[Event]:
         """:meth:`filter`, with ``seen`` the cards the seat saw arrive where it sees them
-        (updated)."""
+        and ``shown`` the zones revealed before ``events`` (both updated)."""
         out: list[Event] = []
-        events = [seen_by(ev, self.bit) for ev in self._unordered(events)]
+        self.shown = set(shown)
+        ordered = self._unordered(events)
+        self.shown = shown
+        events = [seen_by(ev, self.bit) for ev in ordered]
         for i, ev in enumerate(events):
             kind = ev.get("type")
             if kind == "move":
@@ -94,6 +102,11 @@ class SeatView:
                 out.append(ev if shown else {**ev, "card": HIDDEN, "attrs": {}})
             elif kind == "decision":
                 out.append(self._decision(ev, itertools.islice(events, i + 1, None), seen))
+            elif kind == "sight":
+                self._sight(ev)
+                if ev.get("shown"):
+                    seen.update(str(c) for c in ev.get("cards", []))
+                out.append(ev)
             elif kind == "trick":
                 cards = [c if c in seen else HIDDEN for c in ev.get("cards", [])]
                 card = ev.get("card") if ev.get("card") in seen else HIDDEN
@@ -113,6 +126,8 @@ class SeatView:
             run.clear()
 
         for ev in events:
+            if ev.get("type") == "sight":
+                self._sight(ev)
             hides = ev.get("type") == "move" and self.sees(ev["from"]) and \
                 not self.sees_arriving(ev)
             if not hides or (run and (run[0]["from"], run[0]["to"]) != (ev["from"], ev["to"])):
@@ -123,6 +138,13 @@ class SeatView:
                 out.append(ev)
         flush()
         return out
+
+    def _sight(self, ev: Event) -> None:
+        """Follow a ``sight`` event: its zone is revealed to all, or hidden again."""
+        ref = ev.get("zone")
+        z = self._zone(ref) if isinstance(ref, dict) else None
+        if z is not None:
+            (self.shown.add if ev.get("shown") else self.shown.discard)(z)
 
     def _decision(self, ev: Event, after: Iterable[Event], seen: set[str]) -> Event:
         """An open decision as the seat knows it: its card is named when the seat decided,

@@ -109,7 +109,7 @@ class BlindPick:
     def applies(self, s: State, seat: int, cards: list[int]) -> bool:
         """Whether ``seat`` picks blind from ``cards`` (card ids): it does not see every
         one of them where it is now."""
-        if self.zone is not None and s.program.zone_seers[self.zone(s, None)] >> seat & 1:
+        if self.zone is not None and s.seers[self.zone(s, None)] >> seat & 1:
             return False
         return not sees_all(s, seat, cards)
 

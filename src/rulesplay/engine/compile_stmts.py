@@ -24,6 +24,7 @@ from .compile_effects import (
     compile_let,
     compile_move,
     compile_say,
+    compile_reveal,
     compile_shuffle,
 )
 from .effects import (
@@ -136,6 +137,9 @@ class StmtCompiler(Stage):
 
     def visit_Shuffle(self, st: ir.Shuffle) -> Compiled:
         return compile_shuffle(self.prog, self.comp, st), None
+
+    def visit_Reveal(self, st: ir.Reveal) -> Compiled:
+        return compile_reveal(self.prog, self.comp, st), None
 
     def visit_Deal(self, st: ir.Deal) -> Compiled:
         return compile_deal(self.prog, self.comp, st), None
@@ -344,7 +348,7 @@ class _Straight(NodeVisitor):
         return True
 
     visit_Assign = visit_Let = visit_Move = visit_Shuffle = visit_Deal = _effect
-    visit_Say = visit_EndGame = _effect
+    visit_Say = visit_EndGame = visit_Reveal = _effect
 
     def generic_visit(self, node: ir.Node, *args: Any, **kwargs: Any) -> bool:
         return False  # a decision, a loop, a trick, 'do', 'trigger', 'break'

@@ -253,7 +253,7 @@ class Lowerer:
     def _plain_effect(self, code: Code, st: ir.Stmt, loops: list[_Loop]) -> None:
         code.emit(f"{self._effect(st)}(s)")
 
-    plain_Shuffle = plain_Deal = plain_Say = _plain_effect
+    plain_Shuffle = plain_Deal = plain_Say = plain_Reveal = _plain_effect
 
     def plain_EndGame(self, code: Code, st: ir.EndGame, loops: list[_Loop]) -> None:
         code.emit(f"{self.comp.const(end_game)}(s)")

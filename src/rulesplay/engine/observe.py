@@ -14,18 +14,57 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any
 
-from ..events import HIDDEN
+from .. import events
+from ..events import HIDDEN, Tally
 
 if TYPE_CHECKING:
+    from .program import Program
     from .state import State
 
 
 def visible_to(state: State, zone: int, seat: int | None) -> str:
-    """``"all"``, ``"top"`` or ``"none"``: how much of zone ``zone`` seat ``seat`` sees.
+    """``"all"``, ``"top"`` or ``"none"``: how much of zone ``zone`` seat ``seat`` sees
+    now: by its declared visibility (:meth:`Program.view`), and by every seat when it is
+    revealed in play (``reveal``: :func:`set_sight`).
 
     ``seat`` None is an onlooker who sees only public information.
     """
-    return state.program.view(zone, seat)
+    bit = state.program.seat_bit(seat)
+    return "all" if state.seers[zone] & bit else "top" if state.top_seers[zone] & bit \
+        else "none"
+
+
+def sight_tables(prog: Program, revealed: tuple[int, ...]) -> tuple[list[int], list[int]]:
+    """Per zone, the seats that see all its cards and those that see its top card, as
+    bitmasks (:func:`seat_bit`): the declared ones (the program's own lists, shared, when
+    nothing is revealed) with every seat and onlooker for each zone of ``revealed``."""
+    if not revealed:
+        return prog.zone_seers, prog.zone_top_seers
+    seers, tops = prog.zone_seers[:], prog.zone_top_seers[:]
+    for z in revealed:
+        seers[z] = tops[z] = prog.everyone
+    return seers, tops
+
+
+def set_sight(s: State, zone: int, shown: bool) -> None:
+    """``reveal ZONE`` (``shown``) or ``hide ZONE``: from now on every seat sees zone
+    ``zone``, or it is back to its declared visibility. A change is an event (its cards
+    then, which every seat sees at that moment: the zone was revealed or is revealed now);
+    revealing a revealed zone, or hiding one that is not, changes nothing. A card chosen
+    openly and still being watched (``s.watch``) is seen by all once its zone is revealed.
+    The seats' lists are replaced, never changed in place (copies share them)."""
+    if (zone in s.revealed) == shown:
+        return
+    s.revealed = tuple(sorted({*s.revealed, zone} if shown else set(s.revealed) - {zone}))
+    s.seers, s.top_seers = sight_tables(s.program, s.revealed)
+    watch = s.watch
+    if shown and watch is not None and s.where[watch[0]] == zone:
+        watch[1] |= s.program.everyone
+    log = s.events
+    if log is not None and log.__class__ is not Tally:
+        prog = s.program
+        log.append(events.sight(prog.zone_ref(zone), shown,
+                                [prog.card_ids[c] for c in s.zones[zone]]))
 
 
 def seat_bit(state: State, seat: int | None) -> int:
@@ -37,10 +76,9 @@ def seat_bit(state: State, seat: int | None) -> int:
 def card_seers(state: State, card: int) -> int:
     """The seats that see card ``card`` where it is now, as a bitmask (see
     :func:`seat_bit`): those that see its whole zone, and when it is the top card, those
-    that see the zone's top card too (a ``top`` zone), by :meth:`Program.view`."""
-    prog = state.program
+    that see the zone's top card too (a ``top`` zone), by :func:`visible_to`."""
     z = state.where[card]
-    return prog.zone_top_seers[z] if state.zones[z][-1] == card else prog.zone_seers[z]
+    return state.top_seers[z] if state.zones[z][-1] == card else state.seers[z]
 
 
 def sees_all(state: State, seat: int, cards: list[int]) -> bool:
@@ -87,7 +125,8 @@ def observation(state: State, seat: int | None) -> dict[str, Any]:
         how = visible_to(state, z, seat)
         entry: dict[str, Any] = {
             "zone": lay.zone_name[z], "owner": lay.zone_owner[z], "label": prog.zone_label[z],
-            "visibility": prog.zone_visibility[z], "count": len(cards), "cards": None,
+            "visibility": "public" if z in state.revealed else prog.zone_visibility[z],
+            "count": len(cards), "cards": None,
             "top": None}
         if how == "all":
             entry["cards"] = [prog.card_ids[c] for c in cards]

@@ -79,3 +79,6 @@ def check_shape(d: dict[str, Any], prog: Program) -> None:
     need(table(d["entries"], len(prog.phases)) and all(is_int(e) for e in d["entries"]),
          "how often each phase has begun")
     need(is_int(d["steps"]) and is_int(d["work"]), "the steps and work spent")
+    revealed = d["revealed"]
+    need(isinstance(revealed, list) and all(is_int(z, 0, prog.num_zones) for z in revealed)
+         and revealed == sorted(set(revealed)), "the zones revealed in play")

@@ -26,7 +26,7 @@ from ..events import Tally
 from ..limits import LIMITS, over_limit
 from .actions import BINDS, BY_ROUTINE, Action
 from .budgets import check_game, step_limit, too_long
-from .observe import card_seers, knows_choice, observation
+from .observe import card_seers, knows_choice, observation, sight_tables
 from .save_shape import check_shape
 
 if TYPE_CHECKING:
@@ -38,8 +38,9 @@ STEP_LIMIT = LIMITS["steps"][0]  # steps of the rules allowed between two decisi
 DECISION_LIMIT = LIMITS["decisions"][0]  # decisions allowed in one game
 # What a failing rule raises while it runs; each becomes a located RulesError.
 FAULTS = RUNTIME_FAULTS
-SAVE_VERSION = 5  # 2: the ruleset's text instead of its path; 3: the engine that wrote it;
-# 4: how often each phase has begun, and the run's limits; 5: the steps and work spent
+SAVE_VERSION = 6  # 2: the ruleset's text instead of its path; 3: the engine that wrote it;
+# 4: how often each phase has begun, and the run's limits; 5: the steps and work spent;
+# 6: the zones revealed in play
 
 # How ``State.from_json(data)`` without a game rebuilds one from the save's ruleset text.
 # The engine imports no loader: the ``rulesplay`` package installs one (set_game_loader).
@@ -63,7 +64,8 @@ class State:
     __slots__ = ("program", "zones", "where", "g", "pv", "cv", "loc", "stack", "by", "rng",
                  "pending", "terminal", "phase", "events", "span", "_legal", "decisions",
                  "seed", "history", "unseen_choices", "watch", "entries", "work", "chosen",
-                 "steps", "check_at", "work_cap")
+                 "steps", "check_at", "work_cap", "revealed", "seers",
+                 "top_seers")
 
     program: Program
     zones: list[list[int]]
@@ -107,6 +109,15 @@ class State:
     watch: list[int] | None
     """While a choice of a card resolves: ``[card, bitmask of the seats that saw it]``;
     :func:`~rulesplay.engine.effects.move_cards` adds the seats that see it arrive."""
+    revealed: tuple[int, ...]
+    """The zones revealed in play (``reveal ZONE``, until ``hide ZONE``), sorted: every seat
+    sees them (:func:`~rulesplay.engine.observe.set_sight`)."""
+    seers: list[int]
+    top_seers: list[int]
+    """Per zone, the seats that see all its cards (``seers``) and its top card
+    (``top_seers``) now, as bitmasks: the program's declared ones with the ``revealed``
+    zones seen by all (:func:`~rulesplay.engine.observe.sight_tables`). Replaced, never
+    changed in place, so copies share them."""
     chosen: Any
     """The value of the action being applied, for a decision that its lowered routine
     resolves where it resumes (``Decision.resolves``); set by :meth:`apply` just before
@@ -145,6 +156,8 @@ class State:
         s.entries = [0] * len(program.phases)
         s.work = s.steps = s.check_at = 0
         s.work_cap = program.max_work
+        s.revealed = ()
+        s.seers, s.top_seers = program.zone_seers, program.zone_top_seers
         for slot, default in program.gvars:
             s.g[slot] = default(s, None)
         for slot, default in program.pvars:
@@ -247,8 +260,8 @@ class State:
                     watch = self.watch = [card, card_seers(self, card) | 1 << player]
             else:
                 z = self.where[card]  # (card_seers, inline: the hot path)
-                seen = (prog.zone_top_seers[z] if self.zones[z][-1] == card
-                        else prog.zone_seers[z]) | 1 << player
+                seen = (self.top_seers[z] if self.zones[z][-1] == card
+                        else self.seers[z]) | 1 << player
                 if resolves == BINDS:  # (the card stays where it is until the rules move it)
                     self.loc[node.value_slot] = card
                 else:
@@ -573,6 +586,7 @@ class State:
         s.entries = self.entries[:]
         s.work, s.steps, s.check_at, s.work_cap = \
             self.work, self.steps, self.check_at, self.work_cap
+        s.revealed, s.seers, s.top_seers = self.revealed, self.seers, self.top_seers
         return s
 
     def to_json(self) -> str:
@@ -594,6 +608,7 @@ class State:
             "history": self.history,
             "unseen_choices": [[i, mask] for i, mask in sorted(self.unseen_choices.items())],
             "entries": self.entries, "steps": self.steps, "work": self.work,
+            "revealed": list(self.revealed),
         }
         return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
 
@@ -657,6 +672,8 @@ class State:
             s.entries = list(d["entries"])
             s.work, s.steps, s.check_at = d["work"], d["steps"], 0
             s.work_cap = s.work + prog.max_work
+            s.revealed = tuple(d["revealed"])
+            s.seers, s.top_seers = sight_tables(prog, s.revealed)
             s.watch = s.chosen = None
             s.events, s._legal, s.span = None, None, None
             return s

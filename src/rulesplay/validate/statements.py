@@ -119,6 +119,11 @@ class StmtChecker(Stage):
     def visit_Shuffle(self, s: ir.Shuffle) -> None:
         self.want(s.zone, "zone", what=" (shuffle needs a zone)")
 
+    def visit_Reveal(self, s: ir.Reveal) -> None:
+        word = "reveal" if s.shown else "hide"
+        if not self.unknown_zone(s.zone, word):
+            self.want(s.zone, "zone", what=f" ({word} needs a zone, or one seat's zone)")
+
     def visit_Deal(self, s: ir.Deal) -> None:
         self.want(s.count, "int")
         self.want(s.source, "zone")
