@@ -80,16 +80,16 @@ class SeatView:
         decision and what follows from it): it remembers which cards the seat has seen from
         one piece to the next, so a long game is filtered once, not again at every move."""
         seen: set[str] = set()
-        shown: set[int] = set()
-        return lambda piece: self._filter(piece, seen, shown)
+        revealed: set[int] = set()
+        return lambda piece: self._filter(piece, seen, revealed)
 
-    def _filter(self, events: list[Event], seen: set[str], shown: set[int]) -> list[Event]:
+    def _filter(self, events: list[Event], seen: set[str], revealed: set[int]) -> list[Event]:
         """:meth:`filter`, with ``seen`` the cards the seat saw arrive where it sees them
-        and ``shown`` the zones revealed before ``events`` (both updated)."""
+        and ``revealed`` the zones revealed before ``events`` (both updated)."""
         out: list[Event] = []
-        self.shown = set(shown)
-        ordered = self._unordered(events)
-        self.shown = shown
+        self.shown = set(revealed)
+        ordered = self._unordered(events)  # (follows the reveals in a copy)
+        self.shown = revealed
         events = [seen_by(ev, self.bit) for ev in ordered]
         for i, ev in enumerate(events):
             kind = ev.get("type")

@@ -23,8 +23,8 @@ from .compile_effects import (
     compile_deal,
     compile_let,
     compile_move,
-    compile_say,
     compile_reveal,
+    compile_say,
     compile_shuffle,
 )
 from .effects import (

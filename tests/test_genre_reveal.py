@@ -1,0 +1,238 @@
+"""Zones whose visibility changes in play (issue 11, part D): ``reveal ZONE`` shows a zone
+to every seat from then on, ``hide ZONE`` puts it back to its declared visibility.
+
+The scenario is Bridge's dummy: the dummy's hand is private until the opening lead, then
+every seat sees it, and the declarer may choose from it as from any zone it sees. What each
+seat sees follows it everywhere: observations, the seat's view of the events and its
+account, the human screen, public_history, the bots' samples, saves.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+
+import pytest
+from rich.console import Console
+
+import rulesplay
+from rulesplay import State
+from rulesplay.agents import Tracker
+from rulesplay.cardbook import CardBook
+from rulesplay.engine.observe import resample
+from rulesplay.errors import RulesError
+from rulesplay.screens import render_screen
+from rulesplay.seatview import SeatNarrator, SeatView
+
+DUMMY = """
+game "Dummy shown"
+players 4
+enum suit: clubs, hearts, spades
+card card "card":
+    suit: suit
+    rank: 1..4
+    label: "{rank} of {suit}"
+zone deck "deck": shared, hidden
+zone hand "hand": per player, owner
+zone table "table": shared, public
+zone taken "taken": shared, hidden
+var declarer "declarer": player = 0
+var dummy "dummy": player = 2
+player var tricks "tricks": int = 0
+trick var lead "lead suit": suit
+
+phase opening "Opening lead":
+    shuffle deck
+    deal 3 from deck to hand
+    trick in table led by left of declarer:
+        each player plays card from hand[player]
+            where lead == none or card.suit == lead or not any(hand[player], it.suit == lead)
+        after play:
+            if lead == none:
+                lead = card.suit
+                reveal hand[dummy]
+        won by highest (it.suit == lead, it.rank)
+        after trick:
+            tricks[winner] += 1
+            move table to taken
+    next pick
+
+phase pick "The declarer takes from the dummy":
+    declarer chooses c from hand[dummy] "take a card from the dummy"
+    move c to hand[declarer]
+    hide hand[dummy]
+    declarer chooses d from hand[dummy] "take another, unseen"
+    move d to hand[declarer]
+    next end
+
+score: tricks[player] + count(hand[player])
+"""
+
+ENGINES = ["compiled", "interpret"]
+SEED = 3
+
+
+def _game(engine: str = "compiled") -> rulesplay.Game:
+    return rulesplay.loads(DUMMY, engine=engine)
+
+
+def _new(engine: str = "compiled", events: bool = False) -> State:
+    return _game(engine).new_state(4, seed=SEED, record_events=events)
+
+
+def _hand(obs: dict, seat: int) -> dict:
+    return next(z for z in obs["zones"] if z["zone"] == "hand" and z["owner"] == seat)
+
+
+def _play_first(s: State, k: int) -> None:
+    for _ in range(k):
+        s.apply(s.legal_actions()[0])
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_the_dummy_is_private_until_the_opening_lead_then_seen_by_every_seat(
+        engine: str) -> None:
+    s = _new(engine)
+    assert s.current_player() == 1 and s.decision_name() == "play"
+    dummy = s.zone_cards("hand", 2)
+    for seat in (0, 1, 3, None):
+        hand = _hand(s.observation(seat), 2)
+        assert hand["cards"] is None and hand["visibility"] == "owner"
+    assert _hand(s.observation(2), 2)["cards"] == dummy
+    _play_first(s, 1)  # the opening lead
+    dummy = s.zone_cards("hand", 2)
+    for seat in (0, 1, 2, 3, None):
+        obs = s.observation(seat)
+        assert _hand(obs, 2)["cards"] == dummy and _hand(obs, 2)["visibility"] == "public"
+        # the other hands stay private
+        assert all(_hand(obs, p)["cards"] is None for p in (0, 1, 3) if p != seat)
+    assert s.revealed == (s.program.layout.zone_id["hand"] + 2,)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_the_declarer_chooses_cards_of_the_revealed_dummy_and_blind_once_hidden(
+        engine: str) -> None:
+    s = _new(engine)
+    _play_first(s, 4)
+    assert (s.current_player(), s.decision_name()) == (0, "c")
+    dummy = s.zone_cards("hand", 2)
+    assert [a.id for a in s.legal_actions()] == [f"c:{c}" for c in dummy]
+    taken = dummy[-1]
+    s.apply(f"c:{taken}")
+    # hidden again: a choice from it is a blind pick by position
+    left = s.zone_cards("hand", 2)
+    assert [a.id for a in s.legal_actions()] == [f"d:{k}" for k in range(1, len(left) + 1)]
+    for seat in (0, 1, 3):
+        assert _hand(s.observation(seat), 2)["cards"] is None
+    # every seat saw the card taken where it lay, so every seat knows the choice
+    assert s.public_history(1)[-1] == (0, f"c:{taken}")
+    assert s.revealed == ()
+    s.apply("d:1")
+    assert s.is_terminal() and taken in s.zone_cards("hand", 0)
+
+
+def test_both_engines_play_the_same_game_and_events() -> None:
+    runs = []
+    for engine in ENGINES:
+        s = _new(engine, events=True)
+        rng = random.Random(5)
+        while not s.is_terminal():
+            s.apply(rng.choice(s.legal_actions()))
+        runs.append((s.history, s.events, s.scores()))
+    assert runs[0] == runs[1]
+    sights = [e for e in runs[0][1] if e["type"] == "sight"]
+    assert [e["shown"] for e in sights] == [True, False]
+    assert sights[0]["zone"] == {"zone": "hand", "owner": 2} and len(sights[0]["cards"]) == 3
+
+
+def test_the_bots_samples_keep_the_revealed_dummy_where_it_is() -> None:
+    s = _new()
+    rng = random.Random(1)
+    # before the lead the dummy's hand is dealt anew in seat 1's samples
+    before = {tuple(resample(s, 1, rng).zone_cards("hand", 2)) for _ in range(30)}
+    assert len(before) > 1
+    _play_first(s, 2)  # the lead and the dummy's card: seat 3 to play
+    assert s.current_player() == 3
+    dummy, own = s.zone_cards("hand", 2), s.zone_cards("hand", 3)
+    tracker = Tracker(3)
+    others = set()
+    for _ in range(30):
+        for w in (resample(s, 3, rng), tracker.infoset(s).sample(rng)):
+            assert w.zone_cards("hand", 2) == dummy and w.zone_cards("hand", 3) == own
+            others.add(tuple(w.zone_cards("hand", 0)))
+    assert len(others) > 1  # what the seat cannot see is still sampled
+
+
+def test_a_seat_remembers_the_cards_it_saw_once_the_dummy_is_hidden_again() -> None:
+    s = _new()
+    _play_first(s, 5)  # the trick, then the declarer's choice: the dummy is hidden again
+    assert s.decision_name() == "d" and s.revealed == ()
+    dummy = s.zone_cards("hand", 2)
+    rng = random.Random(2)
+    tracker = Tracker(1)
+    samples = [tracker.infoset(s).sample(rng) for _ in range(20)]
+    assert all(w.zone_cards("hand", 2) == dummy for w in samples)
+    # it knows them where they lie (not only from the decisions made while it saw them)
+    prog = s.program
+    where = prog.layout.zone_id["hand"] + 2
+    assert {prog.card_ids[c] for c, z in tracker.knowledge.known.items() if z == where} \
+        == set(dummy)
+    # a sampler that knows only what the seat sees now deals it anew
+    assert any(resample(s, 1, rng).zone_cards("hand", 2) != dummy for _ in range(30))
+
+
+def test_the_seat_view_account_and_screen_follow_the_reveal() -> None:
+    s = _new(events=True)
+    prog = s.program
+    label = {cid: prog.card_labels[i] for i, cid in enumerate(prog.card_ids)}
+    dealt = s.zone_cards("hand", 2)
+    view = SeatView(prog, 3).follower()
+    early = view(list(s.events or []))
+    # the deal into the dummy's hand is not named to seat 3
+    assert not {e["card"] for e in early if e["type"] == "move"} & set(dealt)
+    s.events.clear()
+    _play_first(s, 2)  # the lead, and the dummy's own play
+    later = view(list(s.events or []))
+    sight = next(e for e in later if e["type"] == "sight")
+    assert sight["shown"] and sight["cards"] == dealt  # revealed before the dummy played
+    account = " ".join(str(getattr(x, "plain", x)) for x in SeatNarrator(prog, 3).lines(later))
+    assert "Seat 2's hand is shown to all" in account
+    console = Console(file=io.StringIO(), width=100, color_system=None, highlight=False)
+    for item in render_screen(s, 3, later, CardBook(prog)):
+        console.print(item)
+    screen = console.file.getvalue()  # type: ignore[attr-defined]
+    for cid in s.zone_cards("hand", 2):
+        assert label[cid] in screen
+    for cid in s.zone_cards("hand", 0) + s.zone_cards("hand", 1):
+        assert label[cid] not in screen
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_save_keeps_the_revealed_zone_and_resumes_the_same_game(engine: str) -> None:
+    game = _game(engine)
+    s = game.new_state(4, seed=SEED)
+    _play_first(s, 2)
+    data = json.loads(s.to_json())
+    assert data["version"] == 5 and data["revealed"] == list(s.revealed) != []
+    back = State.from_json(s.to_json(), game)
+    assert back.revealed == s.revealed
+    for seat in (0, 1, 3, None):
+        assert back.observation(seat) == s.observation(seat)
+    while not s.is_terminal():
+        action = s.legal_actions()[-1].id
+        s.apply(action)
+        back.apply(action)
+        assert back.observation(1) == s.observation(1)
+    assert back.scores() == s.scores() and back.revealed == s.revealed == ()
+    data["revealed"] = [999]
+    with pytest.raises(RulesError, match="zones revealed in play"):
+        State.from_json(data, game)
+
+
+def test_reveal_and_hide_print_back_and_change_nothing_twice() -> None:
+    text = DUMMY.replace("                reveal hand[dummy]\n",
+                         "                reveal hand[dummy]\n                reveal hand[dummy]\n")
+    s = rulesplay.loads(text).new_state(4, seed=SEED, record_events=True)
+    _play_first(s, 1)
+    assert [e["type"] for e in s.events or []].count("sight") == 1
