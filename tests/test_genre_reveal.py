@@ -236,3 +236,77 @@ def test_reveal_and_hide_print_back_and_change_nothing_twice() -> None:
     s = rulesplay.loads(text).new_state(4, seed=SEED, record_events=True)
     _play_first(s, 1)
     assert [e["type"] for e in s.events or []].count("sight") == 1
+
+
+# The same deal with the dummy seen by the declarer alone once the lead is made: a zone's
+# 'seen by' (the seats that see it besides the declared ones), worked out in play.
+SEEN_BY = DUMMY.replace(
+    'zone hand "hand": per player, owner\n',
+    'zone hand "hand": per player, owner,\n'
+    '    seen by declarer if player == dummy and dummy_open else none\n').replace(
+    'var dummy "dummy": player = 2\n',
+    'var dummy "dummy": player = 2\nvar dummy_open "dummy open": bool = false\n').replace(
+    "                reveal hand[dummy]\n", "                dummy_open = true\n").replace(
+    "    hide hand[dummy]\n", "    dummy_open = false\n")
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_zone_seen_by_the_declarer_is_seen_by_it_alone(engine: str) -> None:
+    s = rulesplay.loads(SEEN_BY, engine=engine).new_state(4, seed=SEED, record_events=True)
+    assert all(_hand(s.observation(p), 2)["cards"] is None for p in (0, 1, 3))
+    _play_first(s, 1)  # the opening lead: from the next decision on the declarer sees it
+    dummy = s.zone_cards("hand", 2)
+    assert _hand(s.observation(0), 2)["cards"] == dummy
+    assert _hand(s.observation(0), 2)["visibility"] == "owner"
+    for seat in (1, 3, None):
+        assert _hand(s.observation(seat), 2)["cards"] is None
+    _play_first(s, 3)
+    assert [a.id for a in s.legal_actions()] == [f"c:{c}" for c in s.zone_cards("hand", 2)]
+    taken = s.legal_actions()[0].id
+    s.apply(taken)
+    # the others never saw the card taken into the declarer's hand: the choice is hidden
+    assert s.public_history(1)[-1] == (0, None) and s.public_history(0)[-1] == (0, taken)
+    assert [a.id for a in s.legal_actions()] == ["d:1"]  # not seen any more: blind
+    sights = [e for e in s.events or [] if e["type"] == "sight"]
+    assert [(e["was"], e["seers"]) for e in sights] == [(0, 1), (1, 0)]
+    # seat 1's view: the events say who sees the zone, never its cards
+    view = SeatView(s.program, 1).filter(s.events or [])
+    seen = [e for e in view if e["type"] == "sight"]
+    assert all(set(e["cards"]) == {"?"} for e in seen)
+    mine = [e for e in SeatView(s.program, 0).filter(s.events or []) if e["type"] == "sight"]
+    assert mine[0]["cards"] == sights[0]["cards"]
+    account = " ".join(str(getattr(x, "plain", x))
+                       for x in SeatNarrator(s.program, 1).lines(view))
+    assert "Seat 2's hand is now seen by Seat 0" in account
+
+
+def test_samples_keep_a_zone_seen_by_the_seat_and_deal_it_anew_for_the_others() -> None:
+    s = rulesplay.loads(SEEN_BY).new_state(4, seed=SEED)
+    _play_first(s, 3)  # seat 0 to play; it sees the dummy
+    assert s.current_player() == 0
+    dummy, rng = s.zone_cards("hand", 2), random.Random(4)
+    assert all(resample(s, 0, rng).zone_cards("hand", 2) == dummy for _ in range(20))
+    assert all(Tracker(0).infoset(s).sample(rng).zone_cards("hand", 2) == dummy
+               for _ in range(5))
+    assert any(resample(s, 3, rng).zone_cards("hand", 2) != dummy for _ in range(30))
+
+
+def test_a_save_keeps_who_a_zone_is_seen_by() -> None:
+    game = rulesplay.loads(SEEN_BY)
+    s = game.new_state(4, seed=SEED)
+    _play_first(s, 2)
+    data = json.loads(s.to_json())
+    assert data["seen"][s.program.layout.zone_id["hand"] + 2] == 1
+    back = State.from_json(s.to_json(), game)
+    assert back.observation(0) == s.observation(0) and back.seen == s.seen
+    data["seen"] = [1 << 9] * len(data["seen"])
+    with pytest.raises(RulesError, match="who sees each zone"):
+        State.from_json(data, game)
+
+
+def test_a_seen_by_naming_a_seat_the_table_lacks_fails_at_its_place() -> None:
+    text = SEEN_BY.replace("seen by declarer if", "seen by 7 if")
+    s = rulesplay.loads(text).new_state(4, seed=SEED)
+    with pytest.raises(RulesError, match="'seen by' gave seat 7") as err:
+        s.apply(s.legal_actions()[0])
+    assert err.value.span.line == 11

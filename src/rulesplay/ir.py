@@ -510,7 +510,8 @@ ZONE_FLAGS = ("shared", "per player", "public", "owner", "hidden", "top", "stack
 
 
 class ZoneDecl(DeclNode, Written):
-    """A zone: shared or one per player; visibility public | owner | hidden | top.
+    """A zone: shared or one per player; visibility public | owner | hidden | top; the
+    seats that see it besides (``seen by EXPR``).
 
     As parsed, ``per_player`` is None when the zone says neither ``shared`` nor ``per
     player`` and ``unknown_flags`` holds flags the language does not have; the validator
@@ -523,6 +524,10 @@ class ZoneDecl(DeclNode, Written):
     visibility: Literal["public", "owner", "hidden", "top"] = "public"
     labels: Labels = Field(default_factory=Labels)
     unknown_flags: list[Word] = Field(default_factory=list)
+    # ``seen by EXPR``: the seats that see all its cards besides the declared ones (a seat,
+    # a list of seats or none; ``player`` is the owning seat of a per-player zone), worked
+    # out again each time the game waits for a decision.
+    seen_by: Expr | None = None
 
 
 class VarDecl(DeclNode):

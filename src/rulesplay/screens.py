@@ -213,7 +213,7 @@ def _shared_zones(state: State, obs: dict[str, Any], book: CardBook,
 def _seat_lines(state: State, obs: dict[str, Any], seat: int, book: CardBook) -> list[Text]:
     """Each seat in a line of its own, for rulesets with many per-player zones and variables:
     its player variables (a yes/no one only when yes), then its non-empty zones (the cards of
-    public ones, a count of the others)."""
+    public ones and of other seats' zones this seat sees, a count of the others)."""
     prog = state.program
     lang = prog.lang
     decls = {v.name: v for v in prog.ruleset.vars}
@@ -239,8 +239,8 @@ def _seat_lines(state: State, obs: dict[str, Any], seat: int, book: CardBook) ->
         for z in obs["zones"]:
             if z["owner"] != p or not z["count"]:
                 continue
-            if z["cards"] is not None and z["visibility"] == "public":
-                part = literal(f"{z['label']}: ")
+            if z["cards"] is not None and (z["visibility"] == "public" or p != seat):
+                part = literal(f"{z['label']}: ")  # (another seat's: seen by this one)
                 for i, cid in enumerate(z["cards"][-6:]):
                     if i:
                         part.append(", ")
@@ -286,7 +286,7 @@ def _seat_table(state: State, obs: dict[str, Any], seat: int, book: CardBook) ->
         for zones in per_seat.values():
             z = zones[p]
             cell = Text(str(z["count"]))
-            if z["visibility"] == "public" and z["cards"]:
+            if z["cards"] and (z["visibility"] == "public" or p != seat):
                 cell.append(f", {tr(lang, 'top')} ")
                 cell.append_text(book.text(z["cards"][-1]))
             elif z["top"] is not None:

@@ -330,6 +330,8 @@ class DeclPrinter(Stage):
         if _given(d, "visibility"):
             flags.append(d.visibility)
         flags += [flag.text for flag in d.unknown_flags]
+        if d.seen_by is not None:
+            flags.append(f"seen by {_src(d.seen_by)}")
         return [_words(f"zone {d.name}", labels_text(d.labels)) + ": " + ", ".join(flags)]
 
     def visit_VarDecl(self, d: ir.VarDecl) -> list[str]:

@@ -18,9 +18,10 @@ place in that zone only as far as it could follow it:
 * A move between two zones the seat cannot see reveals no card: the moved card becomes
   unknown, and so does every card known to be in the zone it left (any of them may be the
   one that moved).
-* A zone revealed in play (``reveal``) is seen: its cards need no knowledge. When it is
-  hidden again (``hide``) and the seat does not see it by its declared visibility, the seat
-  remembers its cards where they were (each keeps its place, as a card that went in alone).
+* A zone revealed in play (``reveal``, or a ``seen by`` that names the seat) is seen: its
+  cards need no knowledge. When the seat no longer sees it (``hide``, its ``seen by``), it
+  remembers the cards there where they were (each keeps its place, as a card that went in
+  alone).
 
 :meth:`Knowledge.places` turns this into the places a sampler must redeal: after unknown
 cards are dealt, each block's cards are shuffled among the block's places, and each zone's
@@ -72,18 +73,20 @@ class Knowledge:
             index: card id -> card.
         """
         lay, seat, prog = s.program.layout, self.seat, s.program
-        # The zones whose sight changes in ``events``: whether each is revealed at the event
-        # being read (before the first change, the opposite of it); the others are as now.
-        sight_at: dict[int, bool] = {}
+        # The zones whose sight changes in ``events``: the seats that see each besides its
+        # declared ones at the event being read (before the first change, what it says they
+        # were); the other zones are as now.
+        sight_at: dict[int, int] = {}
         for e in events:
             if e["type"] == "sight":
                 sight_at.setdefault(lay.zone_id[e["zone"]["zone"]] + (e["zone"]["owner"] or 0),
-                                    not e["shown"])
+                                    e["was"])
+        bit = prog.seat_bit(seat)
 
         def visible(z: int) -> str:
             if z not in sight_at:
                 return visible_to(s, z, seat)
-            return "all" if sight_at[z] else prog.view(z, seat)
+            return "all" if sight_at[z] & bit else prog.view(z, seat)
 
         left: dict[int, set[int]] = {}  # zone -> cards that left it so far
         shuffled: set[int] = set()  # zones whose order ``before`` no longer tells
@@ -101,11 +104,13 @@ class Knowledge:
             if kind == "sight":
                 run = None
                 z = lay.zone_id[e["zone"]["zone"]] + (e["zone"]["owner"] or 0)
-                sight_at[z] = e["shown"]
+                saw = visible(z) == "all"
+                sight_at[z] = e["seers"]
                 cards = [index[c] for c in e["cards"]]
-                for c in cards:
-                    self._forget(c)
-                if not e["shown"] and visible(z) != "all":
+                if saw or visible(z) == "all":
+                    for c in cards:
+                        self._forget(c)
+                if saw and visible(z) != "all":
                     for c in cards:  # seen where they lie as it was hidden
                         self._blocks += 1
                         self.known[c] = z

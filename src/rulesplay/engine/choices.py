@@ -14,7 +14,7 @@ from ..errors import RulesRuntimeError, Span
 from ..events import Mask, seat_text
 from .actions import BINDS, BY_NODE, BY_ROUTINE, Action, ActionCache, Position
 from .expr import Fn
-from .observe import sees_all
+from .observe import refresh_seen, sees_all
 from .program import DisplayText
 
 if TYPE_CHECKING:
@@ -185,6 +185,8 @@ class ChooseNode(Decision):
         p = self.player(s, None)
         if p is None:
             raise self.no_player()
+        if s.program.seen_by:  # who sees what, as the decision is asked
+            refresh_seen(s)
         s.pending = (p, self.index)
         s._legal = self.legal(s)  # listed once: the state waits for this decision now
         if not s._legal:

@@ -15,6 +15,7 @@ import random
 from typing import TYPE_CHECKING, Any
 
 from .. import events
+from ..errors import RulesRuntimeError
 from ..events import HIDDEN, Tally
 
 if TYPE_CHECKING:
@@ -34,16 +35,78 @@ def visible_to(state: State, zone: int, seat: int | None) -> str:
         else "none"
 
 
-def sight_tables(prog: Program, revealed: tuple[int, ...]) -> tuple[list[int], list[int]]:
+def sight_tables(prog: Program, revealed: tuple[int, ...],
+                 seen: tuple[int, ...] = ()) -> tuple[list[int], list[int]]:
     """Per zone, the seats that see all its cards and those that see its top card, as
     bitmasks (:func:`seat_bit`): the declared ones (the program's own lists, shared, when
-    nothing is revealed) with every seat and onlooker for each zone of ``revealed``."""
-    if not revealed:
+    nothing is revealed and no ``seen by`` adds a seat), with every seat and onlooker for
+    each zone of ``revealed`` and the seats of ``seen`` (per zone, its ``seen by``)."""
+    if not revealed and not any(seen):
         return prog.zone_seers, prog.zone_top_seers
     seers, tops = prog.zone_seers[:], prog.zone_top_seers[:]
+    for z, extra in enumerate(seen):
+        seers[z] |= extra
+        tops[z] |= extra
     for z in revealed:
         seers[z] = tops[z] = prog.everyone
     return seers, tops
+
+
+def _extra(s: State, z: int) -> int:
+    """The seats that see zone ``z`` besides its declared ones, now (bitmask)."""
+    return s.program.everyone if z in s.revealed else s.seen[z] if s.seen else 0
+
+
+def _sight_changed(s: State, z: int, was: int) -> None:
+    """Tell zone ``z``'s new sight: the event (``was``: its extra seers before, see
+    :func:`_extra`), and the watch of a card chosen openly now seen by more seats."""
+    now = _extra(s, z)
+    watch = s.watch
+    if watch is not None and s.where[watch[0]] == z:
+        watch[1] |= now
+    log = s.events
+    if log is not None and log.__class__ is not Tally:
+        prog = s.program
+        log.append(events.sight(prog.zone_ref(z), z in s.revealed,
+                                [prog.card_ids[c] for c in s.zones[z]], now, was))
+
+
+def refresh_seen(s: State) -> None:
+    """Work out each zone's ``seen by`` again (the game waits for a decision: both engines
+    call this before listing it), and tell the zones whose seats changed.
+
+    Raises:
+        RulesRuntimeError: a ``seen by`` gave a seat the table does not have.
+    """
+    prog = s.program
+    loc, slot, n = s.loc, prog.seen_slot, prog.layout.n
+    saved = loc[slot]
+    seen = list(s.seen) if s.seen else [0] * prog.num_zones
+    for z, owner, fn, span in prog.seen_by:
+        loc[slot] = owner
+        value = fn(s, None)
+        mask = 0
+        for seat in value if isinstance(value, list | tuple) else [value]:
+            if seat is None:
+                continue
+            if not (isinstance(seat, int) and 0 <= seat < n):
+                loc[slot] = saved
+                raise RulesRuntimeError(f"'seen by' gave seat {seat!r}, which does not exist "
+                                        f"with {n} players (seats are 0 to {n - 1})",
+                                        span)
+            mask |= 1 << seat
+        seen[z] = mask
+    loc[slot] = saved
+    new = tuple(seen)
+    if new == s.seen:
+        return
+    old = s.seen or (0,) * prog.num_zones
+    before = [_extra(s, z) for z in range(prog.num_zones)]
+    s.seen = new
+    s.seers, s.top_seers = sight_tables(prog, s.revealed, new)
+    for z in range(prog.num_zones):
+        if old[z] != new[z] and z not in s.revealed:
+            _sight_changed(s, z, before[z])
 
 
 def set_sight(s: State, zone: int, shown: bool) -> None:
@@ -55,16 +118,10 @@ def set_sight(s: State, zone: int, shown: bool) -> None:
     The seats' lists are replaced, never changed in place (copies share them)."""
     if (zone in s.revealed) == shown:
         return
+    was = _extra(s, zone)
     s.revealed = tuple(sorted({*s.revealed, zone} if shown else set(s.revealed) - {zone}))
-    s.seers, s.top_seers = sight_tables(s.program, s.revealed)
-    watch = s.watch
-    if shown and watch is not None and s.where[watch[0]] == zone:
-        watch[1] |= s.program.everyone
-    log = s.events
-    if log is not None and log.__class__ is not Tally:
-        prog = s.program
-        log.append(events.sight(prog.zone_ref(zone), shown,
-                                [prog.card_ids[c] for c in s.zones[zone]]))
+    s.seers, s.top_seers = sight_tables(s.program, s.revealed, s.seen)
+    _sight_changed(s, zone, was)
 
 
 def seat_bit(state: State, seat: int | None) -> int:

@@ -82,3 +82,6 @@ def check_shape(d: dict[str, Any], prog: Program) -> None:
     revealed = d["revealed"]
     need(isinstance(revealed, list) and all(is_int(z, 0, prog.num_zones) for z in revealed)
          and revealed == sorted(set(revealed)), "the zones revealed in play")
+    seen = d["seen"]
+    need(isinstance(seen, list) and (not seen if not prog.seen_by else len(seen) == prog.num_zones)
+         and all(is_int(m, 0, 1 << n) for m in seen), "who sees each zone")

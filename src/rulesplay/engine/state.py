@@ -40,7 +40,7 @@ DECISION_LIMIT = LIMITS["decisions"][0]  # decisions allowed in one game
 FAULTS = RUNTIME_FAULTS
 SAVE_VERSION = 6  # 2: the ruleset's text instead of its path; 3: the engine that wrote it;
 # 4: how often each phase has begun, and the run's limits; 5: the steps and work spent;
-# 6: the zones revealed in play
+# 6: the zones revealed in play and who each zone's 'seen by' adds
 
 # How ``State.from_json(data)`` without a game rebuilds one from the save's ruleset text.
 # The engine imports no loader: the ``rulesplay`` package installs one (set_game_loader).
@@ -64,7 +64,7 @@ class State:
     __slots__ = ("program", "zones", "where", "g", "pv", "cv", "loc", "stack", "by", "rng",
                  "pending", "terminal", "phase", "events", "span", "_legal", "decisions",
                  "seed", "history", "unseen_choices", "watch", "entries", "work", "chosen",
-                 "steps", "check_at", "work_cap", "revealed", "seers",
+                 "steps", "check_at", "work_cap", "revealed", "seen", "seers",
                  "top_seers")
 
     program: Program
@@ -112,6 +112,10 @@ class State:
     revealed: tuple[int, ...]
     """The zones revealed in play (``reveal ZONE``, until ``hide ZONE``), sorted: every seat
     sees them (:func:`~rulesplay.engine.observe.set_sight`)."""
+    seen: tuple[int, ...]
+    """Per zone, the seats its ``seen by`` adds (bitmasks), as last worked out (when the
+    game last waited for a decision: :func:`~rulesplay.engine.observe.refresh_seen`);
+    empty when no zone has one."""
     seers: list[int]
     top_seers: list[int]
     """Per zone, the seats that see all its cards (``seers``) and its top card
@@ -156,7 +160,7 @@ class State:
         s.entries = [0] * len(program.phases)
         s.work = s.steps = s.check_at = 0
         s.work_cap = program.max_work
-        s.revealed = ()
+        s.revealed, s.seen = (), ()
         s.seers, s.top_seers = program.zone_seers, program.zone_top_seers
         for slot, default in program.gvars:
             s.g[slot] = default(s, None)
@@ -586,7 +590,8 @@ class State:
         s.entries = self.entries[:]
         s.work, s.steps, s.check_at, s.work_cap = \
             self.work, self.steps, self.check_at, self.work_cap
-        s.revealed, s.seers, s.top_seers = self.revealed, self.seers, self.top_seers
+        s.revealed, s.seen, s.seers, s.top_seers = self.revealed, self.seen, self.seers, \
+            self.top_seers
         return s
 
     def to_json(self) -> str:
@@ -608,7 +613,7 @@ class State:
             "history": self.history,
             "unseen_choices": [[i, mask] for i, mask in sorted(self.unseen_choices.items())],
             "entries": self.entries, "steps": self.steps, "work": self.work,
-            "revealed": list(self.revealed),
+            "revealed": list(self.revealed), "seen": list(self.seen),
         }
         return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
 
@@ -672,8 +677,8 @@ class State:
             s.entries = list(d["entries"])
             s.work, s.steps, s.check_at = d["work"], d["steps"], 0
             s.work_cap = s.work + prog.max_work
-            s.revealed = tuple(d["revealed"])
-            s.seers, s.top_seers = sight_tables(prog, s.revealed)
+            s.revealed, s.seen = tuple(d["revealed"]), tuple(d["seen"])
+            s.seers, s.top_seers = sight_tables(prog, s.revealed, s.seen)
             s.watch = s.chosen = None
             s.events, s._legal, s.span = None, None, None
             return s

@@ -20,6 +20,7 @@ from .actions import Action, ActionCache, Position
 from .choices import BlindPick, Decision
 from .effects import Block, Node, move_card
 from .expr import Fn
+from .observe import refresh_seen
 
 if TYPE_CHECKING:
     from .state import State
@@ -136,6 +137,8 @@ class TrickNode(Node, Decision):
                 return OVER
         seat = f[at + 2]
         s.loc[self.player_slot] = seat
+        if s.program.seen_by:  # who sees what, as the play is asked
+            refresh_seen(s)
         s.pending = (seat, self.index)
         plays = self._plays(s, seat)  # listed once: the state waits for this decision now
         if self.climbing:
