@@ -28,7 +28,6 @@ from .budgets import STEP_BATCH, spend_steps
 from .choices import BY_ROUTINE
 from .compile_stmts import StmtCompiler, compile_choose, compile_trick
 from .effects import PhaseNode, end_game, move_card, move_cards, ordered_seats
-from .observe import refresh_seen
 from .routine_code import Code
 from .routines import Routine, fail, fixed_listing, no_resume, turn_order
 from .tricks import PASSED, WAITS, LoweredTrick, no_card_to_play, pass_event, trick_event
@@ -428,8 +427,6 @@ class Lowerer:
             code.emit(f"{seat} = {comp.gen(st.player)}")
             code.emit(f"if {seat} is None:")
             code.emit(f"    raise {k(node.no_player)}()")
-            if self.prog.seen_by:  # who sees what, as the decision is asked
-                code.emit(f"{k(refresh_seen)}(s)")
             code.emit(f"s.pending = ({seat}, {node.index})")
             actions = node.actions
             get = f"{k(actions.by_card)}[_x]" if actions.card else \
@@ -453,6 +450,8 @@ class Lowerer:
         that pass ``where`` (``name`` the candidate); emits the lines that must run first.
         ``values_of``: the actions of a choice of values; from a fixed domain (yes/no, an
         enum, the seats) they are made once, paired with their values."""
+        if self.prog.seen_by:  # who sees what, as the options are listed (State.apply)
+            code.emit("s.refresh_seen()")
         k, coll = self.comp.const, self.comp.gen_coll(domain)
         cond = None
         if where is not None:
@@ -660,8 +659,6 @@ class Lowerer:
         else:
             code.emit(f"{seat} = f[{at + 2}] = (f[{at}] + f[{at + 1}]) % {n}")
         code.emit(f"s.loc[{node.player_slot}] = {seat}")
-        if self.prog.seen_by:  # who sees what, as the play is asked
-            code.emit(f"{k(refresh_seen)}(s)")
         plays = self._listing(code, f"{k(node.actions.by_card)}[_x]", st.source, st.where,
                               st.card_var)
         code.emit(f"{legal} = {plays}")

@@ -26,7 +26,7 @@ from ..events import Tally
 from ..limits import LIMITS, over_limit
 from .actions import BINDS, BY_ROUTINE, Action
 from .budgets import check_game, step_limit, too_long
-from .observe import card_seers, knows_choice, observation, sight_tables
+from .observe import card_seers, knows_choice, observation, refresh_seen, sight_tables
 from .save_shape import check_shape
 
 if TYPE_CHECKING:
@@ -306,6 +306,11 @@ class State:
                 if unseen:
                     self.unseen_choices[len(self.history) - 1] = unseen
                 self.watch = None
+
+    def refresh_seen(self) -> None:
+        """Work out each zone's ``seen by`` again, as a decision is asked (both engines; see
+        :func:`~rulesplay.engine.observe.refresh_seen`)."""
+        refresh_seen(self)
 
     def _find(self, action: Action | str, legal: list[Action]) -> Action:
         """The action of ``legal`` that ``action`` names: by id (a string, or an Action
