@@ -18,10 +18,10 @@ from rich.console import Console
 
 import rulesplay
 from rulesplay import State
-from rulesplay.agents import Tracker
+from rulesplay.agents import Tracker, make_agent
 from rulesplay.cardbook import CardBook
 from rulesplay.engine.observe import resample
-from rulesplay.errors import RulesError
+from rulesplay.errors import RulesError, RulesValidationError
 from rulesplay.screens import render_screen
 from rulesplay.seatview import SeatNarrator, SeatView
 
@@ -310,3 +310,82 @@ def test_a_seen_by_naming_a_seat_the_table_lacks_fails_at_its_place() -> None:
     with pytest.raises(RulesError, match="'seen by' gave seat 7") as err:
         s.apply(s.legal_actions()[0])
     assert err.value.span.line == 11
+
+
+def test_the_seen_by_game_plays_the_same_on_both_engines() -> None:
+    runs = []
+    for engine in ENGINES:
+        s = rulesplay.loads(SEEN_BY, engine=engine).new_state(4, seed=8, record_events=True)
+        rng = random.Random(9)
+        while not s.is_terminal():
+            s.apply(rng.choice(s.legal_actions()))
+        runs.append((s.history, s.events, s.scores()))
+    assert runs[0] == runs[1]
+    assert any(e["type"] == "sight" for e in runs[0][1])
+
+
+def test_the_declarers_screen_shows_the_dummy_it_sees_and_no_other_screen_does() -> None:
+    s = rulesplay.loads(SEEN_BY).new_state(4, seed=SEED)
+    _play_first(s, 3)  # the declarer, seat 0, to play; it sees the dummy
+    prog = s.program
+    label = {cid: prog.card_labels[i] for i, cid in enumerate(prog.card_ids)}
+    only_dummy = [c for c in s.zone_cards("hand", 2)]
+    screens = {}
+    for seat in (0, 1):
+        console = Console(file=io.StringIO(), width=100, color_system=None, highlight=False)
+        for item in render_screen(s, seat, [], CardBook(prog)):
+            console.print(item)
+        screens[seat] = console.file.getvalue()  # type: ignore[attr-defined]
+    assert all(label[c] in screens[0] for c in only_dummy)
+    assert not any(label[c] in screens[1] for c in only_dummy)
+
+
+def test_a_revealed_deck_and_top_pile_are_seen_whole() -> None:
+    text = """
+game "Open deck"
+players 2
+card card "card":
+    rank: 1..6
+zone deck "deck": shared, hidden
+zone pile "pile": shared, top
+zone hand "hand": per player, owner
+
+phase play "Play":
+    move deck to pile
+    reveal pile
+    0 chooses c from pile "take a card from the pile"
+    move c to hand[0]
+    hide pile
+    1 chooses d from pile "take a card from the pile"
+    move d to hand[1]
+    next end
+
+score: count(hand[player])
+"""
+    for engine in ENGINES:
+        s = rulesplay.loads(text, engine=engine).new_state(2, seed=1)
+        pile = s.zone_cards("pile")
+        assert s.observation(1)["zones"][1]["cards"] == pile
+        assert [a.id for a in s.legal_actions()] == [f"c:{c}" for c in pile]
+        s.apply(f"c:{pile[0]}")
+        # hidden again: the top card only, and a blind pick
+        obs = s.observation(1)["zones"][1]
+        assert obs["cards"] is None and obs["top"] == pile[-1]
+        assert [a.id for a in s.legal_actions()] == [f"d:{k}" for k in range(1, 6)]
+
+
+def test_a_choice_from_a_zone_revealed_only_in_play_may_not_test_the_card() -> None:
+    text = DUMMY.replace('declarer chooses c from hand[dummy] "take',
+                         'declarer chooses c from hand[dummy] where c.rank > 1 "take')
+    with pytest.raises(RulesValidationError, match="'c' is picked blind"):
+        rulesplay.loads(text)
+
+
+@pytest.mark.parametrize("spec", ["random", "greedy:samples=2", "mcts:iterations=20"])
+def test_bots_finish_games_with_a_revealed_and_a_seen_by_dummy(spec: str) -> None:
+    for text in (DUMMY, SEEN_BY):
+        s = rulesplay.loads(text).new_state(4, seed=6)
+        bots = [make_agent(spec, seat, 3) for seat in range(4)]
+        while not s.is_terminal():
+            s.apply(bots[s.current_player()].step(s))
+        assert sum(s.scores()) == 1 + 12 - 4  # one trick won, the cards left in hands

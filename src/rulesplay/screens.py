@@ -261,6 +261,15 @@ def _seat_lines(state: State, obs: dict[str, Any], seat: int, book: CardBook) ->
     return out
 
 
+def _open_in_play(state: State, z: dict[str, Any], seat: int) -> bool:
+    """Whether observed zone ``z`` (of another seat) shows ``seat`` its cards by what
+    happened in play, not by its declared visibility: revealed, or its ``seen by``."""
+    if not z["cards"] or z["owner"] == seat:
+        return False
+    return z["visibility"] != "public" or \
+        state.program.layout.zone_id[z["zone"]] + z["owner"] in state.revealed
+
+
 def _seat_table(state: State, obs: dict[str, Any], seat: int, book: CardBook) -> Table:
     prog = state.program
     lang = prog.lang
@@ -286,7 +295,12 @@ def _seat_table(state: State, obs: dict[str, Any], seat: int, book: CardBook) ->
         for zones in per_seat.values():
             z = zones[p]
             cell = Text(str(z["count"]))
-            if z["cards"] and (z["visibility"] == "public" or p != seat):
+            if _open_in_play(state, z, seat):  # (a dummy: its cards, not only the top)
+                cell.append(": ")
+                for i, cid in enumerate(z["cards"][-6:]):
+                    cell.append(", " if i else "")
+                    cell.append_text(book.text(cid))
+            elif z["visibility"] == "public" and z["cards"]:
                 cell.append(f", {tr(lang, 'top')} ")
                 cell.append_text(book.text(z["cards"][-1]))
             elif z["top"] is not None:
