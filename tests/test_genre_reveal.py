@@ -389,3 +389,11 @@ def test_bots_finish_games_with_a_revealed_and_a_seen_by_dummy(spec: str) -> Non
         while not s.is_terminal():
             s.apply(bots[s.current_player()].step(s))
         assert sum(s.scores()) == 1 + 12 - 4  # one trick won, the cards left in hands
+
+
+def test_revealing_a_public_zone_is_a_warning() -> None:
+    text = DUMMY.replace("    hide hand[dummy]\n", "    hide hand[dummy]\n    reveal table\n")
+    (warning,) = rulesplay.loads(text).checked.warnings
+    assert warning.message == ("zone 'table' is public: every seat sees it already, so "
+                               "'reveal' changes nothing")
+    assert not rulesplay.loads(DUMMY).checked.warnings
