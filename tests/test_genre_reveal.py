@@ -374,11 +374,36 @@ score: count(hand[player])
         assert [a.id for a in s.legal_actions()] == [f"d:{k}" for k in range(1, 6)]
 
 
-def test_a_choice_from_a_zone_revealed_only_in_play_may_not_test_the_card() -> None:
-    text = DUMMY.replace('declarer chooses c from hand[dummy] "take',
-                         'declarer chooses c from hand[dummy] where c.rank > 1 "take')
-    with pytest.raises(RulesValidationError, match="'c' is picked blind"):
+FILTERED = DUMMY.replace(
+    'declarer chooses c from hand[dummy] "take',
+    'declarer chooses c from hand[dummy]\n'
+    '        where c.suit == lead or not any(hand[dummy], it.suit == lead) "take').replace(
+    'declarer chooses d from hand[dummy] "take',
+    'declarer chooses d from hand[dummy] where d.rank > 1 "take')
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_choice_from_a_zone_shown_in_play_may_test_its_cards_while_its_chooser_sees_them(
+        engine: str) -> None:
+    """The text cannot prove the dummy seen when the declarer chooses: the filter is
+    judged when the options are listed (the cards while the declarer sees them; a located
+    error when it would be a blind pick)."""
+    s = rulesplay.loads(FILTERED, engine=engine).new_state(4, seed=SEED)
+    _play_first(s, 4)
+    lead = s.var("lead")
+    dummy = s.zone_cards("hand", 2)
+    suit = {cid: s.program.card_attrs[s.program.card_ids.index(cid)]["suit"] for cid in dummy}
+    follows = [c for c in dummy if suit[c] == lead] or dummy
+    assert [a.id for a in s.legal_actions()] == [f"c:{c}" for c in follows]
+    with pytest.raises(RulesError, match="'d' is chosen from cards its chooser cannot see"):
+        s.apply(s.legal_actions()[0])  # hidden again: 'd' would test cards it cannot see
+
+
+def test_a_choice_from_a_zone_never_shown_in_play_may_not_test_its_cards() -> None:
+    text = FILTERED.replace("reveal hand[dummy]", "lead = card.suit")
+    with pytest.raises(RulesValidationError, match="'c' is picked blind") as err:
         rulesplay.loads(text)
+    assert "the 'where' of 'c' reads hand[dummy]" in str(err.value.render())
 
 
 @pytest.mark.parametrize("spec", ["random", "greedy:samples=2", "mcts:iterations=20"])

@@ -125,7 +125,8 @@ class BlindPick:
         if self.tests_candidate:
             raise RulesRuntimeError(
                 f"'{self.name}' is chosen from cards its chooser cannot see (a blind pick by "
-                "position), so its 'where' cannot test the card", self.span)
+                "position), so its 'where' cannot test the card (nor read the cards it is "
+                "picked from)", self.span)
         n = len(filter(s, cards))
         return [actions.position(k, n) for k in range(1, n + 1)]
 

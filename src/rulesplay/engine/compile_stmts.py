@@ -15,7 +15,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from .. import ir
-from ..visitor import NodeVisitor, Stage, nodes_of
+from ..validate.unseen import reads_cards_of
+from ..visitor import NodeVisitor, Stage
 from .actions import Action, ActionCache
 from .choices import BlindPick, ChooseNode
 from .compile_effects import (
@@ -312,7 +313,7 @@ def blind_pick(sc: StmtCompiler, name: str, span: Span, cards: ir.Expr, chooser:
     zone = comp.type_of(cards) == "zone"
     if zone and _always_seen(sc.prog, cards, chooser):
         return None
-    tests = where is not None and any(n.id == var for n in nodes_of(where, ir.Name))
+    tests = where is not None and reads_cards_of(where, var, cards, sc.prog.ruleset)
     return BlindPick(name, span, comp.expr(cards) if zone else None, tests)
 
 
