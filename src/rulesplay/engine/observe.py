@@ -6,7 +6,10 @@ seat does; ``hidden`` nobody does; ``top`` everyone sees the top card only. Hidd
 as counts, so an agent given an observation cannot cheat. Variables are declared ``public``
 (the default), ``owner`` (a player variable: its own seat) or ``hidden`` (no seat); a value a
 seat may not see shows as ``?``, and a determinisation holds the variable's default instead.
-The rule is :func:`rulesplay.visibility.sight`, as bitmasks in the program's tables.
+The rule is :func:`rulesplay.visibility.sight`, as bitmasks in the program's tables; play
+adds seats to them (``reveal ZONE`` until ``hide ZONE``: every seat; a zone's ``seen by``:
+the seats it names, worked out as each decision is asked), kept in the state's own bitmasks
+(``State.seers``, ``State.top_seers``), which everything below reads.
 """
 
 from __future__ import annotations
@@ -168,7 +171,8 @@ def observation(state: State, seat: int | None) -> dict[str, Any]:
 
     Returns:
         ``{"seat", "phase", "current_player", "prompt", "terminal", "zones": [{"zone",
-        "owner", "label", "visibility", "count", "cards": [ids] | None, "top": id | None}],
+        "owner", "label", "visibility" (``public`` while revealed in play), "count",
+        "cards": [ids] | None, "top": id | None}],
         "vars": {name: value}, "player_vars": {name: [value per seat]},
         "card_vars": {card id: {var: value}} for visible cards}``. Card lists run bottom to
         top. The value of a variable ``seat`` may not see (declared ``owner`` of another
