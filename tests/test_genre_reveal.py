@@ -422,3 +422,14 @@ def test_revealing_a_public_zone_is_a_warning() -> None:
     assert warning.message == ("zone 'table' is public: every seat sees it already, so "
                                "'reveal' changes nothing")
     assert not rulesplay.loads(DUMMY).checked.warnings
+
+
+@pytest.mark.parametrize("text", [DUMMY, SEEN_BY], ids=["reveal", "seen_by"])
+def test_the_differential_check_holds_with_reveals_saves_and_clones(text: str) -> None:
+    """tests/test_differential.py's check (the same legal actions, events, scores and
+    history on both engines, and a compiled copy saved and reloaded or cloned on the way)."""
+    from test_differential import play_both
+    reference = rulesplay.loads(text, engine="interpret")
+    compiled = rulesplay.loads(text, engine="compiled")
+    for seed in range(1, 9):
+        assert play_both(reference, compiled, 4, seed) == 6
