@@ -268,8 +268,10 @@ class Generator:
         if r < 0.52:
             what = self.pick([self.zone(), f"top({self.zone()})", self.cards_expr()])
             return [f"{indent}move {what} to {self.zone()}"]
-        if r < 0.56:
+        if r < 0.545:
             return [f"{indent}shuffle {self.zone()}"]
+        if r < 0.56:
+            return [f"{indent}{self.pick(['reveal', 'hide'])} {self.zone()}"]
         if r < 0.60:
             return [f"{indent}deal {self.int_expr()} from {self.zone()} to "
                     f"{self.pick(self.w.zones)}"]

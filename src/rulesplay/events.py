@@ -66,6 +66,21 @@ class Shuffle(TypedDict):
     zone: ZoneRef
 
 
+class Sight(TypedDict):
+    """Who sees a zone changed in play (``reveal``, ``hide``, or its ``seen by``):
+    ``shown``, whether it is revealed now (every seat sees it); ``seers``, the seats that see
+    it besides its declared ones now, ``was`` before (bitmasks, bit ``p`` for seat ``p`` and
+    bit ``n`` for an onlooker); ``cards``: its cards then, bottom to top, which the seats of
+    either mask (and those of its declared visibility) see at that moment."""
+
+    type: Literal["sight"]
+    zone: ZoneRef
+    shown: bool
+    cards: list[str]
+    seers: int
+    was: int
+
+
 class Say(TypedDict):
     """A ``say`` text."""
 
@@ -153,6 +168,13 @@ def phase(name: str, label: str, masks: list[Mask] | None = None) -> Phase:
 def shuffle(zone: ZoneRef) -> Shuffle:
     """``zone`` was shuffled."""
     return {"type": "shuffle", "zone": zone}
+
+
+def sight(zone: ZoneRef, shown: bool, cards: list[str], seers: int, was: int) -> Sight:
+    """Who sees ``zone`` changed: revealed now (``shown``) or not, seen besides its declared
+    seats by ``seers``, before by ``was``; ``cards``: its cards then."""
+    return {"type": "sight", "zone": zone, "shown": shown, "cards": cards, "seers": seers,
+            "was": was}
 
 
 def say(text: str, masks: list[Mask] | None = None) -> Say:

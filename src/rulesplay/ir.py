@@ -292,6 +292,16 @@ class Shuffle(StmtNode):
     zone: Expr
 
 
+class Reveal(StmtNode):
+    """``reveal ZONE`` (``shown``): from now on every seat sees the zone's cards;
+    ``hide ZONE``: the zone is back to its declared visibility. ZONE is a shared zone or one
+    seat's zone (``hand[dummy]``)."""
+
+    node: Literal["reveal"] = "reveal"
+    zone: Expr
+    shown: bool = True
+
+
 class Deal(StmtNode):
     """``deal [up to] N from SRC to ZONE [starting with SEAT]``: one card at a time, in seat
     order; ``up to`` deals as many as possible so that every hand gets the same number."""
@@ -457,7 +467,7 @@ class Say(StmtNode):
 
 Stmt = Annotated[
     Assign | Let | Move | Shuffle | Deal | If | Repeat | ForEachPlayer | ForEachIn | Choose
-    | Trick | EndGame | Say | Break | Do | Trigger,
+    | Trick | EndGame | Say | Break | Do | Trigger | Reveal,
     Field(discriminator="node"),
 ]
 
@@ -536,7 +546,8 @@ ZONE_FLAGS = ("shared", "per player", "public", "owner", "hidden", "top", "stack
 
 
 class ZoneDecl(DeclNode, Written):
-    """A zone: shared or one per player; visibility public | owner | hidden | top.
+    """A zone: shared or one per player; visibility public | owner | hidden | top; the
+    seats that see it besides (``seen by EXPR``).
 
     As parsed, ``per_player`` is None when the zone says neither ``shared`` nor ``per
     player`` and ``unknown_flags`` holds flags the language does not have; the validator
@@ -549,6 +560,10 @@ class ZoneDecl(DeclNode, Written):
     visibility: Literal["public", "owner", "hidden", "top"] = "public"
     labels: Labels = Field(default_factory=Labels)
     unknown_flags: list[Word] = Field(default_factory=list)
+    # ``seen by EXPR``: the seats that see all its cards besides the declared ones (a seat,
+    # a list of seats or none; ``player`` is the owning seat of a per-player zone), worked
+    # out again each time the game waits for a decision.
+    seen_by: Expr | None = None
 
 
 class VarDecl(DeclNode):

@@ -144,6 +144,8 @@ class Narrator:
             self.context = ev
         elif kind == "shuffle":
             self.say(self.t("shuffled", zone=self.zone(ev["zone"])), "dim")
+        elif kind == "sight" and isinstance(ev.get("zone"), dict):
+            self._sight(ev)
         elif kind == "pass":
             if passed == ev.get("player") and not ev.get("forced"):
                 return  # the decision to pass already said so
@@ -155,6 +157,22 @@ class Narrator:
             self.gap()
             self.console.rule(literal(self.t("game_over"), "bold"))
             self.blank = False
+
+    def _sight(self, ev: Event) -> None:
+        """Who sees a zone changed: shown to all, seen by some seats, or hidden again."""
+        zone = self.zone(ev["zone"])
+        cards = [str(c) for c in ev.get("cards") or []]
+        shown = self.cards(cards) if cards else self.t("ncards", k=0)
+        seers = ev.get("seers")
+        seers = seers if isinstance(seers, int) else 0
+        seats = [p for p in range(self.program.layout.n) if seers >> p & 1]
+        if ev.get("shown"):
+            self.say(self.t("revealed", zone=zone, cards=shown), "dim")
+        elif seats:
+            self.say(self.t("seen_by", zone=zone, seats=", ".join(map(self.seat, seats)),
+                            cards=shown), "dim")
+        else:
+            self.say(self.t("hidden_again", zone=zone), "dim")
 
     def flush(self) -> None:
         """Print the pending decision or trick together with the movements that followed."""

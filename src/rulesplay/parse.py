@@ -142,6 +142,13 @@ class _Decl:
 
 
 @dataclass(frozen=True)
+class _SeenBy:
+    """A zone's ``seen by EXPR`` flag: the seats that see it besides the declared ones."""
+
+    seers: Any
+
+
+@dataclass(frozen=True)
 class _Once:
     """A line a ruleset has once (``game``, ``score:`` ...): the Ruleset fields it sets."""
 
@@ -463,7 +470,9 @@ class ToIR(Transformer[Token, Any]):
         name, labels, *flags = items
         kw: dict[str, Any] = {}
         for flag in flags:
-            if flag.text in ("shared", "per player"):
+            if isinstance(flag, _SeenBy):
+                kw["seen_by"] = flag.seers
+            elif flag.text in ("shared", "per player"):
                 kw["per_player"] = flag.text == "per player"
             elif flag.text in ("public", "owner", "hidden", "top"):
                 kw["visibility"] = flag.text
@@ -471,6 +480,9 @@ class ToIR(Transformer[Token, Any]):
                 kw.setdefault("unknown_flags", []).append(flag)
         return _Decl("zones", ir.ZoneDecl(span=self._tok_span(name), name=str(name),
                                           labels=labels, **kw))
+
+    def seen_by_flag(self, meta: Any, items: list[Any]) -> _SeenBy:
+        return _SeenBy(items[1])
 
     def zone_flag(self, meta: Any, items: list[Any]) -> ir.Word:
         return ir.Word(span=self._span(meta), text=" ".join(str(t) for t in items))
@@ -531,6 +543,9 @@ class ToIR(Transformer[Token, Any]):
 
     def shuffle_stmt(self, meta: Any, items: list[Any]) -> ir.Shuffle:
         return ir.Shuffle(span=self._span(meta), zone=items[0])
+
+    def sight_stmt(self, meta: Any, items: list[Any]) -> ir.Reveal:
+        return ir.Reveal(span=self._span(meta), zone=items[1], shown=str(items[0]) == "reveal")
 
     def deal_stmt(self, meta: Any, items: list[Any]) -> ir.Deal:
         up_to, count, source, to, start = items

@@ -214,7 +214,7 @@ def _shared_zones(state: State, obs: dict[str, Any], book: CardBook,
 def _seat_lines(state: State, obs: dict[str, Any], seat: int, book: CardBook) -> list[Text]:
     """Each seat in a line of its own, for rulesets with many per-player zones and variables:
     its player variables (a yes/no one only when yes), then its non-empty zones (the cards of
-    public ones, a count of the others)."""
+    public ones and of other seats' zones this seat sees, a count of the others)."""
     prog = state.program
     lang = prog.lang
     decls = {v.name: v for v in prog.ruleset.vars}
@@ -240,8 +240,8 @@ def _seat_lines(state: State, obs: dict[str, Any], seat: int, book: CardBook) ->
         for z in obs["zones"]:
             if z["owner"] != p or not z["count"]:
                 continue
-            if z["cards"] is not None and z["visibility"] == "public":
-                part = literal(f"{z['label']}: ")
+            if z["cards"] is not None and (z["visibility"] == "public" or p != seat):
+                part = literal(f"{z['label']}: ")  # (another seat's: seen by this one)
                 for i, cid in enumerate(z["cards"][-6:]):
                     if i:
                         part.append(", ")
@@ -260,6 +260,15 @@ def _seat_lines(state: State, obs: dict[str, Any], seat: int, book: CardBook) ->
             line.append_text(part)
         out.append(line)
     return out
+
+
+def _open_in_play(state: State, z: dict[str, Any], seat: int) -> bool:
+    """Whether observed zone ``z`` (of another seat) shows ``seat`` its cards by what
+    happened in play, not by its declared visibility: revealed, or its ``seen by``."""
+    if not z["cards"] or z["owner"] == seat:
+        return False
+    return z["visibility"] != "public" or \
+        state.program.layout.zone_id[z["zone"]] + z["owner"] in state.revealed
 
 
 def _seat_table(state: State, obs: dict[str, Any], seat: int, book: CardBook) -> Table:
@@ -287,7 +296,12 @@ def _seat_table(state: State, obs: dict[str, Any], seat: int, book: CardBook) ->
         for zones in per_seat.values():
             z = zones[p]
             cell = Text(str(z["count"]))
-            if z["visibility"] == "public" and z["cards"]:
+            if _open_in_play(state, z, seat):  # (a dummy: its cards, not only the top)
+                cell.append(": ")
+                for i, cid in enumerate(z["cards"][-6:]):
+                    cell.append(", " if i else "")
+                    cell.append_text(book.text(cid))
+            elif z["visibility"] == "public" and z["cards"]:
                 cell.append(f", {tr(lang, 'top')} ")
                 cell.append_text(book.text(z["cards"][-1]))
             elif z["top"] is not None:

@@ -34,7 +34,9 @@ class SeatView:
     secret decision (``"private": true``, the one secrecy flag) of another seat keeps only
     that it was made (its action becomes ``NAME:?``, told as "Seat 2 decides in secret:
     draft a card"); a trick's cards are named when the seat saw them arrive; a text's values
-    of variables the seat may not see (its ``masks``) become ``?``.
+    of variables the seat may not see (its ``masks``) become ``?``. Who sees a zone changes
+    with ``sight`` events (``reveal``, ``hide``, a zone's ``seen by``): such an event names
+    the zone's cards to the seats that see it just before or after, as ``?`` to the others.
 
     Args:
         program: the compiled game.
@@ -45,6 +47,8 @@ class SeatView:
         self.program, self.seat = program, seat
         self.cards = set(program.card_ids)
         self.bit = program.seat_bit(seat)
+        # zone -> the seats that see it besides its declared ones, at the event being read
+        self.extra: dict[int, int] = {}
 
     def _zone(self, ref: dict[str, Any]) -> int | None:
         base = self.program.layout.zone_id.get(str(ref.get("zone")))
@@ -55,34 +59,42 @@ class SeatView:
         """Whether the seat sees every card of the zone ``ref`` (``{"zone", "owner"}``), by
         the engine's one rule of visibility (:meth:`Program.view`)."""
         z = self._zone(ref)
-        return z is not None and self.program.view(z, self.seat) == "all"
+        return z is not None and (bool(self.extra.get(z, 0) & self.bit)
+                                  or self.program.view(z, self.seat) == "all")
 
     def sees_arriving(self, move: Event) -> bool:
         """Whether the seat sees the card of event ``move`` where it lands: in a zone it
         sees, or on top of one that shows it its top card (not slid ``under`` it), the rule
         of :func:`rulesplay.engine.observe.card_seers`."""
         z = self._zone(move["to"])
-        how = "none" if z is None else self.program.view(z, self.seat)
+        how = "none" if z is None else "all" if self.extra.get(z, 0) & self.bit else \
+            self.program.view(z, self.seat)
         return how == "all" or (how == "top" and not move.get("under"))
 
     def filter(self, events: list[Event]) -> list[Event]:
         """The events the seat may know about, hidden cards replaced by ``?``; cards that go
         from a zone the seat sees into one it does not are named, but in card order, not the
         order they went in (a pile put face down under a deck: which cards, not where)."""
-        return self._filter(events, set())
+        return self._filter(events, set(), {})
 
     def follower(self) -> Callable[[list[Event]], list[Event]]:
         """:meth:`filter` for a stream given in pieces, each the events of whole moves (a
         decision and what follows from it): it remembers which cards the seat has seen from
         one piece to the next, so a long game is filtered once, not again at every move."""
         seen: set[str] = set()
-        return lambda piece: self._filter(piece, seen)
+        extra: dict[int, int] = {}
+        return lambda piece: self._filter(piece, seen, extra)
 
-    def _filter(self, events: list[Event], seen: set[str]) -> list[Event]:
+    def _filter(self, events: list[Event], seen: set[str],
+                extra: dict[int, int]) -> list[Event]:
         """:meth:`filter`, with ``seen`` the cards the seat saw arrive where it sees them
-        (updated)."""
+        and ``extra`` who sees each zone besides its declared seats before ``events``
+        (both updated)."""
         out: list[Event] = []
-        events = [seen_by(ev, self.bit) for ev in self._unordered(events)]
+        self.extra = dict(extra)
+        ordered = self._unordered(events)  # (follows the sight events in a copy)
+        self.extra = extra
+        events = [seen_by(ev, self.bit) for ev in ordered]
         for i, ev in enumerate(events):
             kind = ev.get("type")
             if kind == "move":
@@ -94,6 +106,15 @@ class SeatView:
                 out.append(ev if shown else {**ev, "card": HIDDEN, "attrs": {}})
             elif kind == "decision":
                 out.append(self._decision(ev, itertools.islice(events, i + 1, None), seen))
+            elif kind == "sight":
+                ref = ev.get("zone")
+                saw = isinstance(ref, dict) and self.sees(ref)
+                self._sight(ev)
+                now = isinstance(ref, dict) and self.sees(ref)
+                cards = [str(c) for c in ev.get("cards") or []]
+                if now:
+                    seen.update(cards)
+                out.append(ev if saw or now else {**ev, "cards": [HIDDEN] * len(cards)})
             elif kind == "trick":
                 cards = [c if c in seen else HIDDEN for c in ev.get("cards", [])]
                 card = ev.get("card") if ev.get("card") in seen else HIDDEN
@@ -113,6 +134,8 @@ class SeatView:
             run.clear()
 
         for ev in events:
+            if ev.get("type") == "sight":
+                self._sight(ev)
             hides = ev.get("type") == "move" and self.sees(ev["from"]) and \
                 not self.sees_arriving(ev)
             if not hides or (run and (run[0]["from"], run[0]["to"]) != (ev["from"], ev["to"])):
@@ -123,6 +146,13 @@ class SeatView:
                 out.append(ev)
         flush()
         return out
+
+    def _sight(self, ev: Event) -> None:
+        """Follow a ``sight`` event: who sees its zone besides its declared seats."""
+        ref, seers = ev.get("zone"), ev.get("seers")
+        z = self._zone(ref) if isinstance(ref, dict) else None
+        if z is not None and seers.__class__ is int:
+            self.extra[z] = seers
 
     def _decision(self, ev: Event, after: Iterable[Event], seen: set[str]) -> Event:
         """An open decision as the seat knows it: its card is named when the seat decided,

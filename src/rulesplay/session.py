@@ -35,8 +35,9 @@ from .outfiles import OutputRefused, claim, write_atomic
 from .words import tr
 
 SESSION_MARK = "rulesplay-session"
-SESSION_VERSION = 5  # 2: no log path or log size, events rebuilt by replay; 3: engine;
-# 4: the state's format 4 (phase entries, the run's limits); 5: the state's format 5
+SESSION_VERSION = 6  # 2: no log path or log size, events rebuilt by replay; 3: engine;
+# 4: the state's format 4 (phase entries, the run's limits); 5: the state's format 5;
+# 6: the state's format 6 (zones revealed, who each zone's 'seen by' adds)
 RECENT_LIMIT = 600  # raw events kept for "since your last turn" and "moves"
 HUMAN = "human"
 
@@ -58,11 +59,11 @@ class SavedState(BaseModel):
 
 
 class SavedSession(BaseModel):
-    """The save file of a game with human seats (format version 5)."""
+    """The save file of a game with human seats (format version 6)."""
 
     model_config = ConfigDict(extra="forbid")
     type: Literal["rulesplay-session"]
-    version: Literal[5]
+    version: Literal[6]
     state: SavedState
     seats: dict[int, StrictStr]
     bots: dict[int, tuple[StrictInt, list[StrictInt], float | None]]
@@ -86,7 +87,8 @@ _PARTS = {"ruleset": "the ruleset", "zones": "where the cards are", "g": "variab
           "rng": "the random generator", "pending": "whose decision it is",
           "terminal": "whether the game is over", "phase": "the phase",
           "decisions": "the number of decisions", "version": "version",
-          "engine": "the engine"}
+          "engine": "the engine", "revealed": "the zones revealed",
+          "seen": "who sees each zone"}
 
 
 def replay(saved: SavedState) -> State:

@@ -211,6 +211,9 @@ class StmtPrinter(Stage):
     def visit_Shuffle(self, s: ir.Shuffle, depth: int) -> None:
         self.line(depth, f"shuffle {_src(s.zone)}")
 
+    def visit_Reveal(self, s: ir.Reveal, depth: int) -> None:
+        self.line(depth, f"{'reveal' if s.shown else 'hide'} {_src(s.zone)}")
+
     def visit_Deal(self, s: ir.Deal, depth: int) -> None:
         start = f" starting with {_src(s.start)}" if s.start is not None else ""
         self.line(depth, f"deal {'up to ' if s.up_to else ''}{_src(s.count)} from "
@@ -351,6 +354,8 @@ class DeclPrinter(Stage):
         if _given(d, "visibility"):
             flags.append(d.visibility)
         flags += [flag.text for flag in d.unknown_flags]
+        if d.seen_by is not None:
+            flags.append(f"seen by {_src(d.seen_by)}")
         return [_words(f"zone {d.name}", labels_text(d.labels)) + ": " + ", ".join(flags)]
 
     def visit_VarDecl(self, d: ir.VarDecl) -> list[str]:

@@ -18,6 +18,10 @@ place in that zone only as far as it could follow it:
 * A move between two zones the seat cannot see reveals no card: the moved card becomes
   unknown, and so does every card known to be in the zone it left (any of them may be the
   one that moved).
+* A zone revealed in play (``reveal``, or a ``seen by`` that names the seat) is seen: its
+  cards need no knowledge. When the seat no longer sees it (``hide``, its ``seen by``), it
+  remembers the cards there where they were (each keeps its place, as a card that went in
+  alone).
 
 :meth:`Knowledge.places` turns this into the places a sampler must redeal: after unknown
 cards are dealt, each block's cards are shuffled among the block's places, and each zone's
@@ -68,7 +72,22 @@ class Knowledge:
             before: each zone's cards, bottom to top, before the events.
             index: card id -> card.
         """
-        lay, seat = s.program.layout, self.seat
+        lay, seat, prog = s.program.layout, self.seat, s.program
+        # The zones whose sight changes in ``events``: the seats that see each besides its
+        # declared ones at the event being read (before the first change, what it says they
+        # were); the other zones are as now.
+        sight_at: dict[int, int] = {}
+        for e in events:
+            if e["type"] == "sight":
+                sight_at.setdefault(lay.zone_id[e["zone"]["zone"]] + (e["zone"]["owner"] or 0),
+                                    e["was"])
+        bit = prog.seat_bit(seat)
+
+        def visible(z: int) -> str:
+            if z not in sight_at:
+                return visible_to(s, z, seat)
+            return "all" if sight_at[z] & bit else prog.view(z, seat)
+
         left: dict[int, set[int]] = {}  # zone -> cards that left it so far
         shuffled: set[int] = set()  # zones whose order ``before`` no longer tells
         entered: set[int] = set()  # zones cards went into (at the top or the bottom?)
@@ -79,8 +98,23 @@ class Knowledge:
                 run = None
                 z = lay.zone_id[e["zone"]["zone"]] + (e["zone"]["owner"] or 0)
                 shuffled.add(z)
-                if visible_to(s, z, seat) != "all":
+                if visible(z) != "all":
                     self._loosen(z)
+                continue
+            if kind == "sight":
+                run = None
+                z = lay.zone_id[e["zone"]["zone"]] + (e["zone"]["owner"] or 0)
+                saw = visible(z) == "all"
+                sight_at[z] = e["seers"]
+                cards = [index[c] for c in e["cards"]]
+                if saw or visible(z) == "all":
+                    for c in cards:
+                        self._forget(c)
+                if saw and visible(z) != "all":
+                    for c in cards:  # seen where they lie as it was hidden
+                        self._blocks += 1
+                        self.known[c] = z
+                        self.block[c] = self._blocks
                 continue
             if kind != "move":
                 run = None
@@ -93,10 +127,10 @@ class Knowledge:
             order = [x for x in before[zs] if x not in gone]  # as far as ``before`` tells
             gone.add(c)
             entered.add(zd)
-            seen_leaving = visible_to(s, zs, seat) == "all" or (
-                visible_to(s, zs, seat) == "top" and zs not in shuffled
+            seen_leaving = visible(zs) == "all" or (
+                visible(zs) == "top" and zs not in shuffled
                 and zs not in entered and bool(order) and order[-1] == c)  # the top card
-            landing = visible_to(s, zd, seat)  # seen where it lands (not slid under a top)?
+            landing = visible(zd)  # seen where it lands (not slid under a top)?
             if landing == "all" or (landing == "top" and not e.get("under")):
                 placed = c in self.known and self.block[c] != LOOSE
                 told = zs not in shuffled and zs not in entered

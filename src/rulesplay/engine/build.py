@@ -19,7 +19,14 @@ from .expr import Fn, Layout
 from .lower import lower_program
 from .program import Program
 from .routines import Routine
-from .tables import build_ability_tables, build_cards, build_options, build_vars, build_zones
+from .tables import (
+    build_ability_tables,
+    build_cards,
+    build_options,
+    build_seen_by,
+    build_vars,
+    build_zones,
+)
 
 if TYPE_CHECKING:
     from .game import Game
@@ -49,6 +56,7 @@ def build_program(game: Game, n: int) -> Program:
     build_cards(prog, comp)
     build_zones(prog)
     build_vars(prog, comp)
+    build_seen_by(prog, comp)  # (before the phases: a decision asks it first)
     # Phase nodes come first, so a phase's node index is its position in `phases`.
     for p in ruleset.phases:
         node = PhaseNode(len(prog.nodes), p.name, p.span)

@@ -14,7 +14,7 @@ from ..errors import RulesRuntimeError, Span
 from ..events import Mask, seat_text
 from .actions import BINDS, BY_NODE, BY_ROUTINE, Action, ActionCache, Position
 from .expr import Fn
-from .observe import sees_all
+from .observe import refresh_seen, sees_all
 from .program import DisplayText
 
 if TYPE_CHECKING:
@@ -109,7 +109,7 @@ class BlindPick:
     def applies(self, s: State, seat: int, cards: list[int]) -> bool:
         """Whether ``seat`` picks blind from ``cards`` (card ids): it does not see every
         one of them where it is now."""
-        if self.zone is not None and s.program.zone_seers[self.zone(s, None)] >> seat & 1:
+        if self.zone is not None and s.seers[self.zone(s, None)] >> seat & 1:
             return False
         return not sees_all(s, seat, cards)
 
@@ -125,7 +125,8 @@ class BlindPick:
         if self.tests_candidate:
             raise RulesRuntimeError(
                 f"'{self.name}' is chosen from cards its chooser cannot see (a blind pick by "
-                "position), so its 'where' cannot test the card", self.span)
+                "position), so its 'where' cannot test the card (nor read the cards it is "
+                "picked from)", self.span)
         n = len(filter(s, cards))
         return [actions.position(k, n) for k in range(1, n + 1)]
 
@@ -189,6 +190,8 @@ class ChooseNode(Decision):
         p = self.player(s, None)
         if p is None:
             raise self.no_player()
+        if s.program.seen_by:  # who sees what, as the decision is asked
+            refresh_seen(s)
         s.pending = (p, self.index)
         s._legal = self.legal(s)  # listed once: the state waits for this decision now
         if not s._legal:

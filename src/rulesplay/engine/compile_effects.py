@@ -14,6 +14,7 @@ from ..errors import RulesRuntimeError, value_text
 from ..limits import MAX_INT, out_of_range
 from .effects import Effect, move_card, move_cards
 from .expr import Fn
+from .observe import set_sight
 from .texts import template
 
 if TYPE_CHECKING:
@@ -105,6 +106,13 @@ def compile_shuffle(prog: Program, comp: ExprCompiler, sh: ir.Shuffle) -> Effect
         if s.events is not None:
             s.events.append(events.shuffle(s.program.zone_ref(z)))
     return shuffle
+
+
+def compile_reveal(prog: Program, comp: ExprCompiler, r: ir.Reveal) -> Effect:
+    """``reveal ZONE`` / ``hide ZONE``: who sees the zone from now on
+    (:func:`~rulesplay.engine.observe.set_sight`)."""
+    zone, shown = comp.expr(r.zone), r.shown
+    return lambda s: set_sight(s, zone(s, None), shown)
 
 
 def compile_deal(prog: Program, comp: ExprCompiler, d: ir.Deal) -> Effect:

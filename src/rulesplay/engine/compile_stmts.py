@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING, Any
 
 from .. import ir
 from ..errors import RulesValidationError
-from ..visitor import NodeVisitor, Stage, nodes_of
+from ..validate.unseen import reads_cards_of
+from ..visitor import NodeVisitor, Stage
 from .actions import Action, ActionCache
 from .card_sets import CardSets, Key, SetChooseNode
 from .choices import BlindPick, ChooseNode
@@ -25,6 +26,7 @@ from .compile_effects import (
     compile_deal,
     compile_let,
     compile_move,
+    compile_reveal,
     compile_say,
     compile_shuffle,
 )
@@ -139,6 +141,9 @@ class StmtCompiler(Stage):
 
     def visit_Shuffle(self, st: ir.Shuffle) -> Compiled:
         return compile_shuffle(self.prog, self.comp, st), None
+
+    def visit_Reveal(self, st: ir.Reveal) -> Compiled:
+        return compile_reveal(self.prog, self.comp, st), None
 
     def visit_Deal(self, st: ir.Deal) -> Compiled:
         return compile_deal(self.prog, self.comp, st), None
@@ -347,7 +352,7 @@ def blind_pick(sc: StmtCompiler, name: str, span: Span, cards: ir.Expr, chooser:
     zone = comp.type_of(cards) == "zone"
     if zone and _always_seen(sc.prog, cards, chooser):
         return None
-    tests = where is not None and any(n.id == var for n in nodes_of(where, ir.Name))
+    tests = where is not None and reads_cards_of(where, var, cards, sc.prog.ruleset)
     return BlindPick(name, span, comp.expr(cards) if zone else None, tests)
 
 
@@ -383,7 +388,7 @@ class _Straight(NodeVisitor):
         return True
 
     visit_Assign = visit_Let = visit_Move = visit_Shuffle = visit_Deal = _effect
-    visit_Say = visit_EndGame = _effect
+    visit_Say = visit_EndGame = visit_Reveal = _effect
 
     def generic_visit(self, node: ir.Node, *args: Any, **kwargs: Any) -> bool:
         return False  # a decision, a loop, a trick, 'do', 'trigger', 'break'

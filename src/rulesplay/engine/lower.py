@@ -253,7 +253,7 @@ class Lowerer:
     def _plain_effect(self, code: Code, st: ir.Stmt, loops: list[_Loop]) -> None:
         code.emit(f"{self._effect(st)}(s)")
 
-    plain_Shuffle = plain_Deal = plain_Say = _plain_effect
+    plain_Shuffle = plain_Deal = plain_Say = plain_Reveal = _plain_effect
 
     def plain_EndGame(self, code: Code, st: ir.EndGame, loops: list[_Loop]) -> None:
         code.emit(f"{self.comp.const(end_game)}(s)")
@@ -452,6 +452,8 @@ class Lowerer:
         that pass ``where`` (``name`` the candidate); emits the lines that must run first.
         ``values_of``: the actions of a choice of values; from a fixed domain (yes/no, an
         enum, the seats) they are made once, paired with their values."""
+        if self.prog.seen_by:  # who sees what, as the options are listed (State.apply)
+            code.emit("s.refresh_seen()")
         k, coll = self.comp.const, self.comp.gen_coll(domain)
         cond = None
         if where is not None:

@@ -6,7 +6,10 @@ seat does; ``hidden`` nobody does; ``top`` everyone sees the top card only. Hidd
 as counts, so an agent given an observation cannot cheat. Variables are declared ``public``
 (the default), ``owner`` (a player variable: its own seat) or ``hidden`` (no seat); a value a
 seat may not see shows as ``?``, and a determinisation holds the variable's default instead.
-The rule is :func:`rulesplay.visibility.sight`, as bitmasks in the program's tables.
+The rule is :func:`rulesplay.visibility.sight`, as bitmasks in the program's tables; play
+adds seats to them (``reveal ZONE`` until ``hide ZONE``: every seat; a zone's ``seen by``:
+the seats it names, worked out as each decision is asked), kept in the state's own bitmasks
+(``State.seers``, ``State.top_seers``), which everything below reads.
 """
 
 from __future__ import annotations
@@ -14,18 +17,114 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any
 
-from ..events import HIDDEN
+from .. import events
+from ..errors import RulesRuntimeError
+from ..events import HIDDEN, Tally
 
 if TYPE_CHECKING:
+    from .program import Program
     from .state import State
 
 
 def visible_to(state: State, zone: int, seat: int | None) -> str:
-    """``"all"``, ``"top"`` or ``"none"``: how much of zone ``zone`` seat ``seat`` sees.
+    """``"all"``, ``"top"`` or ``"none"``: how much of zone ``zone`` seat ``seat`` sees
+    now: by its declared visibility (:meth:`Program.view`), and by every seat when it is
+    revealed in play (``reveal``: :func:`set_sight`).
 
     ``seat`` None is an onlooker who sees only public information.
     """
-    return state.program.view(zone, seat)
+    bit = state.program.seat_bit(seat)
+    return "all" if state.seers[zone] & bit else "top" if state.top_seers[zone] & bit \
+        else "none"
+
+
+def sight_tables(prog: Program, revealed: tuple[int, ...],
+                 seen: tuple[int, ...] = ()) -> tuple[list[int], list[int]]:
+    """Per zone, the seats that see all its cards and those that see its top card, as
+    bitmasks (:func:`seat_bit`): the declared ones (the program's own lists, shared, when
+    nothing is revealed and no ``seen by`` adds a seat), with every seat and onlooker for
+    each zone of ``revealed`` and the seats of ``seen`` (per zone, its ``seen by``)."""
+    if not revealed and not any(seen):
+        return prog.zone_seers, prog.zone_top_seers
+    seers, tops = prog.zone_seers[:], prog.zone_top_seers[:]
+    for z, extra in enumerate(seen):
+        seers[z] |= extra
+        tops[z] |= extra
+    for z in revealed:
+        seers[z] = tops[z] = prog.everyone
+    return seers, tops
+
+
+def _extra(s: State, z: int) -> int:
+    """The seats that see zone ``z`` besides its declared ones, now (bitmask)."""
+    return s.program.everyone if z in s.revealed else s.seen[z] if s.seen else 0
+
+
+def _sight_changed(s: State, z: int, was: int) -> None:
+    """Tell zone ``z``'s new sight: the event (``was``: its extra seers before, see
+    :func:`_extra`), and the watch of a card chosen openly now seen by more seats."""
+    now = _extra(s, z)
+    watch = s.watch
+    if watch is not None and s.where[watch[0]] == z:
+        watch[1] |= now
+    log = s.events
+    if log is not None and log.__class__ is not Tally:
+        prog = s.program
+        log.append(events.sight(prog.zone_ref(z), z in s.revealed,
+                                [prog.card_ids[c] for c in s.zones[z]], now, was))
+
+
+def refresh_seen(s: State) -> None:
+    """Work out each zone's ``seen by`` again (the game waits for a decision: both engines
+    call this before listing it), and tell the zones whose seats changed.
+
+    Raises:
+        RulesRuntimeError: a ``seen by`` gave a seat the table does not have.
+    """
+    prog = s.program
+    loc, slot, n = s.loc, prog.seen_slot, prog.layout.n
+    saved = loc[slot]
+    seen = list(s.seen) if s.seen else [0] * prog.num_zones
+    for z, owner, fn, span in prog.seen_by:
+        loc[slot] = owner
+        value = fn(s, None)
+        mask = 0
+        for seat in value if isinstance(value, list | tuple) else [value]:
+            if seat is None:
+                continue
+            if not (isinstance(seat, int) and 0 <= seat < n):
+                loc[slot] = saved
+                raise RulesRuntimeError(f"'seen by' gave seat {seat!r}, which does not exist "
+                                        f"with {n} players (seats are 0 to {n - 1})",
+                                        span)
+            mask |= 1 << seat
+        seen[z] = mask
+    loc[slot] = saved
+    new = tuple(seen)
+    if new == s.seen:
+        return
+    old = s.seen or (0,) * prog.num_zones
+    before = [_extra(s, z) for z in range(prog.num_zones)]
+    s.seen = new
+    s.seers, s.top_seers = sight_tables(prog, s.revealed, new)
+    for z in range(prog.num_zones):
+        if old[z] != new[z] and z not in s.revealed:
+            _sight_changed(s, z, before[z])
+
+
+def set_sight(s: State, zone: int, shown: bool) -> None:
+    """``reveal ZONE`` (``shown``) or ``hide ZONE``: from now on every seat sees zone
+    ``zone``, or it is back to its declared visibility. A change is an event (its cards
+    then, which every seat sees at that moment: the zone was revealed or is revealed now);
+    revealing a revealed zone, or hiding one that is not, changes nothing. A card chosen
+    openly and still being watched (``s.watch``) is seen by all once its zone is revealed.
+    The seats' lists are replaced, never changed in place (copies share them)."""
+    if (zone in s.revealed) == shown:
+        return
+    was = _extra(s, zone)
+    s.revealed = tuple(sorted({*s.revealed, zone} if shown else set(s.revealed) - {zone}))
+    s.seers, s.top_seers = sight_tables(s.program, s.revealed, s.seen)
+    _sight_changed(s, zone, was)
 
 
 def seat_bit(state: State, seat: int | None) -> int:
@@ -37,10 +136,9 @@ def seat_bit(state: State, seat: int | None) -> int:
 def card_seers(state: State, card: int) -> int:
     """The seats that see card ``card`` where it is now, as a bitmask (see
     :func:`seat_bit`): those that see its whole zone, and when it is the top card, those
-    that see the zone's top card too (a ``top`` zone), by :meth:`Program.view`."""
-    prog = state.program
+    that see the zone's top card too (a ``top`` zone), by :func:`visible_to`."""
     z = state.where[card]
-    return prog.zone_top_seers[z] if state.zones[z][-1] == card else prog.zone_seers[z]
+    return state.top_seers[z] if state.zones[z][-1] == card else state.seers[z]
 
 
 def sees_all(state: State, seat: int, cards: list[int]) -> bool:
@@ -59,7 +157,7 @@ def knows_choice(state: State, index: int, seat: int | None) -> bool:
     ``seat`` sees it before the next decision (a card chosen from a hand and discarded face
     down). A blind pick (by position: ``play:2``) names no card, so all know it. A set of
     cards chosen openly (``chooses 2 cards``) is known to the seats that saw every card of it
-    where it was or where it is at the next decision (``State._set_seen``).
+    where it was or where it is at the next decision (:func:`set_seen`).
     See :attr:`State.unseen_choices`.
     """
     player, aid = state.history[index]
@@ -75,7 +173,8 @@ def observation(state: State, seat: int | None) -> dict[str, Any]:
 
     Returns:
         ``{"seat", "phase", "current_player", "prompt", "terminal", "zones": [{"zone",
-        "owner", "label", "visibility", "count", "cards": [ids] | None, "top": id | None}],
+        "owner", "label", "visibility" (``public`` while revealed in play), "count",
+        "cards": [ids] | None, "top": id | None}],
         "vars": {name: value}, "player_vars": {name: [value per seat]},
         "card_vars": {card id: {var: value}} for visible cards}``. Card lists run bottom to
         top. The value of a variable ``seat`` may not see (declared ``owner`` of another
@@ -89,7 +188,8 @@ def observation(state: State, seat: int | None) -> dict[str, Any]:
         how = visible_to(state, z, seat)
         entry: dict[str, Any] = {
             "zone": lay.zone_name[z], "owner": lay.zone_owner[z], "label": prog.zone_label[z],
-            "visibility": prog.zone_visibility[z], "count": len(cards), "cards": None,
+            "visibility": "public" if z in state.revealed else prog.zone_visibility[z],
+            "count": len(cards), "cards": None,
             "top": None}
         if how == "all":
             entry["cards"] = [prog.card_ids[c] for c in cards]
@@ -350,3 +450,23 @@ def resample(state: State, seat: int | None, rng: random.Random) -> State:
     s.rng = random.Random(rng.getrandbits(64))
     s._legal = None
     return s
+
+
+def set_seers(s: State, cards: tuple[int, ...], chooser: int) -> list[tuple[int, int]]:
+    """Who sees each card of an openly chosen set where it is now (and ``chooser``, a seat
+    bitmask), as ``(card, seats)``: :func:`set_seen` adds who sees it where it is at the
+    next decision."""
+    return [(c, card_seers(s, c) | chooser) for c in cards]
+
+
+def set_seen(s: State, seen: list[tuple[int, int]]) -> None:
+    """An openly chosen set of cards is known to the seats that saw every card of it,
+    where it was when chosen or where it is now (at the next decision: on the table, say);
+    the others are told only that a choice was made (``State.unseen_choices``). A card seen
+    only on its way between two zones is not counted: the set stays unknown to that seat,
+    which never learns more than it saw."""
+    unseen = 0
+    for c, seats in seen:
+        unseen |= ~(seats | card_seers(s, c)) & s.program.everyone
+    if unseen:
+        s.unseen_choices[len(s.history) - 1] = unseen

@@ -70,6 +70,9 @@ class Program:
         score_fns: ``(player slot, score function, tiebreak functions)``.
         winners_fn: the ``winners:`` function, or None (best rank keys win).
         secret_choices: names of choices made in secret (others learn that, not what).
+        seen_by, seen_slot: each zone's ``seen by`` as ``(zone id, owning seat or None,
+            function, its span)``, worked out with local slot ``seen_slot`` (``player``) set to the
+            owner (:func:`~rulesplay.engine.observe.refresh_seen`); empty when none has one.
     """
 
     def __init__(self, game: Game, layout: Layout) -> None:
@@ -119,6 +122,8 @@ class Program:
         self.score_fns: tuple[int, Fn, list[Fn]] = (0, _none, [])
         self.winners_fn: Fn | None = None
         self.secret_choices: set[str] = set()
+        self.seen_by: list[tuple[int, int | None, Fn, Span]] = []
+        self.seen_slot: int = 0
 
     # ------------------------------------------------------------ words and values
     def word(self, key: str) -> str:

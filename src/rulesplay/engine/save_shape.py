@@ -1,16 +1,20 @@
 """The shape check of a saved game (:meth:`State.from_json
 <rulesplay.engine.state.State.from_json>`): every part the engine reads as a card, a seat,
-a node, a counter or an action id is one, so a damaged save fails on loading.
+a node, a counter or an action id is one, so a damaged save fails on loading; and the
+state rebuilt from a checked save (:func:`restore`).
 """
 
 from __future__ import annotations
 
+import random
 from typing import TYPE_CHECKING, Any
 
 from ..errors import RulesError
+from .observe import sight_tables
 
 if TYPE_CHECKING:
     from .program import Program
+    from .state import State
 
 
 def check_shape(d: dict[str, Any], prog: Program) -> None:
@@ -79,3 +83,38 @@ def check_shape(d: dict[str, Any], prog: Program) -> None:
     need(table(d["entries"], len(prog.phases)) and all(is_int(e) for e in d["entries"]),
          "how often each phase has begun")
     need(is_int(d["steps"]) and is_int(d["work"]), "the steps and work spent")
+    revealed = d["revealed"]
+    need(isinstance(revealed, list) and all(is_int(z, 0, prog.num_zones) for z in revealed)
+         and revealed == sorted(set(revealed)), "the zones revealed in play")
+    seen = d["seen"]
+    need(isinstance(seen, list) and (not seen if not prog.seen_by else len(seen) == prog.num_zones)
+         and all(is_int(m, 0, 1 << n) for m in seen), "who sees each zone")
+
+
+def restore(s: State, d: dict[str, Any], prog: Program) -> None:
+    """Fill the new state ``s`` of ``prog`` from the save ``d`` (checked by
+    :func:`check_shape`); what a save does not hold (events, the legal list) starts empty."""
+    s.program = prog
+    s.zones = [list(z) for z in d["zones"]]
+    s.where = [0] * prog.num_cards
+    for z, cards in enumerate(s.zones):
+        for c in cards:
+            s.where[c] = z
+    s.g, s.pv, s.cv, s.loc = d["g"], d["pv"], d["cv"], d["loc"]
+    s.stack = [list(f) for f in d["stack"]]
+    s.by = d["by"]
+    rng = d["rng"]
+    s.rng = random.Random()
+    s.rng.setstate((rng[0], tuple(rng[1]), rng[2]))
+    s.pending = tuple(d["pending"]) if d["pending"] else None
+    s.terminal, s.phase = d["terminal"], d["phase"]
+    s.decisions, s.seed = d["decisions"], d["seed"]
+    s.history = [(p, aid) for p, aid in d["history"]]
+    s.unseen_choices = dict(d["unseen_choices"])
+    s.entries = list(d["entries"])
+    s.work, s.steps, s.check_at = d["work"], d["steps"], 0
+    s.work_cap = s.work + prog.max_work
+    s.revealed, s.seen = tuple(d["revealed"]), tuple(d["seen"])
+    s.seers, s.top_seers = sight_tables(prog, s.revealed, s.seen)
+    s.watch = s.chosen = None
+    s.events, s.span = None, None

@@ -26,8 +26,15 @@ from ..events import Tally
 from ..limits import LIMITS, over_limit
 from .actions import BINDS, BY_ROUTINE, Action, SetAction
 from .budgets import check_game, step_limit, too_long
-from .observe import card_seers, knows_choice, observation
-from .save_shape import check_shape
+from .observe import (
+    card_seers,
+    knows_choice,
+    observation,
+    refresh_seen,
+    set_seen,
+    set_seers,
+)
+from .save_shape import check_shape, restore
 
 if TYPE_CHECKING:
     from .game import Game
@@ -38,8 +45,9 @@ STEP_LIMIT = LIMITS["steps"][0]  # steps of the rules allowed between two decisi
 DECISION_LIMIT = LIMITS["decisions"][0]  # decisions allowed in one game
 # What a failing rule raises while it runs; each becomes a located RulesError.
 FAULTS = RUNTIME_FAULTS
-SAVE_VERSION = 5  # 2: the ruleset's text instead of its path; 3: the engine that wrote it;
-# 4: how often each phase has begun, and the run's limits; 5: the steps and work spent
+SAVE_VERSION = 6  # 2: the ruleset's text instead of its path; 3: the engine that wrote it;
+# 4: how often each phase has begun, and the run's limits; 5: the steps and work spent;
+# 6: the zones revealed in play and who each zone's 'seen by' adds
 
 # How ``State.from_json(data)`` without a game rebuilds one from the save's ruleset text.
 # The engine imports no loader: the ``rulesplay`` package installs one (set_game_loader).
@@ -63,7 +71,8 @@ class State:
     __slots__ = ("program", "zones", "where", "g", "pv", "cv", "loc", "stack", "by", "rng",
                  "pending", "terminal", "phase", "events", "span", "_legal", "decisions",
                  "seed", "history", "unseen_choices", "watch", "entries", "work", "chosen",
-                 "steps", "check_at", "work_cap")
+                 "steps", "check_at", "work_cap", "revealed", "seen", "seers",
+                 "top_seers")
 
     program: Program
     zones: list[list[int]]
@@ -107,6 +116,19 @@ class State:
     watch: list[int] | None
     """While a choice of a card resolves: ``[card, bitmask of the seats that saw it]``;
     :func:`~rulesplay.engine.effects.move_cards` adds the seats that see it arrive."""
+    revealed: tuple[int, ...]
+    """The zones revealed in play (``reveal ZONE``, until ``hide ZONE``), sorted: every seat
+    sees them (:func:`~rulesplay.engine.observe.set_sight`)."""
+    seen: tuple[int, ...]
+    """Per zone, the seats its ``seen by`` adds (bitmasks), as last worked out (when the
+    game last waited for a decision: :func:`~rulesplay.engine.observe.refresh_seen`);
+    empty when no zone has one."""
+    seers: list[int]
+    top_seers: list[int]
+    """Per zone, the seats that see all its cards (``seers``) and its top card
+    (``top_seers``) now, as bitmasks: the program's declared ones with the ``revealed``
+    zones seen by all (:func:`~rulesplay.engine.observe.sight_tables`). Replaced, never
+    changed in place, so copies share them."""
     chosen: Any
     """The value of the action being applied, for a decision that its lowered routine
     resolves where it resumes (``Decision.resolves``); set by :meth:`apply` just before
@@ -145,6 +167,8 @@ class State:
         s.entries = [0] * len(program.phases)
         s.work = s.steps = s.check_at = 0
         s.work_cap = program.max_work
+        s.revealed, s.seen = (), ()
+        s.seers, s.top_seers = program.zone_seers, program.zone_top_seers
         for slot, default in program.gvars:
             s.g[slot] = default(s, None)
         for slot, default in program.pvars:
@@ -247,8 +271,8 @@ class State:
                     watch = self.watch = [card, card_seers(self, card) | 1 << player]
             else:
                 z = self.where[card]  # (card_seers, inline: the hot path)
-                seen = (prog.zone_top_seers[z] if self.zones[z][-1] == card
-                        else prog.zone_seers[z]) | 1 << player
+                seen = (self.top_seers[z] if self.zones[z][-1] == card
+                        else self.seers[z]) | 1 << player
                 if resolves == BINDS:  # (the card stays where it is until the rules move it)
                     self.loc[node.value_slot] = card
                 else:
@@ -269,7 +293,7 @@ class State:
             except FAULTS as exc:
                 raise self._located(exc) from None
             if chosen.__class__ is SetAction and not node.secret:
-                opened = self._set_seers(chosen.value, 1 << player)
+                opened = set_seers(self, chosen.value, 1 << player)
         # What _run does, inline (one call less per decision).
         stack, step_of, max_steps = self.stack, prog.step_of, prog.max_steps
         steps = 0
@@ -287,31 +311,17 @@ class State:
             raise self._located(exc) from None
         finally:
             if opened is not None:
-                self._set_seen(opened)
+                set_seen(self, opened)
             if watch is not None:
                 unseen = ~watch[1] & prog.everyone
                 if unseen:
                     self.unseen_choices[len(self.history) - 1] = unseen
                 self.watch = None
 
-    def _set_seers(self, cards: tuple[int, ...], chooser: int) -> list[tuple[int, int]]:
-        """Who sees each card of an openly chosen set where it is now (and the chooser),
-        as ``(card, seats)``: :meth:`_set_seen` adds who sees it where it is at the next
-        decision."""
-        return [(c, card_seers(self, c) | chooser) for c in cards]
-
-    def _set_seen(self, seen: list[tuple[int, int]]) -> None:
-        """An openly chosen set of cards is known to the seats that saw every card of it,
-        where it was when chosen or where it is now (at the next decision: on the table,
-        say); the others are told only that a choice was made (:attr:`unseen_choices`).
-        A card seen only on its way between two zones is not counted: the set stays
-        unknown to that seat, which never learns more than it saw."""
-        prog = self.program
-        unseen = 0
-        for c, seats in seen:
-            unseen |= ~(seats | card_seers(self, c)) & prog.everyone
-        if unseen:
-            self.unseen_choices[len(self.history) - 1] = unseen
+    def refresh_seen(self) -> None:
+        """Work out each zone's ``seen by`` again, as a decision is asked (both engines; see
+        :func:`~rulesplay.engine.observe.refresh_seen`)."""
+        refresh_seen(self)
 
     def _find(self, action: Action | str, legal: list[Action]) -> Action:
         """The action of ``legal`` that ``action`` names: by id (a string, or an Action
@@ -596,6 +606,8 @@ class State:
         s.entries = self.entries[:]
         s.work, s.steps, s.check_at, s.work_cap = \
             self.work, self.steps, self.check_at, self.work_cap
+        s.revealed, s.seen, s.seers, s.top_seers = self.revealed, self.seen, self.seers, \
+            self.top_seers
         return s
 
     def to_json(self) -> str:
@@ -617,6 +629,7 @@ class State:
             "history": self.history,
             "unseen_choices": [[i, mask] for i, mask in sorted(self.unseen_choices.items())],
             "entries": self.entries, "steps": self.steps, "work": self.work,
+            "revealed": list(self.revealed), "seen": list(self.seen),
         }
         return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
 
@@ -660,28 +673,8 @@ class State:
             prog = game.program(d["players"])
             check_shape(d, prog)
             s = State.__new__(State)
-            s.program = prog
-            s.zones = [list(z) for z in d["zones"]]
-            s.where = [0] * prog.num_cards
-            for z, cards in enumerate(s.zones):
-                for c in cards:
-                    s.where[c] = z
-            s.g, s.pv, s.cv, s.loc = d["g"], d["pv"], d["cv"], d["loc"]
-            s.stack = [list(f) for f in d["stack"]]
-            s.by = d["by"]
-            rng = d["rng"]
-            s.rng = random.Random()
-            s.rng.setstate((rng[0], tuple(rng[1]), rng[2]))
-            s.pending = tuple(d["pending"]) if d["pending"] else None
-            s.terminal, s.phase = d["terminal"], d["phase"]
-            s.decisions, s.seed = d["decisions"], d["seed"]
-            s.history = [(p, aid) for p, aid in d["history"]]
-            s.unseen_choices = dict(d["unseen_choices"])
-            s.entries = list(d["entries"])
-            s.work, s.steps, s.check_at = d["work"], d["steps"], 0
-            s.work_cap = s.work + prog.max_work
-            s.watch = s.chosen = None
-            s.events, s._legal, s.span = None, None, None
+            restore(s, d, prog)
+            s._legal = None
             return s
         except RulesError:
             raise

@@ -176,6 +176,22 @@ def build_zones(prog: Program) -> None:
                                        if v in ("all", "top")))
 
 
+def build_seen_by(prog: Program, comp: ExprCompiler) -> None:
+    """Each zone's ``seen by`` as ``(zone id, owning seat or None, function, span)``, worked out
+    with the local ``player`` (its slot: ``seen_slot``) set to the owner; none when no zone
+    has one (then no local slot is taken, so other games number their locals as before)."""
+    lay = prog.layout
+    decls = [z for z in prog.ruleset.zones if z.seen_by is not None]
+    if not decls:
+        return
+    prog.seen_slot = lay.local("player")
+    for z in decls:
+        assert z.seen_by is not None
+        fn, first = comp.expr(z.seen_by), lay.zone_id[z.name]
+        for seat in range(lay.n) if z.per_player else [None]:
+            prog.seen_by.append((first + (seat or 0), seat, fn, z.seen_by.span))
+
+
 def build_vars(prog: Program, comp: ExprCompiler) -> None:
     """Slots of global, trick, player and card variables with their defaults and who sees
     each (bitmasks, by the one rule of visibility, :func:`sight`); which card variables

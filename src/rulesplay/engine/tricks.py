@@ -20,6 +20,7 @@ from .actions import Action, ActionCache, Position, SetAction
 from .choices import BlindPick, Decision
 from .effects import Block, Node, move_card, move_cards
 from .expr import Fn
+from .observe import refresh_seen
 
 if TYPE_CHECKING:
     from .card_sets import CardSets
@@ -142,6 +143,8 @@ class TrickNode(Node, Decision):
                 return OVER
         seat = f[at + 2]
         s.loc[self.player_slot] = seat
+        if s.program.seen_by:  # who sees what, as the play is asked
+            refresh_seen(s)
         s.pending = (seat, self.index)
         plays = self._plays(s, seat)  # listed once: the state waits for this decision now
         if self.climbing:

@@ -31,6 +31,7 @@ from .functions import BUILTINS, PER_ELEMENT, Builtin
 from .held import held_values
 from .leaks import public_leaks
 from .phases import graph_checks, rule_cycles
+from .seen_by import check_seen_by
 from .sight import secret_action_labels
 from .statements import StmtChecker
 from .symbols import RESERVED, Checked, Context, Symbols
@@ -81,6 +82,7 @@ class Checker:
             if not compatible(dt, t):
                 ctx.error(f"type mismatch: the default of '{v.name}' is {describe(dt)}; "
                           f"the variable holds {describe(t)}", v.default.span)
+        check_seen_by(ctx, exprs)
         for k in r.kinds:
             exprs.want(k.copies, "int")
             exprs.template(k.card_label, attrs=True)

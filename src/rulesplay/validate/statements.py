@@ -122,6 +122,18 @@ class StmtChecker(Stage):
     def visit_Shuffle(self, s: ir.Shuffle) -> None:
         self.want(s.zone, "zone", what=" (shuffle needs a zone)")
 
+    def visit_Reveal(self, s: ir.Reveal) -> None:
+        word = "reveal" if s.shown else "hide"
+        if self.unknown_zone(s.zone, word):
+            return
+        self.want(s.zone, "zone", what=f" ({word} needs a zone, or one seat's zone)")
+        base = s.zone.obj if isinstance(s.zone, ir.Index) else s.zone
+        zone = self.sym.zones.get(base.id) if isinstance(base, ir.Name) else None
+        if zone is not None and zone.visibility == "public" and \
+                self.ctx.lookup_local(zone.name) is None:
+            self.ctx.warn(f"zone '{zone.name}' is public: every seat sees it already, so "
+                          f"'{word}' changes nothing", s.span)
+
     def visit_Deal(self, s: ir.Deal) -> None:
         self.want(s.count, "int")
         self.want(s.source, "zone")

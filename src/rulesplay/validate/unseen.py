@@ -142,6 +142,7 @@ class Sight:
         self.res, self.types, self.local_types = checked.res, checked.types, \
             checked.local_types
         self.binders = binders(ruleset, checked)
+        self.shown_in_play = shown_in_play(ruleset)
         self._bound: dict[str, _Summary] = {}  # local name -> what its binders read
         self._order: list[list[str]] | None = None
         self._witness: dict[str, dict[str, Read | None]] = {}  # chooser -> name -> read
@@ -347,6 +348,11 @@ def pick_errors(sight_: Sight, what: str, name: str, chooser: ir.Expr, who: str,
     out: list[tuple[str, ir.Expr]] = []
     cards = sight_.holds_cards(domain)
     blind = sight_.blind(domain, chooser) if cards else None
+    zone = sight_.zone_ref(domain) if blind is not None else None
+    # A zone the text shows in play: its cards (the candidate, the zone as written) are
+    # judged when the options are listed; a blind pick then may not read them.
+    in_play = expr_text(domain) if zone is not None and zone.name in sight_.shown_in_play \
+        else None
     if blind is not None:  # which cards, by position: none is read
         reads = [r for part in blind for r in sight_.reads(part, chooser)]
     else:
@@ -362,13 +368,50 @@ def pick_errors(sight_: Sight, what: str, name: str, chooser: ir.Expr, who: str,
                         f"{_shown(r)}", r.expr))
     if where is None:
         return out
-    if blind is not None and any(n.id == name for n in nodes_of(where, ir.Name)):
+    if blind is not None and in_play is None and any(
+            n.id == name for n in nodes_of(where, ir.Name)):
         out.append((f"{what} is picked blind (by position) from cards {who} cannot "
                     f"see: its 'where' cannot test the card", where))
     for r in sight_.reads(where, chooser, frozenset({name})):
+        if in_play is not None and expr_text(r.expr) == in_play:
+            continue
         out.append((f"the 'where' of {what} reads {r.text}, which {who} cannot see "
                     f"({r.why}): the options listed would show {_shown(r)}", r.expr))
     return out
+
+
+def shown_in_play(ruleset: ir.Ruleset) -> set[str]:
+    """The zones the text may show in play: named by a ``reveal``, or declared with a
+    ``seen by``. A choice from one is judged when its options are listed (a blind pick
+    then may not test the cards: :class:`~rulesplay.engine.choices.BlindPick`)."""
+    out = {z.name for z in ruleset.zones if z.seen_by is not None}
+    for node in ir.walk(ruleset):
+        if isinstance(node, ir.Reveal) and node.shown:
+            base = node.zone.obj if isinstance(node.zone, ir.Index) else node.zone
+            if isinstance(base, ir.Name):
+                out.add(base.id)
+    return out
+
+
+def reads_cards_of(where: ir.Expr, name: str, zone: ir.Expr, ruleset: ir.Ruleset) -> bool:
+    """Whether ``where`` tests candidate ``name``, or, for a zone the text shows in play
+    (:func:`shown_in_play`), reads the cards of zone reference ``zone`` as written
+    (``hand[dummy]``, not only how many): what a pick among its cards may read only while
+    its chooser sees them (a blind pick by position may not)."""
+    if any(n.id == name for n in nodes_of(where, ir.Name)):
+        return True
+    base = zone.obj if isinstance(zone, ir.Index) else zone
+    if not isinstance(base, ir.Name) or base.id not in shown_in_play(ruleset):
+        return False
+    text = expr_text(zone)
+
+    def reads(e: ir.Node) -> bool:
+        if isinstance(e, ir.Call) and e.func in COUNTS and len(e.args) == 1:
+            return False  # how many: never which
+        if isinstance(e, ir.Index | ir.Name) and expr_text(e) == text:
+            return True
+        return any(reads(c) for c in e.children())
+    return reads(where)
 
 
 def _shown(r: Read) -> str:
