@@ -486,9 +486,21 @@ def _worker(conn: object, seed: int) -> None:
         conn.send(run_trial(seed, k, files))  # type: ignore[attr-defined]
 
 
+def _cpu(pid: int, otherwise: float) -> float:
+    """Seconds of CPU the process ``pid`` has used (Linux), else ``otherwise``: a busy
+    machine must not turn a slow trial into a hang."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as fh:
+            fields = fh.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return otherwise
+
+
 class Pool:
     """Worker processes that each run one trial at a time; a worker past the harness
-    timeout is killed (the trial is a hang) and replaced."""
+    timeout (in CPU seconds where the system says them) is killed (the trial is a hang)
+    and replaced."""
 
     def __init__(self, seed: int, workers: int, timeout: float):
         self.seed, self.timeout = seed, timeout
@@ -508,7 +520,7 @@ class Pool:
             for i, slot in enumerate(self.slots):
                 proc, pipe, k, started = slot
                 if k is None and todo:
-                    slot[2], slot[3] = todo.pop(), time.monotonic()
+                    slot[2], slot[3] = todo.pop(), _cpu(proc.pid, time.monotonic())
                     pipe.send(slot[2])
                 elif k is not None and pipe.poll():
                     try:
@@ -520,10 +532,10 @@ class Pool:
                     slot[2] = None
                     if progress and len(results) % 50 == 0:
                         print(f"  {len(results)} trials", file=sys.stderr, flush=True)
-                elif k is not None and time.monotonic() - started > self.timeout:
+                elif k is not None and _cpu(proc.pid, time.monotonic()) - started > self.timeout:
                     proc.kill()
                     proc.join()
-                    results[k] = ("hang", f"still running after {self.timeout:g} s")
+                    results[k] = ("hang", f"still running after {self.timeout:g} s of CPU")
                     self.slots[i] = self._start()
             time.sleep(0.002)
         return results
@@ -545,7 +557,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--first", type=int, default=0, help="first trial number (default 0)")
     ap.add_argument("--workers", type=int, default=2, help="worker processes (default 2)")
     ap.add_argument("--timeout", type=float, default=60.0,
-                    help="seconds after which a trial counts as a hang (default 60)")
+                    help="CPU seconds after which a trial counts as a hang (default 60)")
     ap.add_argument("--show", type=int, metavar="K", help="print trial K's statement and stop")
     args = ap.parse_args(argv)
     files = _bundle_files()
