@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from ..limits import defaults
 from ..validate import start_phase
+from ..validate.teams import seat_teams
 from .choices import ChooseNode
 from .codegen import ExprCompiler
 from .compile_stmts import StmtCompiler
@@ -24,6 +25,7 @@ from .tables import (
     build_cards,
     build_options,
     build_seen_by,
+    build_teams,
     build_vars,
     build_zones,
 )
@@ -49,6 +51,9 @@ def build_program(game: Game, n: int) -> Program:
     comp = ExprCompiler(prog.checked, lay)
     ruleset = prog.ruleset
     build_options(prog, comp, game.option_values)  # first: copies and attributes may use them
+    # the validator has checked that the teams can be worked out before play
+    build_teams(prog, None if ruleset.teams is None else seat_teams(
+        ruleset.teams, n, {v: v for o in ruleset.options for v in o.choices} | lay.options))
     limits = defaults() | {lim.name: lim.value for lim in ruleset.limits} | game.limits
     prog.max_decisions, prog.max_entries, prog.max_steps, prog.max_work, prog.max_total = \
         limits["decisions"], limits["entries"], limits["steps"], limits["work"], limits["total"]

@@ -463,13 +463,36 @@ class State:
                 rs = self.program.ruleset
                 raise self._located(exc, rs.winners.span if rs.winners else None,
                                     "the winners rule") from None
-        keys = self.rank_keys()
+        keys = self.team_keys()
         try:
-            best = max(keys)  # (scores that are not numbers: a damaged save)
+            best = max(keys.values())  # (scores that are not numbers: a damaged save)
         except FAULTS as exc:
             score = self.program.ruleset.score
             raise self._located(exc, score.span if score else None, "the score") from None
-        return [seat for seat, k in enumerate(keys) if k == best]
+        members = self.program.layout.team_members
+        return sorted(p for team, k in keys.items() if k == best for p in members[team])
+
+    def team_keys(self) -> dict[int, tuple[int, ...]]:
+        """Each team's (score, tiebreak...) tuple by team number (its first seat): the one
+        its seats share (:meth:`Program.team_keys` says what it raises)."""
+        try:
+            return self.program.team_keys(self.rank_keys())
+        except RulesError as exc:
+            score = self.program.ruleset.score
+            raise self._located(exc, score.span if score else None, "the score") from None
+
+    def teams(self) -> list[list[int]]:
+        """The teams' seats, in order of first seats (each seat alone without ``teams:``)."""
+        return [list(m) for m in self.program.layout.team_members.values()]
+
+    def team_of(self, seat: int) -> int:
+        """The index in :meth:`teams` of ``seat``'s team (:meth:`seat_arg` raises)."""
+        self.seat_arg(seat, onlooker=False)
+        return list(self.program.layout.team_members).index(self.program.layout.team_of[seat])
+
+    def team_names(self) -> list[str]:
+        """Each team's display name, in the order of :meth:`teams`."""
+        return [self.program.team_name(t) for t in self.program.layout.team_members]
 
     def public_history(self, seat: int | None) -> list[tuple[int, str | None]]:
         """Every decision so far as ``seat`` (None: an onlooker) knows it: ``(player,
