@@ -313,8 +313,8 @@ def _pvar_text(prog: Program, decl: Any, value: Any) -> str:
 
 
 def score_table(state: State) -> Table:
-    """The final table: each seat's score, tiebreak values, its player variables (coins,
-    money...) and the size of its own zones.
+    """The final table: each seat's team (with ``teams:``), score, tiebreak values, its
+    player and team variables (coins, money...) and the size of its own zones.
 
     Args:
         state: a finished (or stopped) game.
@@ -329,6 +329,9 @@ def score_table(state: State) -> Table:
     winners = set(state.winners())
     table = Table(title=tr(lang, "final"), title_justify="left")
     table.add_column(tr(lang, "seat"), no_wrap=True)
+    teamed = len(lay.team_members) < state.num_players
+    if teamed:
+        table.add_column(tr(lang, "team"), no_wrap=True)
     table.add_column(tr(lang, "score"), justify="right")
     ntie = len(keys[0]) - 1 if keys else 0
     for i in range(ntie):
@@ -345,13 +348,18 @@ def score_table(state: State) -> Table:
     per_player = [z for z in range(prog.num_zones) if lay.zone_owner[z] == 0]
     shown = [z for z in per_player
              if any(state.zones[z + seat] for seat in range(state.num_players))]
-    shown = shown[:max(0, 6 - len(pvars) - ntie)]  # at most 8 columns: a screen's width
+    shown = shown[:max(0, 6 - len(pvars) - ntie - teamed)]  # at most 8 columns: a screen's width
     for z in shown:
         table.add_column(literal(prog.zone_label[z]), justify="right")
     for seat, key in enumerate(keys):
         mark = " ★" if seat in winners else ""
-        row = [literal(prog.seat_name(seat) + mark), *(literal(v) for v in key)]
-        row += [literal(_pvar_text(prog, decls.get(name), state.pv[slot][seat]))
+        row = [literal(prog.seat_name(seat) + mark)]
+        if teamed:
+            row.append(literal(prog.team_name(lay.team_of[seat])))
+        row += [literal(v) for v in key]
+        # a team variable is kept at its team's first seat: each seat shows its team's
+        row += [literal(_pvar_text(prog, decls.get(name), state.pv[slot][
+                    lay.team_of[seat] if name in prog.team_vars else seat]))
                 for name, slot in pvars]
         row += [literal(len(state.zones[z + seat])) for z in shown]
         table.add_row(*row, style="bold" if seat in winners else "")
@@ -367,6 +375,11 @@ def winner_line(state: State) -> str:
     names = ", ".join(prog.seat_name(s) for s in seats)
     if not seats:
         return tr(prog.lang, "nobody_wins")
+    lay = prog.layout
+    teams = sorted({lay.team_of[s] for s in seats})
+    if len(teams) == 1 and len(lay.team_members[teams[0]]) > 1 \
+            and seats == lay.team_members[teams[0]]:  # one team's win is one win
+        return tr(prog.lang, "team_won", team=prog.team_name(teams[0])) + f" ({names})"
     if len(seats) == 1:
         return tr(prog.lang, "winner", seats=names)
     keys = state.rank_keys()

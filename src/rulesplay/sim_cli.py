@@ -127,7 +127,7 @@ def _pct(v: float) -> str:
 
 
 def result_tables(r: Result) -> list[Table]:
-    """Rich tables for a simulation: seats, then game measures."""
+    """Rich tables for a simulation: teams (with ``teams:``), seats, then game measures."""
     s = r.summary()
     seats = Table(title=terminal.literal(f"{r.title}: {r.n} games, {r.players} players, "
                                          f"seed {r.seed}"
@@ -139,6 +139,17 @@ def result_tables(r: Result) -> list[Table]:
         seats.add_row(str(row["seat"]), terminal.literal(row["bot"]), _pct(row["win_rate"]),
                       f"{_pct(row['win_low'])}..{_pct(row['win_high'])}",
                       f"{row['score']['mean']:.2f}", f"{row['score']['sd']:.2f}")
+    tables = [seats]
+    if "teams" in s:  # a team's win is one win: its rate, and each seat's is its team's
+        teams = Table(title="Teams")
+        for col in ("Team", "Seats", "Win rate", "95% CI", "Mean score"):
+            teams.add_column(col, justify="left" if col in ("Team", "Seats") else "right")
+        for row in s["teams"]:
+            teams.add_row(terminal.literal(row["name"]), ", ".join(map(str, row["seats"])),
+                          _pct(row["win_rate"]),
+                          f"{_pct(row['win_low'])}..{_pct(row['win_high'])}",
+                          f"{row['score']['mean']:.2f}")
+        tables.insert(0, teams)
     game = Table(title="Games")
     game.add_column("Measure")
     game.add_column("Value", justify="right")
@@ -158,7 +169,7 @@ def result_tables(r: Result) -> list[Table]:
         game.add_row(f"Length: {key}", f"{s[key]['mean']:.1f}", f"sd {s[key]['sd']:.1f}")
     game.add_row("Time per game", f"{s['seconds_per_game'] * 1000:.1f} ms",
                  f"{s['games_per_second']:.0f} games/s on {r.workers} worker(s)")
-    return [seats, game]
+    return [*tables, game]
 
 
 def comparison_table(c: Comparison) -> Table:
