@@ -259,3 +259,36 @@ def test_a_team_of_one_is_warned_about() -> None:
     assert any("with 3 players seat 1 is a team of one" in w for w in warnings), warnings
     s = game.new_state(num_players=3, seed=1)
     assert s.teams() == [[0, 2], [1]] and s.team_names() == ["Seat 0 & Seat 2", "Seat 1"]
+
+
+def test_run_names_the_teams_before_the_first_play() -> None:
+    out = CliRunner().invoke(main, ["run", str(PARTNERS), "--seed", "5"])
+    assert out.exit_code == 0, out.output
+    lines = out.output.splitlines()
+    assert lines[1] == "Teams: North-South (Seat 0, Seat 2); East-West (Seat 1, Seat 3)"
+    assert lines[-1] == "Team North-South wins (Seat 0, Seat 2)" or \
+        lines[-1] == "Team East-West wins (Seat 1, Seat 3)"
+
+
+PAIRED = """
+game "Paired"
+players 4
+option paired: bool = true "Play in pairs."
+card c "c":
+    rank: 1..4
+zone deck "deck": shared, hidden
+var leader: player = 0
+teams: player % 2 if paired else player
+phase p:
+    leader = partner of leader
+    next end
+score: 0
+"""
+
+
+def test_options_that_leave_a_seat_without_a_partner_are_refused_at_the_partner() -> None:
+    game = rulesplay.loads(PAIRED)  # the default pairs the seats
+    assert game.new_state(num_players=4, seed=1).is_terminal()
+    with pytest.raises(RulesError, match="'partner of' needs teams of two seats") as info:
+        rulesplay.loads(PAIRED, options={"paired": False}).new_state(num_players=4, seed=1)
+    assert (info.value.span.line, info.value.span.col) == (11, 14)

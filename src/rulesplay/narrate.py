@@ -366,6 +366,17 @@ def score_table(state: State) -> Table:
     return table
 
 
+def teams_line(program: Program) -> str | None:
+    """Who plays with whom, for the start of an account: ``Teams: North-South (Seat 0,
+    Seat 2); East-West (Seat 1, Seat 3)``; None when every seat plays alone."""
+    members = program.layout.team_members
+    if all(len(m) == 1 for m in members.values()):
+        return None
+    teams = "; ".join(f"{program.team_name(t)} ({', '.join(map(program.seat_name, m))})"
+                      for t, m in members.items())
+    return tr(program.lang, "teams_line", teams=teams)
+
+
 def winner_line(state: State) -> str:
     """Who won, in the game's language: ``Winner: Seat 1``; ``Tied winners: Seat 1, Seat 3``
     when the winners share the best score and tiebreaks; ``Winners: Seat 3, Seat 4`` when

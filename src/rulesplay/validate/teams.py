@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .. import ir
-from ..errors import value_text
+from ..errors import Span, value_text
 from ..visitor import nodes_of
 from .constants import _EvalFault, _NotConstant, _Reported, const_eval
 from .symbols import Context
@@ -104,27 +104,42 @@ def team_checks(c: Context, env_of: dict[int, dict[str, Any]]) -> None:
         return
     if any(d.span == r.teams.span for d in c.out.diagnostics):
         return  # not a number or a text: reported where it is typed
-    partners = [s for s in words if s.side == "partner"]
+    reported_partner = False
     for n, env in env_of.items():
         try:
             teams = seat_teams(r.teams, n, env)
         except TeamsFault as exc:
             c.error(exc.message, exc.node.span)
             return
+        problem = partition_problem(r, teams, n)
+        if problem is not None and not (reported_partner and problem[1] != r.teams.span):
+            c.error(*problem)
+            if problem[1] == r.teams.span:
+                return
+            reported_partner = True
         sizes = sorted((len(m) for m in teams.members.values()), reverse=True)
-        if len(sizes) == 1:
-            c.error(f"with {n} players every seat is in one team: nobody plays against it",
-                    r.teams.span)
-            return
-        if partners and sizes != [2] * len(sizes):
-            c.error(f"'partner of' needs teams of two seats; with {n} players the teams "
-                    f"have {_counts(sizes)} seats", partners[0].span)
-            partners = []
         alone = [m[0] for m in teams.members.values() if len(m) == 1]
         if alone and len(alone) < n and teams.labels[alone[0]] is None:
             c.warn(f"with {n} players seat {alone[0]} is a team of one (teams of "
                    f"{_counts(sizes)} seats); label the teams with texts if that is meant",
                    r.teams.span)
+
+
+def partition_problem(r: ir.Ruleset, teams: Teams, n: int) -> tuple[str, Span] | None:
+    """What makes ``teams`` (of ``n`` players) unplayable for ruleset ``r``, with where to
+    say it, or None: every seat in one team (nobody to play against), or ``partner of``
+    with a team that is not of two seats. The validator asks this with the options'
+    defaults, the engine again with the options of the game."""
+    assert r.teams is not None
+    sizes = sorted((len(m) for m in teams.members.values()), reverse=True)
+    if len(sizes) == 1:
+        return (f"with {n} players every seat is in one team: nobody plays against it",
+                r.teams.span)
+    partners = [s for s in nodes_of(r, ir.Seat) if s.side == "partner"]
+    if partners and sizes != [2] * len(sizes):
+        return (f"'partner of' needs teams of two seats; with {n} players the teams have "
+                f"{_counts(sizes)} seats", partners[0].span)
+    return None
 
 
 def _counts(sizes: list[int]) -> str:
