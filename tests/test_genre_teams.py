@@ -292,3 +292,15 @@ def test_options_that_leave_a_seat_without_a_partner_are_refused_at_the_partner(
     with pytest.raises(RulesError, match="'partner of' needs teams of two seats") as info:
         rulesplay.loads(PAIRED, options={"paired": False}).new_state(num_players=4, seed=1)
     assert (info.value.span.line, info.value.span.col) == (11, 14)
+
+
+def test_a_team_in_a_text_is_shown_by_its_name() -> None:
+    text = PARTNERS.read_text(encoding="utf-8").replace(
+        "                tricks[team of winner] += 1\n",
+        "                tricks[team of winner] += 1\n"
+        '                say "{team of winner} takes it"\n')
+    s = rulesplay.loads(text).new_state(num_players=4, seed=5, record_events=True)
+    for card in ("hearts-4", "hearts-3", "hearts-2", "spades-3"):
+        s.apply(f"play:{card}")
+    said = [e for e in s.events or [] if "North-South takes it" in json.dumps(e, default=str)]
+    assert said, s.events

@@ -82,9 +82,14 @@ def rollout(state: State, rng: random.Random, stop: Any = None, limit: int = 1_0
 def win_shares(s: State) -> list[float]:
     """Each seat's share of a finished game's win: ``1/k`` to every seat of each of the
     ``k`` winning teams (a team's win is one win, its seats' own; no winner: all 0)."""
-    team_of = s.program.layout.team_of
-    won = {team_of[w] for w in s.winners()}
-    return [1.0 / len(won) if team_of[p] in won else 0.0 for p in range(s.num_players)]
+    winners, lay = s.winners(), s.program.layout
+    out = [0.0] * s.num_players
+    if not lay.teamed:  # (bots ask this after every playout: the short way)
+        for w in winners:
+            out[w] = 1.0 / len(winners)
+        return out
+    won = {lay.team_of[w] for w in winners}
+    return [1.0 / len(won) if lay.team_of[p] in won else 0.0 for p in range(s.num_players)]
 
 
 def margin(s: State, seat: int) -> float:

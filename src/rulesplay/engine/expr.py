@@ -46,6 +46,7 @@ class Layout:
         self.team_members: dict[int, list[int]] = {}
         self.team_labels: dict[int, str | None] = {}
         self.seat_tables: dict[str, dict[int, int | None]] = {"team": {}, "partner": {}}
+        self.teamed = False  # some team has more than one seat
 
     def local(self, name: str) -> int:
         """The slot of local name ``name`` (one slot per name; phases are not recursive)."""

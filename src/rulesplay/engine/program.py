@@ -134,8 +134,9 @@ class Program:
 
     def show(self, value: Any, typ: str = "any") -> str:
         """A run-time value in the ruleset's words: a card (``typ`` "card") by its label, a
-        seat (``typ`` "player") by its name, a bool as yes/no, an enum value by its label,
-        a tuple or list as a comma-separated list, none as the word for none."""
+        seat (``typ`` "player") by its name, a team (``typ`` "team") by its name, a bool as
+        yes/no, an enum value by its label, a tuple or list as a comma-separated list, none
+        as the word for none."""
         if value is None:
             return self.word("none")
         if typ == "card":
@@ -143,6 +144,8 @@ class Program:
             return label
         if typ == "player":
             return self.seat_name(value)
+        if typ == "team":
+            return self.team_name(value)
         if isinstance(value, bool):
             return self.word("yes" if value else "no")
         if isinstance(value, str):

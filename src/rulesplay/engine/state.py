@@ -455,7 +455,8 @@ class State:
 
     def winners(self) -> list[int]:
         """The winning seats: the ruleset's ``winners:`` expression when it has one, else the
-        seats with the best (score, tiebreaks) tuple; several when still tied."""
+        seats with the best (score, tiebreaks) tuple (with teams: the best team's seats);
+        several when still tied."""
         if self.program.winners_fn is not None:
             try:
                 return sorted(set(self.program.winners_fn(self, None)))
@@ -463,20 +464,24 @@ class State:
                 rs = self.program.ruleset
                 raise self._located(exc, rs.winners.span if rs.winners else None,
                                     "the winners rule") from None
-        keys = self.team_keys()
+        keys = self.rank_keys()
+        if self.program.layout.teamed:  # teammates score alike, so the best team's seats win
+            self._team_keys(keys)
         try:
-            best = max(keys.values())  # (scores that are not numbers: a damaged save)
+            best = max(keys)  # (scores that are not numbers: a damaged save)
         except FAULTS as exc:
             score = self.program.ruleset.score
             raise self._located(exc, score.span if score else None, "the score") from None
-        members = self.program.layout.team_members
-        return sorted(p for team, k in keys.items() if k == best for p in members[team])
+        return [seat for seat, k in enumerate(keys) if k == best]
 
     def team_keys(self) -> dict[int, tuple[int, ...]]:
         """Each team's (score, tiebreak...) tuple by team number (its first seat): the one
         its seats share (:meth:`Program.team_keys` says what it raises)."""
+        return self._team_keys(self.rank_keys())
+
+    def _team_keys(self, keys: list[tuple[int, ...]]) -> dict[int, tuple[int, ...]]:
         try:
-            return self.program.team_keys(self.rank_keys())
+            return self.program.team_keys(keys)
         except RulesError as exc:
             score = self.program.ruleset.score
             raise self._located(exc, score.span if score else None, "the score") from None

@@ -55,6 +55,7 @@ def build_teams(prog: Program, teams: Teams | None) -> None:
     lay.partner_of[:] = [next((q for q in lay.team_members[t] if q != p), None)
                          if len(lay.team_members[t]) == 2 else None
                          for p, t in enumerate(lay.team_of)]
+    lay.teamed = any(len(m) > 1 for m in lay.team_members.values())
     lay.seat_tables["team"].update(enumerate(lay.team_of))
     lay.seat_tables["partner"].update(enumerate(lay.partner_of))
 
