@@ -304,3 +304,27 @@ def test_a_team_in_a_text_is_shown_by_its_name() -> None:
         s.apply(f"play:{card}")
     said = [e for e in s.events or [] if "North-South takes it" in json.dumps(e, default=str)]
     assert said, s.events
+
+
+ENUM_TEAMS = """
+game "Sides"
+players 4
+enum side "side" @ja "陣営": north_south "North-South" @ja "南北", east_west "East-West" @ja "東西"
+card c "c":
+    rank: 1..4
+zone deck "deck": shared, hidden
+team var points: int = 0
+teams: north_south if player % 2 == 0 else east_west
+phase p:
+    points[team of 1] += 1
+    next end
+score: points[team of player]
+"""
+
+
+def test_teams_named_by_an_enum_show_its_labels_in_the_games_language() -> None:
+    assert rulesplay.loads(ENUM_TEAMS).new_state(4, 1).team_names() == ["North-South",
+                                                                          "East-West"]
+    s = rulesplay.loads(ENUM_TEAMS, lang="ja").new_state(4, 1)
+    assert s.team_names() == ["南北", "東西"]
+    assert s.winners() == [1, 3] and winner_line(s) == "チーム 東西 の勝ち (席1, 席3)"

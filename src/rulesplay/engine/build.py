@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from ..errors import RulesValidationError
 from ..limits import defaults
 from ..validate import start_phase
-from ..validate.teams import Teams, TeamsFault, partition_problem, seat_teams
+from ..validate.teams import Teams, TeamsFault, partition_problem, seat_teams, teams_env
 from .choices import ChooseNode
 from .codegen import ExprCompiler
 from .compile_stmts import StmtCompiler
@@ -46,8 +46,7 @@ def game_teams(ruleset: ir.Ruleset, n: int, options: dict[str, Any]) -> Teams | 
     if ruleset.teams is None:
         return None
     try:
-        teams = seat_teams(ruleset.teams, n,
-                           {v: v for o in ruleset.options for v in o.choices} | options)
+        teams = seat_teams(ruleset.teams, n, teams_env(ruleset, options))
     except TeamsFault as exc:
         raise RulesValidationError(exc.message, exc.node.span) from None
     problem = partition_problem(ruleset, teams, n)

@@ -170,12 +170,13 @@ class Program:
         return self.word("seat").format(n=seat)
 
     def team_name(self, team: int) -> str:
-        """A team's display name: its label from ``teams:`` when a text, else its seats'
-        names ("Seat 0 & Seat 2"); ``team`` is the team's number (its first seat)."""
+        """A team's display name: its text (or enum value's label) from ``teams:``, else
+        its seats' names ("Seat 0 & Seat 2"); ``team`` is the team's number (its first
+        seat)."""
         lay = self.layout
         label = lay.team_labels.get(team)
-        if label is not None:
-            return label
+        if label is not None:  # a text, or an enum value: its label in the game's language
+            return self.enum_labels.get(label, label)
         return " & ".join(self.seat_name(p) for p in lay.team_members[team])
 
     def team_keys(self, keys: list[tuple[int, ...]]) -> dict[int, tuple[int, ...]]:

@@ -128,9 +128,9 @@ class Checker:
             ctx.scopes.append({"player": "player"})
             with ctx.only_reading("the teams"):
                 t = exprs.expr(r.teams)
-                if t not in ("int", "str", ANY):
-                    ctx.error(f"a seat's team is a number or a text, not {describe(t)}",
-                              r.teams.span)
+                if t not in ("int", "str", ANY) and not t.startswith("enum:"):
+                    ctx.error(f"a seat's team is a number, a text or an enum value, not "
+                              f"{describe(t)}", r.teams.span)
             ctx.scopes.pop()
         for change in r.overrides:
             said = f"option {change.name} = ..." if change.action == "default" else \

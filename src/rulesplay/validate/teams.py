@@ -3,7 +3,8 @@
 ``teams: EXPR`` gives each seat's team as an expression of ``player``, ``players`` and
 options (``teams: player % 2``): seats with equal values are one team, numbered by their
 first seat; a text value is the team's label (``"North-South" if player % 2 == 0 else
-"East-West"``). :func:`seat_teams` is the one place that works a partition out (the
+"East-West"``), and so is an enum value (its label, in the game's language).
+:func:`seat_teams` is the one place that works a partition out (the
 validator and the engine both call it); :func:`team_checks` reports what cannot be one.
 """
 
@@ -26,7 +27,7 @@ class Teams:
     Attributes:
         of_seat: per seat, its team's number (the team's first seat).
         members: team number -> its seats, in seat order.
-        labels: team number -> the team's text label, or None (no text given).
+        labels: team number -> the team's text (or enum value) naming it, or None.
     """
 
     of_seat: list[int]
@@ -60,14 +61,14 @@ def seat_teams(e: ir.Expr, n: int, env: dict[str, Any]) -> Teams:
             value = const_eval(e, dict(env, players=n, player=seat))
         except _NotConstant as exc:
             raise TeamsFault("the teams must be known before play: use 'player', 'players', "
-                             "numbers, texts and options", exc.node) from None
+                             "numbers, texts, enum values and options", exc.node) from None
         except _EvalFault as exc:
             raise TeamsFault(f"the teams cannot be worked out with {n} players: "
                              f"{exc.message}", exc.node) from None
         except _Reported as exc:
             raise TeamsFault("a number too large", exc.node) from None
         if isinstance(value, bool) or not isinstance(value, int | str):
-            raise TeamsFault(f"a team is a number or a text; seat {seat} gets "
+            raise TeamsFault(f"a team is a number, a text or an enum value; seat {seat} gets "
                              f"{value_text(value)}", e)
         values.append(value)
     first: dict[Any, int] = {}
@@ -80,6 +81,13 @@ def seat_teams(e: ir.Expr, n: int, env: dict[str, Any]) -> Teams:
         label = values[team]
         labels[team] = label if isinstance(label, str) else None
     return Teams(of_seat, members, labels)
+
+
+def teams_env(r: ir.Ruleset, options: dict[str, Any]) -> dict[str, Any]:
+    """The names ``teams:`` may read besides ``player`` and ``players``: enum values (a
+    team named by one shows its label), choice values and ``options`` (name -> value)."""
+    return {v.name: v.name for e in r.enums for v in e.values} | \
+        {v: v for o in r.options for v in o.choices} | options
 
 
 def team_checks(c: Context, env_of: dict[int, dict[str, Any]]) -> None:
@@ -107,7 +115,7 @@ def team_checks(c: Context, env_of: dict[int, dict[str, Any]]) -> None:
     reported_partner = False
     for n, env in env_of.items():
         try:
-            teams = seat_teams(r.teams, n, env)
+            teams = seat_teams(r.teams, n, teams_env(r, env))
         except TeamsFault as exc:
             c.error(exc.message, exc.node.span)
             return
