@@ -328,3 +328,12 @@ def test_teams_named_by_an_enum_show_its_labels_in_the_games_language() -> None:
     s = rulesplay.loads(ENUM_TEAMS, lang="ja").new_state(4, 1)
     assert s.team_names() == ["南北", "東西"]
     assert s.winners() == [1, 3] and winner_line(s) == "チーム 東西 の勝ち (席1, 席3)"
+
+
+def test_the_plot_of_a_team_game_is_written(tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    out = tmp_path / "teams.png"
+    run = CliRunner().invoke(main, ["simulate", str(PARTNERS), "-n", "10", "--workers", "1",
+                                    "--plot", str(out)])
+    assert run.exit_code == 0, run.output
+    assert out.read_bytes()[:4] == b"\x89PNG"

@@ -224,21 +224,24 @@ def _draw(r: Result, path: str) -> None:
     import matplotlib.pyplot as plt
     shown = terminal.clean  # outside text (title, bots) without control characters
     fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(11, 4.2))
-    for p in range(r.players):
+    # with teams, a team's score and win are its seats': one line and one bar per team
+    sides = [(shown(name), team[0]) for name, team in zip(r.team_names, r.teams, strict=True)] \
+        if r.teamed else [(str(p), p) for p in range(r.players)]
+    for name, p in sides:
         ax1.hist(r.scores(p), bins=30, histtype="step",
-                 label=f"seat {p} ({shown(r.bots[p])})")
+                 label=name if r.teamed else f"seat {p} ({shown(r.bots[p])})")
     ax1.set_xlabel("final score")
     ax1.set_ylabel("games")
-    ax1.set_title("Score distribution by seat")
+    ax1.set_title("Score distribution by team" if r.teamed else "Score distribution by seat")
     ax1.legend()
-    rates = [r.win_rate(p) for p in range(r.players)]
-    ax2.bar([str(p) for p in range(r.players)], [x[0] * 100 for x in rates],
+    rates = [r.win_rate(seat) for _, seat in sides]
+    ax2.bar([name for name, _ in sides], [x[0] * 100 for x in rates],
             yerr=[[(x[0] - x[1]) * 100 for x in rates], [(x[2] - x[0]) * 100 for x in rates]],
             capsize=4)
-    ax2.axhline(100 / r.players, linestyle="--", color="grey", label="fair share")
-    ax2.set_xlabel("seat")
+    ax2.axhline(100 / len(sides), linestyle="--", color="grey", label="fair share")
+    ax2.set_xlabel("team" if r.teamed else "seat")
     ax2.set_ylabel("win rate (%) with 95% CI")
-    ax2.set_title("Win rate by seat")
+    ax2.set_title("Win rate by team" if r.teamed else "Win rate by seat")
     ax2.legend()
     fig.suptitle(f"{shown(r.title)}: {r.n} games, {r.players} players")
     fig.tight_layout()
