@@ -337,3 +337,15 @@ def test_the_plot_of_a_team_game_is_written(tmp_path: Path) -> None:
                                     "--plot", str(out)])
     assert run.exit_code == 0, run.output
     assert out.read_bytes()[:4] == b"\x89PNG"
+
+
+def test_the_ir_json_holds_the_teams_and_reads_back_equal() -> None:
+    from rulesplay import ir
+    ruleset = parse_text(PARTNERS.read_text(encoding="utf-8"), "partners.rules")
+    text = ruleset.model_dump_json()
+    assert '"teams":' in text
+    assert ir.Ruleset.model_validate_json(text) == ruleset
+    no_teams = parse_text(GIFT.replace("teams: player % 2\n", "").replace(
+        "team var points", "player var points").replace("[team of 0]", "[0]").replace(
+        "[team of q]", "[q]").replace("[team of player]", "[player]"), "gift.rules")
+    assert '"teams"' not in no_teams.model_dump_json()  # as before teams existed

@@ -682,7 +682,7 @@ class Ruleset(Written):
     """
 
     written: ClassVar[tuple[str, ...]] = ("duplicates",)
-    sparse: ClassVar[tuple[str, ...]] = ("defines",)
+    sparse: ClassVar[tuple[str, ...]] = ("defines", "teams")
 
     title: Labels = Field(default_factory=Labels)
     min_players: int = 2

@@ -4,8 +4,9 @@
 options (``teams: player % 2``): seats with equal values are one team, numbered by their
 first seat; a text value is the team's label (``"North-South" if player % 2 == 0 else
 "East-West"``), and so is an enum value (its label, in the game's language).
-:func:`seat_teams` is the one place that works a partition out (the
-validator and the engine both call it); :func:`team_checks` reports what cannot be one.
+:func:`seat_teams` is the one place that works a partition out (the validator and the
+engine both call it); :func:`team_checks` and :func:`partition_problem` report what cannot be
+one.
 """
 
 from __future__ import annotations
@@ -49,11 +50,11 @@ def seat_teams(e: ir.Expr, n: int, env: dict[str, Any]) -> Teams:
     Args:
         e: the ``teams:`` expression (reads ``player``, ``players`` and ``env``).
         n: the player count.
-        env: option values (and choice values) by name.
+        env: the names it may read and their values (:func:`teams_env`).
 
     Raises:
         TeamsFault: ``e`` reads something known only during play, fails, or gives a value
-            that is neither a number nor a text.
+            that is not a number, a text or an enum value.
     """
     values = []
     for seat in range(n):
