@@ -349,3 +349,14 @@ def test_the_ir_json_holds_the_teams_and_reads_back_equal() -> None:
         "team var points", "player var points").replace("[team of 0]", "[0]").replace(
         "[team of q]", "[q]").replace("[team of player]", "[player]"), "gift.rules")
     assert '"teams"' not in no_teams.model_dump_json()  # as before teams existed
+
+
+def test_a_variant_may_change_the_teams(tmp_path: Path) -> None:
+    (tmp_path / "partners.rules").write_text(PARTNERS.read_text(encoding="utf-8"),
+                                             encoding="utf-8")
+    (tmp_path / "neighbours.rules").write_text(
+        'extends "partners.rules"\ngame "Neighbours"\nteams: player / 2\n', encoding="utf-8")
+    s = rulesplay.load(tmp_path / "neighbours.rules").new_state(num_players=4, seed=5)
+    assert s.teams() == [[0, 1], [2, 3]] and s.team_names() == ["Seat 0 & Seat 1",
+                                                                 "Seat 2 & Seat 3"]
+    assert s.observation(0)["partner"] == 1
