@@ -360,3 +360,38 @@ def test_a_variant_may_change_the_teams(tmp_path: Path) -> None:
     assert s.teams() == [[0, 1], [2, 3]] and s.team_names() == ["Seat 0 & Seat 1",
                                                                  "Seat 2 & Seat 3"]
     assert s.observation(0)["partner"] == 1
+
+
+# ------------------------------------------------------------ a tiny Spades
+SPADES = HERE / "tiny_spades.rules"
+
+
+def test_tiny_spades_scores_each_side_by_its_two_bids_together() -> None:
+    # Seed 1: seat 0 clubs-3 spades-3 spades-1; seat 1 spades-2 clubs-4 clubs-1;
+    #         seat 2 clubs-2 hearts-3 spades-4; seat 3 hearts-1 hearts-2 hearts-4.
+    s = rulesplay.load(SPADES).new_state(num_players=4, seed=1)
+    assert [s.zone_cards("hand", p) for p in range(4)] == [
+        ["clubs-3", "spades-3", "spades-1"], ["spades-2", "clubs-4", "clubs-1"],
+        ["clubs-2", "hearts-3", "spades-4"], ["hearts-1", "hearts-2", "hearts-4"]]
+    for n in ("n:1", "n:1", "n:1", "n:0"):  # North-South bid 2 together, East-West 1
+        s.apply(n)
+    assert _legal(s) == ["play:clubs-3"]  # spades are not led before they are broken
+    for card in ("clubs-3", "clubs-4", "clubs-2", "hearts-1"):
+        s.apply(f"play:{card}")
+    assert _legal(s) == ["play:clubs-1"]  # seat 1 took it, and still may not lead a spade
+    for card in ("clubs-1", "spades-4", "hearts-2", "spades-1"):
+        s.apply(f"play:{card}")
+    assert s.current_player() == 2  # the partner trumped
+    for card in ("hearts-3", "hearts-4", "spades-3", "spades-2"):
+        s.apply(f"play:{card}")
+    assert s.is_terminal()
+    # North-South took 2 (seats 0 and 2, one each) of 2 bid: 10 a trick bid; East-West 1 of 1
+    assert s.scores() == [20, 10, 20, 10]
+    assert s.winners() == [0, 2]
+
+
+def test_a_side_of_greedy_bots_beats_a_side_of_random_ones() -> None:
+    r = simulate(str(SPADES), 100, players=4, workers=1, bots={0: "greedy", 2: "greedy"},
+                 seed=1)
+    rate = r.summary()["teams"][0]
+    assert rate["name"] == "North-South" and rate["win_low"] > 0.5, rate
