@@ -28,6 +28,7 @@ from rulesplay.errors import RulesError, RulesRuntimeError
 from rulesplay.narrate import score_table, winner_line
 from rulesplay.parse import parse_text
 from rulesplay.screens import render_screen
+from rulesplay.seatview import SeatView
 from rulesplay.show import ruleset_text
 from rulesplay.sim import compare, simulate
 
@@ -395,3 +396,22 @@ def test_a_side_of_greedy_bots_beats_a_side_of_random_ones() -> None:
                  seed=1)
     rate = r.summary()["teams"][0]
     assert rate["name"] == "North-South" and rate["win_low"] > 0.5, rate
+
+
+def test_a_hidden_team_variable_is_seen_by_no_seat() -> None:
+    text = PARTNERS.read_text(encoding="utf-8").replace(
+        'team var tricks "tricks": int = 0',
+        'team var tricks "tricks": int = 0\nteam var secret: int = 0 hidden').replace(
+        "                tricks[team of winner] += 1\n",
+        "                tricks[team of winner] += 1\n"
+        "                secret[team of winner] += 1\n"
+        '                say "{secret[team of winner]}!"\n')
+    s = rulesplay.loads(text).new_state(num_players=4, seed=5, record_events=True)
+    for card in ("hearts-4", "hearts-3", "hearts-2", "spades-3"):
+        s.apply(f"play:{card}")
+    assert s.observation(0)["team_vars"]["secret"] == ["?", "?"]
+    assert s.observation(0)["team_vars"]["tricks"] == [1, 0]
+    for seat in range(4):
+        told = [e for e in SeatView(s.program, seat).filter(s.events or [])
+                if e.get("type") == "say"]
+        assert told and all("1!" not in json.dumps(e) for e in told), told
