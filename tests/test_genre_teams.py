@@ -30,7 +30,7 @@ from rulesplay.parse import parse_text
 from rulesplay.screens import render_screen
 from rulesplay.seatview import SeatView
 from rulesplay.show import ruleset_text
-from rulesplay.sim import compare, simulate
+from rulesplay.sim import compare, outcome, simulate
 
 HERE = Path(__file__).parent / "teams"
 PARTNERS = HERE / "partners.rules"
@@ -415,3 +415,43 @@ def test_a_hidden_team_variable_is_seen_by_no_seat() -> None:
         told = [e for e in SeatView(s.program, seat).filter(s.events or [])
                 if e.get("type") == "say"]
         assert told and all("1!" not in json.dumps(e) for e in told), told
+
+
+EACH_TEAM = """
+game "Each team"
+players 4
+card c "c":
+    rank: 1..4
+zone deck "deck": shared, hidden
+team var points "points": int = 0
+player var bid: int = 1
+teams: "NS" if player % 2 == 0 else "EW"
+phase p:
+    bid[3] = 2
+    for each t in teams:
+        points[t] += sum(members(t), bid[it])
+    next end
+score: points[team of player] * 10 + count(teams)
+"""
+
+
+@pytest.mark.parametrize("engine", ["interpret", "compiled"])
+def test_for_each_team_goes_over_the_teams(engine: str) -> None:
+    s = rulesplay.loads(EACH_TEAM, engine=engine).new_state(num_players=4, seed=1)
+    assert s.observation(0)["team_vars"] == {"points": [2, 3]}
+    assert s.scores() == [22, 32, 22, 32] and s.winners() == [1, 3]
+
+
+def test_a_tie_of_teams_names_the_teams() -> None:
+    s = rulesplay.loads(EACH_TEAM.replace("bid[3] = 2", "bid[3] = 1")).new_state(4, 1)
+    assert s.winners() == [0, 1, 2, 3]
+    assert winner_line(s) == "Tied winners: NS (Seat 0, Seat 2), EW (Seat 1, Seat 3)"
+    assert outcome(s.winners(), s.rank_keys(), s.program.layout.team_of) == "tie"
+
+
+def test_a_declared_name_teams_is_not_the_teams() -> None:
+    text = EACH_TEAM.replace("player var bid: int = 1",
+                             "player var bid: int = 1\nvar teams: int = 5").replace(
+        "count(teams)", "teams").replace(
+        "    for each t in teams:\n        points[t] += sum(members(t), bid[it])\n", "")
+    assert rulesplay.loads(text).new_state(4, 1).scores() == [5, 5, 5, 5]

@@ -380,7 +380,9 @@ def teams_line(program: Program) -> str | None:
 def winner_line(state: State) -> str:
     """Who won, in the game's language: ``Winner: Seat 1``; ``Tied winners: Seat 1, Seat 3``
     when the winners share the best score and tiebreaks; ``Winners: Seat 3, Seat 4`` when
-    several win without a tie (a ruleset's ``winners:`` declaration); ``Nobody wins.``"""
+    several win without a tie (a ruleset's ``winners:`` declaration); ``Nobody wins.``
+    Whole teams are named as teams: ``Team North-South wins (Seat 0, Seat 2)``, ``Tied
+    winners: North-South (Seat 0, Seat 2), East-West (Seat 1, Seat 3)``."""
     prog = state.program
     seats = state.winners()
     names = ", ".join(prog.seat_name(s) for s in seats)
@@ -388,9 +390,12 @@ def winner_line(state: State) -> str:
         return tr(prog.lang, "nobody_wins")
     lay = prog.layout
     teams = sorted({lay.team_of[s] for s in seats})
-    if len(teams) == 1 and len(lay.team_members[teams[0]]) > 1 \
-            and seats == lay.team_members[teams[0]]:  # one team's win is one win
-        return tr(prog.lang, "team_won", team=prog.team_name(teams[0])) + f" ({names})"
+    if lay.teamed and seats == sorted(p for t in teams for p in lay.team_members[t]):
+        # whole teams won: a team's win is one win, named by the team
+        if len(teams) == 1:
+            return tr(prog.lang, "team_won", team=prog.team_name(teams[0])) + f" ({names})"
+        names = ", ".join(f"{prog.team_name(t)} ({', '.join(map(prog.seat_name, m))})"
+                          for t, m in ((t, lay.team_members[t]) for t in teams))
     if len(seats) == 1:
         return tr(prog.lang, "winner", seats=names)
     keys = state.rank_keys()

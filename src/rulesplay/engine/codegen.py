@@ -577,8 +577,8 @@ class ExprCompiler(Stage):
             return str(lay.zone_id[n])
         elif cat == "players":
             return str(lay.n)
-        elif cat == "seats":
-            value = tuple(range(lay.n))
+        elif cat in ("seats", "teams"):  # teams: their numbers, in order of first seats
+            value = tuple(range(lay.n)) if cat == "seats" else tuple(lay.team_members)
         elif cat == "enum":
             value = tuple(v.name for v in self.c.symbols.enums[n].values)
         elif cat == "bool":

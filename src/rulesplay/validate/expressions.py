@@ -158,6 +158,9 @@ class ExprChecker(Stage):
         if n == "bool":
             res[id(e)] = ("bool", n)
             return "list:bool"
+        if n == "teams" and ctx.r.teams is not None:  # (after every declared name)
+            res[id(e)] = ("teams", n)
+            return "list:team"
         names = [*ctx.global_names(), *(k for s in ctx.scopes for k in s)]
         if it is not None:
             names.append("it")
