@@ -455,3 +455,13 @@ def test_a_declared_name_teams_is_not_the_teams() -> None:
         "count(teams)", "teams").replace(
         "    for each t in teams:\n        points[t] += sum(members(t), bid[it])\n", "")
     assert rulesplay.loads(text).new_state(4, 1).scores() == [5, 5, 5, 5]
+
+
+def test_a_choice_of_a_team_is_labelled_by_its_name() -> None:
+    text = EACH_TEAM.replace("    bid[3] = 2\n",
+                             '    0 chooses side from teams where side != team of 0 "help"\n'
+                             "    points[side] += 4\n")
+    s = rulesplay.loads(text).new_state(num_players=4, seed=1)
+    assert [(a.id, a.label) for a in s.legal_actions()] == [("side:1", "EW")]
+    s.apply("side:1")
+    assert s.observation(0)["team_vars"] == {"points": [2, 6]}
