@@ -87,8 +87,7 @@ def outcome(winners: Sequence[int], keys: Sequence[tuple[int, ...]],
     if not winners:
         return NOBODY
     if len({side[w] for w in winners}) == 1:
-        # one winner, or one team whose seats win together: one win, neither shared nor tied
-        return ALONE if len(winners) == 1 or sides is not None else SHARED
+        return ALONE  # one winner, or one team's seats: one win, neither shared nor tied
     firsts: dict[int, tuple[int, ...]] = {}
     for w in winners:
         firsts.setdefault(side[w], keys[w])

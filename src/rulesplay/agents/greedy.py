@@ -4,9 +4,9 @@ For each legal action: take a determinisation of the hidden cards (:meth:`InfoSe
 apply the action, then finish the look-ahead with a short random rollout until this seat
 decides again after some other seat has (so a card's effect on a trick shows), the game ends,
 or ``depth`` decisions pass. The value is ``score[seat] - max(score of the others)`` (the
-others: the seats of other teams, with ``teams:``; the
-ruleset's ``score:`` expression), averaged over ``samples`` determinisations (the same ones for
-every action); ties are broken by the agent's generator.
+ruleset's ``score:`` expression; with ``teams:``, the others are the other teams' seats),
+averaged over ``samples`` determinisations (the same ones for every action); ties are broken
+by the agent's generator.
 """
 
 from __future__ import annotations
