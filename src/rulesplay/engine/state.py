@@ -35,6 +35,7 @@ from .observe import (
     set_seers,
 )
 from .save_shape import check_shape, restore
+from .team_results import TeamResults
 
 if TYPE_CHECKING:
     from .game import Game
@@ -65,7 +66,7 @@ def set_game_loader(loader: Callable[[dict[str, Any]], Game]) -> None:
     _game_loader = loader
 
 
-class State:
+class State(TeamResults):
     """A game in progress. Create with :meth:`rulesplay.Game.new_state`."""
 
     __slots__ = ("program", "zones", "where", "g", "pv", "cv", "loc", "stack", "by", "rng",
@@ -466,38 +467,13 @@ class State:
                                     "the winners rule") from None
         keys = self.rank_keys()
         if self.program.layout.teamed:  # teammates score alike, so the best team's seats win
-            self._team_keys(keys)
+            self.team_keys(keys)
         try:
             best = max(keys)  # (scores that are not numbers: a damaged save)
         except FAULTS as exc:
             score = self.program.ruleset.score
             raise self._located(exc, score.span if score else None, "the score") from None
         return [seat for seat, k in enumerate(keys) if k == best]
-
-    def team_keys(self) -> dict[int, tuple[int, ...]]:
-        """Each team's (score, tiebreak...) tuple by team number (its first seat): the one
-        its seats share (:meth:`Program.team_keys` says what it raises)."""
-        return self._team_keys(self.rank_keys())
-
-    def _team_keys(self, keys: list[tuple[int, ...]]) -> dict[int, tuple[int, ...]]:
-        try:
-            return self.program.team_keys(keys)
-        except RulesError as exc:
-            score = self.program.ruleset.score
-            raise self._located(exc, score.span if score else None, "the score") from None
-
-    def teams(self) -> list[list[int]]:
-        """The teams' seats, in order of first seats (each seat alone without ``teams:``)."""
-        return [list(m) for m in self.program.layout.team_members.values()]
-
-    def team_of(self, seat: int) -> int:
-        """The index in :meth:`teams` of ``seat``'s team (:meth:`seat_arg` raises)."""
-        self.seat_arg(seat, onlooker=False)
-        return list(self.program.layout.team_members).index(self.program.layout.team_of[seat])
-
-    def team_names(self) -> list[str]:
-        """Each team's display name, in the order of :meth:`teams`."""
-        return [self.program.team_name(t) for t in self.program.layout.team_members]
 
     def public_history(self, seat: int | None) -> list[tuple[int, str | None]]:
         """Every decision so far as ``seat`` (None: an onlooker) knows it: ``(player,
