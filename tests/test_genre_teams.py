@@ -465,3 +465,35 @@ def test_a_choice_of_a_team_is_labelled_by_its_name() -> None:
     assert [(a.id, a.label) for a in s.legal_actions()] == [("side:1", "EW")]
     s.apply("side:1")
     assert s.observation(0)["team_vars"] == {"points": [2, 6]}
+
+
+SEEN_BY_PARTNER = """
+game "Open partnership"
+players 4
+card card "card":
+    rank: 1..8
+zone deck "deck": shared, hidden
+zone hand "hand": per player, owner, seen by partner of player
+teams: player % 2
+
+phase play "Play":
+    shuffle deck
+    deal 2 from deck to hand
+    0 chooses c from hand[2] "take a card from your partner"
+    move c to hand[0]
+    next end
+
+score: count(hand[player])
+"""
+
+
+def test_a_hand_seen_by_the_partner_is_hidden_from_the_rivals() -> None:
+    s = rulesplay.loads(SEEN_BY_PARTNER).new_state(num_players=4, seed=1)
+
+    def seen(seat: int) -> list[int]:
+        return [z["owner"] for z in s.observation(seat)["zones"]
+                if z["zone"] == "hand" and z["cards"] is not None]
+
+    assert [seen(p) for p in range(4)] == [[0, 2], [1, 3], [0, 2], [1, 3]]
+    # seat 0 sees its partner's cards, so it takes one by name, not blind by position
+    assert {a.id for a in s.legal_actions()} == {f"c:{c}" for c in s.zone_cards("hand", 2)}
