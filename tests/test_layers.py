@@ -28,7 +28,7 @@ LAYERS: dict[str, int] = {
     #    compiled program's tables (the tool's words come from rulesplay.words)
     "expr": 1, "actions": 1, "program": 1,
     # 2. the state (plain data and the engine API) and the views of it
-    "observe": 2, "state": 2, "save_shape": 2, "budgets": 2,
+    "observe": 2, "state": 2, "save_shape": 2, "budgets": 2, "team_results": 2,
     # 3. the run-time nodes
     "effects": 3, "choices": 3, "tricks": 3, "routines": 3, "card_sets": 3,
     # 4. compilers of expressions and of display texts

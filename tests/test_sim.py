@@ -92,7 +92,7 @@ def test_summary_measures_games() -> None:
     ([1], [(1,), (2,)], None, "alone"),
     ([0, 1], [(3, -2), (3, -2), (1, 0)], None, "tie"),       # equal on score and tie-break
     ([0, 1], [(10,), (8,), (3,)], None, "shared"),          # two winners by the rules (BB5)
-    ([0, 2], [(5,), (1,), (5,)], [0, 1, 0], "shared"),      # one side (a team) wins
+    ([0, 2], [(5,), (1,), (5,)], [0, 1, 0], "alone"),       # one side (a team) wins: one win
     ([0, 1, 2], [(5,), (5,), (5,)], [0, 1, 0], "tie"),      # two sides equal
 ])
 def test_outcome_tells_shared_wins_from_ties(winners: list[int], keys: list[tuple[int, ...]],

@@ -96,7 +96,7 @@ def test_every_builtin_is_one_complete_row(name: str) -> None:
     assert set(b.code) <= {*(str(n) for n in range(lo, hi + 1)), "numbers", "flags"}
     assert b.per_element is None or b.per_element < hi
     allowed = {f"{kind}{i}" for kind in "ac" for i in range(hi)} | {"owners", "sort_key",
-                                                                   "stat", "this"}
+                                                                   "stat", "this", "members"}
     for template in b.code.values():
         fields = {f for _, f, _, _ in string.Formatter().parse(template) if f is not None}
         assert fields <= allowed, template

@@ -41,7 +41,7 @@ from .engine.player_counts import check_player_counts
 from .engine.routine_code import listing
 from .engine.state import State
 from .errors import OptionError, RulesError
-from .narrate import Narrator, score_table, winner_line
+from .narrate import Narrator, score_table, teams_line, winner_line
 from .outfiles import fresh_name
 from .seatview import SeatView
 from .session import HUMAN, Session, play
@@ -231,6 +231,9 @@ def run(file: str, players: int | None, seed: int | None, options: tuple[str, ..
         header += "; " + tr(lang, "options", options=opts)
     if not quiet or humans:
         console.print(header, style="bold")
+        teams = teams_line(state.program)
+        if teams is not None:
+            console.print(terminal.literal(teams))
         if random_seed:
             console.print(tr(lang, "repeat", seed=seed), style="dim")
     elif random_seed:

@@ -14,10 +14,10 @@ Merge rules (:func:`merge`): declarations keep the base's order; a replaced one 
 place, a new one comes after the base's. A new declaration whose name the base already uses
 is an error (say ``replace``), and ``replace``/``remove``/``option NAME = ...`` of a name the
 base lacks is an error with "did you mean". ``game``, ``players``, ``author``, ``about``,
-``start``, ``score:`` and ``winners:`` replace the base's when given; ``tiebreak:`` lines
-replace the base's list when the variant has any; a ``limit NAME N`` replaces the base's limit
-of that name. Each node keeps the span of the file it
-came from, so diagnostics point into the variant or the base as the case may be.
+``start``, ``score:``, ``winners:`` and ``teams:`` replace the base's when given;
+``tiebreak:`` lines replace the base's list when the variant has any; a ``limit NAME N``
+replaces the base's limit of that name. Each node keeps the span of the file it came from,
+so diagnostics point into the variant or the base as the case may be.
 
 Where ``extends`` and ``include`` may reach: the folder tree rooted at the nearest folder
 named ``rulesets`` that holds the top-level file, or, when there is none, the top-level file's
@@ -402,7 +402,7 @@ def _with_includes(ruleset: ir.Ruleset, path: str, sources: dict[str, str], read
 # The lines a ruleset has once, by the field each sets.
 _ONCE_LINES = {"title": "game", "min_players": "players", "author": "author",
                "about": "about", "start": "start", "score": "score:", "tiebreaks": "tiebreak:",
-               "winners": "winners:"}
+               "winners": "winners:", "teams": "teams:"}
 
 
 def _declarations_only(part: ir.Ruleset, file: str, span: Span) -> None:
@@ -517,7 +517,7 @@ def merge(base: ir.Ruleset, variant: ir.Ruleset) -> ir.Ruleset:
     if "min_players" in given:
         update["min_players"], update["max_players"] = variant.min_players, variant.max_players
         update["players_span"] = variant.players_span
-    for name in ("start", "score", "winners"):
+    for name in ("start", "score", "winners", "teams"):
         if getattr(variant, name) is not None:
             update[name] = getattr(variant, name)
     if variant.start is not None:

@@ -267,4 +267,8 @@ def diff(base: ir.Ruleset, variant: ir.Ruleset) -> list[str]:
             return expr_text(r.winners) if r.winners is not None else \
                 "best score and tiebreaks"
         out.append(f"winners: {wins(base)} -> {wins(variant)}")
+    if not _same(base.teams, variant.teams):
+        def sides(r: ir.Ruleset) -> str:
+            return expr_text(r.teams) if r.teams is not None else "none (every seat alone)"
+        out.append(f"teams: {sides(base)} -> {sides(variant)}")
     return out

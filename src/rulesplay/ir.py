@@ -164,10 +164,10 @@ BinaryOp = Literal["or", "and", "==", "!=", "<", "<=", ">", ">=", "in", "not in"
 other (the engine writes the operator into generated Python source)."""
 
 UnaryOp = Literal["-", "not"]
-SeatSide = Literal["left", "right"]
+SeatSide = Literal["left", "right", "team", "partner"]
 AssignOp = Literal["=", "+=", "-="]
 MoveEnd = Literal["top", "bottom"]
-VarScope = Literal["global", "player", "trick", "card"]
+VarScope = Literal["global", "player", "team", "trick", "card"]
 # Who sees a variable's value (the words zones use): every seat, only the seat of a player
 # variable, or no seat (only the referee and the whole game's log).
 VarVisibility = Literal["public", "owner", "hidden"]
@@ -244,7 +244,8 @@ class IsKind(ExprNode):
 
 
 class Seat(ExprNode):
-    """Seat arithmetic: ``left of p`` (clockwise next) or ``right of p``."""
+    """Seat arithmetic: ``left of p`` (clockwise next) or ``right of p``; with ``teams:``,
+    ``team of p`` (p's team) and ``partner of p`` (the other seat of p's two-seat team)."""
 
     node: Literal["seat"] = "seat"
     side: SeatSide
@@ -671,16 +672,17 @@ class Ruleset(Written):
     """A whole ruleset: metadata, options, enums, cards, zones, variables, phases, scoring.
 
     ``winners`` (``winners: EXPR``, seats) says who wins when it is not simply the best
-    (score, tiebreak...) tuple. ``extends``/``overrides`` are what a variant file says about
-    its base; :func:`rulesplay.compose.load_ruleset` merges them away. A line a ruleset has
-    once (``game``, ``players``, ``score:`` ...) given again is kept in ``duplicates`` (the
-    last one counts) for the validator to report. ``players_span`` and ``start_span`` are
-    where the ``players`` and ``start`` lines are (a variant's, when it gives its own), for
-    the diagnostics about them.
+    (score, tiebreak...) tuple. ``teams`` (``teams: EXPR`` of ``player``) gives each seat's
+    team: seats with equal values play and win as one side. ``extends``/``overrides`` are
+    what a variant file says about its base; :func:`rulesplay.compose.load_ruleset` merges
+    them away. A line a ruleset has once (``game``, ``players``, ``score:`` ...) given again
+    is kept in ``duplicates`` (the last one counts) for the validator to report.
+    ``players_span`` and ``start_span`` are where the ``players`` and ``start`` lines are (a
+    variant's, when it gives its own), for the diagnostics about them.
     """
 
     written: ClassVar[tuple[str, ...]] = ("duplicates",)
-    sparse: ClassVar[tuple[str, ...]] = ("defines",)
+    sparse: ClassVar[tuple[str, ...]] = ("defines", "teams")
 
     title: Labels = Field(default_factory=Labels)
     min_players: int = 2
@@ -699,6 +701,7 @@ class Ruleset(Written):
     score: Expr | None = None
     tiebreaks: list[Expr] = Field(default_factory=list)
     winners: Expr | None = None
+    teams: Expr | None = None
     abilities: list[AbilityDecl] = Field(default_factory=list)
     rules: list[RuleDecl] = Field(default_factory=list)
     limits: list[LimitDecl] = Field(default_factory=list)

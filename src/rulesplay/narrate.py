@@ -313,8 +313,8 @@ def _pvar_text(prog: Program, decl: Any, value: Any) -> str:
 
 
 def score_table(state: State) -> Table:
-    """The final table: each seat's score, tiebreak values, its player variables (coins,
-    money...) and the size of its own zones.
+    """The final table: each seat's team (with ``teams:``), score, tiebreak values, its
+    player and team variables (coins, money...) and the size of its own zones.
 
     Args:
         state: a finished (or stopped) game.
@@ -329,6 +329,9 @@ def score_table(state: State) -> Table:
     winners = set(state.winners())
     table = Table(title=tr(lang, "final"), title_justify="left")
     table.add_column(tr(lang, "seat"), no_wrap=True)
+    teamed = len(lay.team_members) < state.num_players
+    if teamed:
+        table.add_column(tr(lang, "team"), no_wrap=True)
     table.add_column(tr(lang, "score"), justify="right")
     ntie = len(keys[0]) - 1 if keys else 0
     for i in range(ntie):
@@ -345,28 +348,54 @@ def score_table(state: State) -> Table:
     per_player = [z for z in range(prog.num_zones) if lay.zone_owner[z] == 0]
     shown = [z for z in per_player
              if any(state.zones[z + seat] for seat in range(state.num_players))]
-    shown = shown[:max(0, 6 - len(pvars) - ntie)]  # at most 8 columns: a screen's width
+    shown = shown[:max(0, 6 - len(pvars) - ntie - teamed)]  # at most 8 columns: a screen's width
     for z in shown:
         table.add_column(literal(prog.zone_label[z]), justify="right")
     for seat, key in enumerate(keys):
         mark = " ★" if seat in winners else ""
-        row = [literal(prog.seat_name(seat) + mark), *(literal(v) for v in key)]
-        row += [literal(_pvar_text(prog, decls.get(name), state.pv[slot][seat]))
+        row = [literal(prog.seat_name(seat) + mark)]
+        if teamed:
+            row.append(literal(prog.team_name(lay.team_of[seat])))
+        row += [literal(v) for v in key]
+        # a team variable is kept at its team's first seat: each seat shows its team's
+        row += [literal(_pvar_text(prog, decls.get(name), state.pv[slot][
+                    lay.team_of[seat] if name in prog.team_vars else seat]))
                 for name, slot in pvars]
         row += [literal(len(state.zones[z + seat])) for z in shown]
         table.add_row(*row, style="bold" if seat in winners else "")
     return table
 
 
+def teams_line(program: Program) -> str | None:
+    """Who plays with whom, for the start of an account: ``Teams: North-South (Seat 0,
+    Seat 2); East-West (Seat 1, Seat 3)``; None when every seat plays alone."""
+    members = program.layout.team_members
+    if all(len(m) == 1 for m in members.values()):
+        return None
+    teams = "; ".join(f"{program.team_name(t)} ({', '.join(map(program.seat_name, m))})"
+                      for t, m in members.items())
+    return tr(program.lang, "teams_line", teams=teams)
+
+
 def winner_line(state: State) -> str:
     """Who won, in the game's language: ``Winner: Seat 1``; ``Tied winners: Seat 1, Seat 3``
     when the winners share the best score and tiebreaks; ``Winners: Seat 3, Seat 4`` when
-    several win without a tie (a ruleset's ``winners:`` declaration); ``Nobody wins.``"""
+    several win without a tie (a ruleset's ``winners:`` declaration); ``Nobody wins.``
+    Whole teams are named as teams: ``Team North-South wins (Seat 0, Seat 2)``, ``Tied
+    winners: North-South (Seat 0, Seat 2), East-West (Seat 1, Seat 3)``."""
     prog = state.program
     seats = state.winners()
     names = ", ".join(prog.seat_name(s) for s in seats)
     if not seats:
         return tr(prog.lang, "nobody_wins")
+    lay = prog.layout
+    teams = sorted({lay.team_of[s] for s in seats})
+    if lay.teamed and seats == sorted(p for t in teams for p in lay.team_members[t]):
+        # whole teams won: a team's win is one win, named by the team
+        if len(teams) == 1:
+            return tr(prog.lang, "team_won", team=prog.team_name(teams[0])) + f" ({names})"
+        names = ", ".join(f"{prog.team_name(t)} ({', '.join(map(prog.seat_name, m))})"
+                          for t, m in ((t, lay.team_members[t]) for t in teams))
     if len(seats) == 1:
         return tr(prog.lang, "winner", seats=names)
     keys = state.rank_keys()

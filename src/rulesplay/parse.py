@@ -318,6 +318,9 @@ class ToIR(Transformer[Token, Any]):
     def score_decl(self, meta: Any, items: list[Any]) -> _Once:
         return self._once("score:", meta, score=items[0])
 
+    def teams_decl(self, meta: Any, items: list[Any]) -> _Once:
+        return self._once("teams:", meta, teams=items[0])
+
     def _once(self, word: str, meta: Any, **fields: Any) -> _Once:
         return _Once(word, fields, self._span(meta))
 

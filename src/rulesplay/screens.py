@@ -108,7 +108,8 @@ def _status(state: State, obs: dict[str, Any], seat: int, book: CardBook) -> lis
         out.append(literal(" · ".join(facts), "cyan"))
     out.append(_shared_zones(state, obs, book))
     per_player = {z["zone"] for z in obs["zones"] if z["owner"] is not None}
-    if len(per_player) + len(obs.get("player_vars") or {}) > MANY_COLUMNS:
+    if len(per_player) + len(obs.get("player_vars") or {}) + len(obs.get("team_vars") or {}) \
+            > MANY_COLUMNS:
         out.extend(_seat_lines(state, obs, seat, book))
     else:
         out.append(_seat_table(state, obs, seat, book))
@@ -218,13 +219,12 @@ def _seat_lines(state: State, obs: dict[str, Any], seat: int, book: CardBook) ->
     prog = state.program
     lang = prog.lang
     decls = {v.name: v for v in prog.ruleset.vars}
-    pvars = [(n, vals) for n, vals in (obs.get("player_vars") or {}).items() if n in decls]
+    pvars = [(n, vals) for n, vals in seat_vars(state, obs) if n in decls]
     scores = state.scores() if public_score(prog) else None
     out = []
     for p in range(state.num_players):
-        name = prog.seat_name(p)
         line = Text()
-        line.append(tr(lang, "you", seat=name) if p == seat else name, style="bold")
+        line.append(seat_title(state, seat, p), style="bold")
         line.append(": ")
         parts: list[Text] = []
         if scores is not None:
@@ -271,6 +271,29 @@ def _open_in_play(state: State, z: dict[str, Any], seat: int) -> bool:
         state.program.layout.zone_id[z["zone"]] + z["owner"] in state.revealed
 
 
+def seat_title(state: State, seat: int | None, p: int) -> str:
+    """Seat ``p`` as ``seat`` reads it at the table: "Seat 1 (you)", "Seat 3 (partner)"
+    (the other seat of its two-seat team), "Seat 4 (teammate)" (a larger team's), or its
+    name."""
+    prog = state.program
+    name, lay = prog.seat_name(p), prog.layout
+    if p == seat:
+        return tr(prog.lang, "you", seat=name)
+    if seat is None or lay.team_of[p] != lay.team_of[seat]:
+        return name
+    return tr(prog.lang, "partner" if lay.partner_of[seat] == p else "teammate", seat=name)
+
+
+def seat_vars(state: State, obs: dict[str, Any]) -> list[tuple[str, list[Any]]]:
+    """The per-seat values an observation shows: its player variables, then its team
+    variables, each seat showing its team's value."""
+    lay = state.program.layout
+    index = {t: i for i, t in enumerate(lay.team_members)}
+    teams = [(n, [vals[index[lay.team_of[p]]] for p in range(state.num_players)])
+             for n, vals in (obs.get("team_vars") or {}).items()]
+    return [*(obs.get("player_vars") or {}).items(), *teams]
+
+
 def _seat_table(state: State, obs: dict[str, Any], seat: int, book: CardBook) -> Table:
     prog = state.program
     lang = prog.lang
@@ -283,16 +306,14 @@ def _seat_table(state: State, obs: dict[str, Any], seat: int, book: CardBook) ->
     for zones in per_seat.values():
         table.add_column(literal(zones[0]["label"]), justify="right", overflow="fold")
     decls = {v.name: v for v in prog.ruleset.vars}
-    pvars = [(n, vals) for n, vals in (obs.get("player_vars") or {}).items() if n in decls]
+    pvars = [(n, vals) for n, vals in seat_vars(state, obs) if n in decls]
     for name, _ in pvars:
         table.add_column(literal(decls[name].labels.get(lang, name)), justify="right")
     scores = state.scores() if public_score(prog) else None
     if scores is not None:
         table.add_column(tr(lang, "score_col"), justify="right")
     for p in range(state.num_players):
-        name = prog.seat_name(p)
-        row: list[Any] = [Text(tr(lang, "you", seat=name), style="bold") if p == seat else
-                          Text(name)]
+        row: list[Any] = [Text(seat_title(state, seat, p), style="bold" if p == seat else "")]
         for zones in per_seat.values():
             z = zones[p]
             cell = Text(str(z["count"]))

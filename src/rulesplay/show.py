@@ -500,6 +500,8 @@ def ruleset_text(r: ir.Ruleset) -> str:
     tail += [f"tiebreak: {_src(t)}" for t in r.tiebreaks]
     if r.winners is not None:
         tail.append(f"winners: {_src(r.winners)}")
+    if r.teams is not None:
+        tail.append(f"teams: {_src(r.teams)}")
     blocks.append(("tail", tail))
     out, last = "", ("", 0)
     for kind, lines in (b for b in blocks if b[1]):

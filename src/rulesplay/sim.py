@@ -6,12 +6,13 @@ Reproducibility: game ``i`` of a run with seed ``S`` gets its own seed derived f
 separate processes (``workers``), but every game's result depends only on its index, so the
 results are the same whatever the number of workers.
 
-Measures per game: each seat's score; the winners (a win shared by ``k`` seats counts ``1/k``
-to each, so win rates add up to 100%); decisions (all seats' choices); tricks (completed
-tricks, from the interpreter's ``trick`` events); rounds (how many times the game entered
-the first phase it enters more than once, e.g. each deal; 1 when no phase repeats); its
-:func:`outcome` (one winner, a win shared as the rules intend, a tie, or nobody); who made
-the first decision; wall time.
+Measures per game: each seat's score; the winners (a win shared by ``k`` seats counts
+``1/k`` to each, so win rates add up to 100%; with teams, a team's win is one win, shared
+``1/k`` by ``k`` tied teams, and each seat wins when its team does); decisions (all seats'
+choices); tricks (completed tricks, from the interpreter's ``trick`` events); rounds (how
+many times the game entered the first phase it enters more than once, e.g. each deal; 1 when
+no phase repeats); its :func:`outcome` (one winner, a win shared as the rules intend, a tie,
+or nobody); who made the first decision; wall time.
 
 Statistics: win rates with 95% Wilson score intervals; means with standard deviations; for
 ``compare``, differences of proportions with Newcombe's hybrid score interval and differences
@@ -80,13 +81,13 @@ def outcome(winners: Sequence[int], keys: Sequence[tuple[int, ...]],
         when two winners of different sides are equal on score and every tie-break (the
         ranking could not separate them); else ``"shared"``: several winners that the
         rules name although the ranking tells them apart (a ``winners:`` rule naming the
-        top two; a winning team's seats).
+        top two; two teams named by one).
     """
     side = list(sides) if sides is not None else list(range(len(keys)))
     if not winners:
         return NOBODY
     if len({side[w] for w in winners}) == 1:
-        return ALONE if len(winners) == 1 else SHARED
+        return ALONE  # one winner, or one team's seats: one win, neither shared nor tied
     firsts: dict[int, tuple[int, ...]] = {}
     for w in winners:
         firsts.setdefault(side[w], keys[w])
@@ -123,7 +124,7 @@ def play_game(game: Any, players: int, bots: Mapping[int, str], seed: int,
     winners = s.winners()
     return GameRecord(index, seed, s.scores(), winners, s.decisions,
                       tally.counts.get("trick", 0), rounds, first, time.perf_counter() - t0,
-                      outcome(winners, s.rank_keys()))
+                      outcome(winners, s.rank_keys(), s.program.layout.team_of))
 
 
 # ------------------------------------------------------------ workers
@@ -217,11 +218,16 @@ def simulate(path: str, n: int, players: int | None = None,
     t0 = time.perf_counter()
     games: list[GameRecord] = []
 
+    prog = game.program(nplayers)
+    teams = [list(m) for m in prog.layout.team_members.values()]
+    names = [prog.team_name(t) for t in prog.layout.team_members]
+
     def result() -> Result:
         games.sort(key=lambda g: g.index)
         return Result(path=path, title=game.title, players=nplayers, options=opts,
                       bots=table, seed=seed, workers=workers,
-                      wall=time.perf_counter() - t0, games=games)
+                      wall=time.perf_counter() - t0, games=games, teams=teams,
+                      team_names=names)
 
     try:
         _play_all(game, n, nplayers, table, seed, workers, (path, opts, lang, engine), games,
@@ -328,14 +334,44 @@ class Result:
     workers: int
     wall: float
     games: list[GameRecord] = field(default_factory=list)
+    # The teams (seats of each, in order of their first seats) and their names; each seat
+    # alone when empty or when the ruleset has no ``teams:``.
+    teams: list[list[int]] = field(default_factory=list)
+    team_names: list[str] = field(default_factory=list)
 
     @property
     def n(self) -> int:
         return len(self.games)
 
+    @property
+    def teamed(self) -> bool:
+        """Whether some team has more than one seat (the ruleset's ``teams:``)."""
+        return any(len(t) > 1 for t in self.teams)
+
+    def _side(self) -> list[int]:
+        """Per seat, the index of its team (each seat its own without teams)."""
+        if not self.teamed:
+            return list(range(self.players))
+        side = [0] * self.players
+        for i, team in enumerate(self.teams):
+            for p in team:
+                side[p] = i
+        return side
+
+    def _won(self, g: GameRecord, side: int, sides: list[int]) -> float:
+        """What game ``g`` counts for one side: 1/k when k sides won it together."""
+        won = {sides[w] for w in g.winners}
+        return 1 / len(won) if side in won else 0.0
+
     def wins(self, seat: int) -> float:
-        """Games won by ``seat`` (a win shared by k seats counts 1/k)."""
-        return sum(1 / len(g.winners) for g in self.games if seat in g.winners)
+        """Games won by ``seat`` (a win shared by k seats counts 1/k; with teams, the
+        seat's team's wins: a team win is one win)."""
+        sides = self._side()
+        return sum(self._won(g, sides[seat], sides) for g in self.games)
+
+    def team_wins(self, team: int) -> float:
+        """Games won by team ``team`` (an index of :attr:`teams`; shared by k teams: 1/k)."""
+        return self.wins(self.teams[team][0])
 
     def win_rate(self, seat: int) -> tuple[float, float, float]:
         """``(rate, low, high)``: the seat's win rate with its 95% Wilson interval."""
@@ -343,8 +379,10 @@ class Result:
         return (w / self.n, *wilson(w, self.n))
 
     def first_player_wins(self) -> float:
-        """Games won by the seat that made the first decision (shared wins count 1/k)."""
-        return sum(1 / len(g.winners) for g in self.games if g.first in g.winners)
+        """Games won by the seat that made the first decision (shared wins count 1/k; with
+        teams, by its team)."""
+        sides = self._side()
+        return sum(self._won(g, sides[g.first], sides) for g in self.games)
 
     def ties(self) -> int:
         """Games whose winners the ranking could not separate (:func:`outcome` ``"tie"``)."""
@@ -375,12 +413,15 @@ class Result:
                           "win_high": hi, "score": _mean_sd(self.scores(p))})
         first = self.first_player_wins()
         ties, shared = self.ties(), self.shared()
+        fair = 1 / (len(self.teams) if self.teamed else self.players)
+        teams = {"teams": [self._team_row(i) for i in range(len(self.teams))]} \
+            if self.teamed else {}
         return {
             "ruleset": self.path, "title": self.title, "games": n, "players": self.players,
             "options": self.options, "seed": self.seed, "workers": self.workers,
-            "seats": seats,
+            "seats": seats, **teams,
             "first_player": {"win_rate": first / n, "low": wilson(first, n)[0],
-                             "high": wilson(first, n)[1], "fair": 1 / self.players},
+                             "high": wilson(first, n)[1], "fair": fair},
             "ties": {"share": ties / n, "low": wilson(ties, n)[0], "high": wilson(ties, n)[1]},
             "shared_wins": {"share": shared / n, "low": wilson(shared, n)[0],
                             "high": wilson(shared, n)[1]},
@@ -391,6 +432,14 @@ class Result:
             "seconds_per_game": statistics.fmean(self.measure("seconds")),
             "wall_seconds": self.wall, "games_per_second": n / self.wall if self.wall else 0.0,
         }
+
+    def _team_row(self, i: int) -> dict[str, Any]:
+        """One team's line of :meth:`summary`: its seats, name, win rate, mean score."""
+        w = self.team_wins(i)
+        lo, hi = wilson(w, self.n)
+        return {"team": i, "name": self.team_names[i], "seats": self.teams[i],
+                "win_rate": w / self.n, "win_low": lo, "win_high": hi,
+                "score": _mean_sd(self.scores(self.teams[i][0]))}
 
     def to_dict(self, games: bool = True) -> dict[str, Any]:
         """The summary plus (``games=True``) every game's record."""
@@ -453,7 +502,8 @@ class Comparison:
 
     def verdict(self) -> list[str]:
         """Plain-words findings: one sentence per clear difference, or "no clear difference"."""
-        out = [_sentence(line, self.base.players) for line in self.lines if line.clear]
+        sides = len(self.base.teams) if self.base.teamed else self.base.players
+        out = [_sentence(line, sides) for line in self.lines if line.clear]
         if out and len(out) < len(self.lines):
             out.append("No clear difference in the other measures.")
         if not out:
@@ -476,11 +526,17 @@ def _fmt(v: float, percent: bool, signed: bool = False) -> str:
 
 
 def _sentence(line: Line, players: int) -> str:
+    """One clear difference in plain words (``players``: the sides, seats or teams, that
+    make a fair share)."""
     unit = " points" if line.percent else ""
     ci = (f"95% CI {_fmt(line.low, line.percent, True)}..{_fmt(line.high, line.percent, True)}"
           f"{unit}")
     a, b = _fmt(line.base, line.percent), _fmt(line.variant, line.percent)
     up = line.diff > 0
+    if line.key.startswith("team:"):
+        name = line.label.removeprefix("team ").removesuffix(" win rate")
+        how = "favours" if up else "handicaps"
+        return f"Team {name} wins {b} vs {a}: the variant clearly {how} it ({ci})."
     if line.key.startswith("win:"):
         seat = line.key[4:]
         how = "favours" if up else "handicaps"
@@ -548,7 +604,12 @@ def compare(base: str, variant: str, n: int, players: int | None = None,
 def _compared(a: Result, b: Result) -> Comparison:
     """The measures of ``b`` (the variant) against ``a`` (the base), same seeds."""
     lines: list[Line] = []
-    for p in range(a.players):
+    if a.teamed and a.teams == b.teams:  # a team's win is one win: one line per team
+        for i, name in enumerate(a.team_names):
+            wa, wb = a.team_wins(i), b.team_wins(i)
+            lines.append(Line(f"team:{i}", f"team {name} win rate", wa / a.n, wb / b.n,
+                              *newcombe(wa, a.n, wb, b.n), True))
+    for p in range(0 if a.teamed and a.teams == b.teams else a.players):
         d, lo, hi = newcombe(a.wins(p), a.n, b.wins(p), b.n)
         lines.append(Line(f"win:{p}", f"seat {p} win rate", a.wins(p) / a.n,
                           b.wins(p) / b.n, d, lo, hi, True))

@@ -127,7 +127,7 @@ def _pct(v: float) -> str:
 
 
 def result_tables(r: Result) -> list[Table]:
-    """Rich tables for a simulation: seats, then game measures."""
+    """Rich tables for a simulation: teams (with ``teams:``), seats, then game measures."""
     s = r.summary()
     seats = Table(title=terminal.literal(f"{r.title}: {r.n} games, {r.players} players, "
                                          f"seed {r.seed}"
@@ -139,6 +139,17 @@ def result_tables(r: Result) -> list[Table]:
         seats.add_row(str(row["seat"]), terminal.literal(row["bot"]), _pct(row["win_rate"]),
                       f"{_pct(row['win_low'])}..{_pct(row['win_high'])}",
                       f"{row['score']['mean']:.2f}", f"{row['score']['sd']:.2f}")
+    tables = [seats]
+    if "teams" in s:  # a team's win is one win: its rate, and each seat's is its team's
+        teams = Table(title="Teams")
+        for col in ("Team", "Seats", "Win rate", "95% CI", "Mean score"):
+            teams.add_column(col, justify="left" if col in ("Team", "Seats") else "right")
+        for row in s["teams"]:
+            teams.add_row(terminal.literal(row["name"]), ", ".join(map(str, row["seats"])),
+                          _pct(row["win_rate"]),
+                          f"{_pct(row['win_low'])}..{_pct(row['win_high'])}",
+                          f"{row['score']['mean']:.2f}")
+        tables.insert(0, teams)
     game = Table(title="Games")
     game.add_column("Measure")
     game.add_column("Value", justify="right")
@@ -158,7 +169,7 @@ def result_tables(r: Result) -> list[Table]:
         game.add_row(f"Length: {key}", f"{s[key]['mean']:.1f}", f"sd {s[key]['sd']:.1f}")
     game.add_row("Time per game", f"{s['seconds_per_game'] * 1000:.1f} ms",
                  f"{s['games_per_second']:.0f} games/s on {r.workers} worker(s)")
-    return [seats, game]
+    return [*tables, game]
 
 
 def comparison_table(c: Comparison) -> Table:
@@ -213,21 +224,24 @@ def _draw(r: Result, path: str) -> None:
     import matplotlib.pyplot as plt
     shown = terminal.clean  # outside text (title, bots) without control characters
     fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(11, 4.2))
-    for p in range(r.players):
+    # with teams, a team's score and win are its seats': one line and one bar per team
+    sides = [(shown(name), team[0]) for name, team in zip(r.team_names, r.teams, strict=True)] \
+        if r.teamed else [(str(p), p) for p in range(r.players)]
+    for name, p in sides:
         ax1.hist(r.scores(p), bins=30, histtype="step",
-                 label=f"seat {p} ({shown(r.bots[p])})")
+                 label=name if r.teamed else f"seat {p} ({shown(r.bots[p])})")
     ax1.set_xlabel("final score")
     ax1.set_ylabel("games")
-    ax1.set_title("Score distribution by seat")
+    ax1.set_title("Score distribution by team" if r.teamed else "Score distribution by seat")
     ax1.legend()
-    rates = [r.win_rate(p) for p in range(r.players)]
-    ax2.bar([str(p) for p in range(r.players)], [x[0] * 100 for x in rates],
+    rates = [r.win_rate(seat) for _, seat in sides]
+    ax2.bar([name for name, _ in sides], [x[0] * 100 for x in rates],
             yerr=[[(x[0] - x[1]) * 100 for x in rates], [(x[2] - x[0]) * 100 for x in rates]],
             capsize=4)
-    ax2.axhline(100 / r.players, linestyle="--", color="grey", label="fair share")
-    ax2.set_xlabel("seat")
+    ax2.axhline(100 / len(sides), linestyle="--", color="grey", label="fair share")
+    ax2.set_xlabel("team" if r.teamed else "seat")
     ax2.set_ylabel("win rate (%) with 95% CI")
-    ax2.set_title("Win rate by seat")
+    ax2.set_title("Win rate by team" if r.teamed else "Win rate by seat")
     ax2.legend()
     fig.suptitle(f"{shown(r.title)}: {r.n} games, {r.players} players")
     fig.tight_layout()

@@ -74,3 +74,27 @@ def rollout(state: State, rng: random.Random, stop: Any = None, limit: int = 1_0
         state.apply(rng.choice(state.legal_actions()))
         n += 1
     return n
+
+
+# ------------------------------------------------------------ what a seat plays for
+# A seat plays for its team (``teams:``; each seat alone without it): the bots' rewards
+# give a partner's win to the seat as its own, and count only the other teams as rivals.
+def win_shares(s: State) -> list[float]:
+    """Each seat's share of a finished game's win: ``1/k`` to every seat of each of the
+    ``k`` winning teams (a team's win is one win, its seats' own; no winner: all 0)."""
+    winners, lay = s.winners(), s.program.layout
+    out = [0.0] * s.num_players
+    if not lay.teamed:  # (bots ask this after every playout: the short way)
+        for w in winners:
+            out[w] = 1.0 / len(winners)
+        return out
+    won = {lay.team_of[w] for w in winners}
+    return [1.0 / len(won) if lay.team_of[p] in won else 0.0 for p in range(s.num_players)]
+
+
+def margin(s: State, seat: int) -> float:
+    """``score[seat] - max(score of the seats of other teams)`` (0 for the others when
+    every seat is in ``seat``'s team): how far ahead of its rivals ``seat`` is."""
+    scores, team_of = s.scores(), s.program.layout.team_of
+    rivals = [v for p, v in enumerate(scores) if team_of[p] != team_of[seat]]
+    return float(scores[seat] - (max(rivals) if rivals else 0))

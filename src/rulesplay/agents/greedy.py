@@ -4,8 +4,9 @@ For each legal action: take a determinisation of the hidden cards (:meth:`InfoSe
 apply the action, then finish the look-ahead with a short random rollout until this seat
 decides again after some other seat has (so a card's effect on a trick shows), the game ends,
 or ``depth`` decisions pass. The value is ``score[seat] - max(score of the others)`` (the
-ruleset's ``score:`` expression), averaged over ``samples`` determinisations (the same ones for
-every action); ties are broken by the agent's generator.
+ruleset's ``score:`` expression; with ``teams:``, the others are the other teams' seats),
+averaged over ``samples`` determinisations (the same ones for every action); ties are broken
+by the agent's generator.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from typing import Any
 
 from ..engine.choices import Action
 from ..engine.state import State
-from .base import Agent
+from .base import Agent, margin
 from .draws import choice, copier
 from .infoset import InfoSet
 
@@ -46,10 +47,9 @@ class GreedyAgent(Agent):
         self.samples, self.depth = int(samples), int(depth)
 
     def value(self, s: State) -> float:
-        """``score[seat] - max(score of the others)``."""
-        scores = s.scores()
-        others = [v for i, v in enumerate(scores) if i != self.seat]
-        return float(scores[self.seat] - (max(others) if others else 0))
+        """``score[seat] - max(score of the others)``; with teams, of the other teams'
+        seats (a partner is no rival: :func:`~rulesplay.agents.base.margin`)."""
+        return margin(s, self.seat)
 
     def choose(self, info: InfoSet, rng: random.Random) -> Action:
         legal = info.legal_actions

@@ -12,7 +12,8 @@ reward of the seat that chose it. Each iteration:
 3. *Expand* one untried legal action, chosen by the agent's generator.
 4. *Roll out* uniformly at random to the end of the game.
 5. *Back-propagate* the reward vector: ``win`` gives 1 to a sole winner and ``1/k`` to each of
-   ``k`` tied winners (0 to every seat when a game ends without a winner); ``score`` gives
+   ``k`` tied winners (0 to every seat when a game ends without a winner; with ``teams:``,
+   a team's win is each of its seats', so a partner's win is the seat's own); ``score`` gives
    each seat its score normalised to 0..1 between the lowest and highest score of the game.
 
 The move played is the root child with the most visits. Budget: ``iterations`` or
@@ -28,7 +29,7 @@ from typing import Any
 
 from ..engine.choices import Action
 from ..engine.state import State
-from .base import Agent
+from .base import Agent, win_shares
 from .draws import choice
 from .infoset import InfoSet
 
@@ -89,12 +90,8 @@ class MctsAgent(Agent):
     def rewards(self, s: State) -> list[float]:
         """The reward of every seat at the end of a game."""
         n = s.num_players
-        if self.reward_kind == "win":
-            winners = s.winners()
-            out = [0.0] * n
-            for w in winners:  # a game may end with no winner at all: all get 0
-                out[w] = 1.0 / len(winners)
-            return out
+        if self.reward_kind == "win":  # a team's win is each of its seats' (no winner: 0)
+            return win_shares(s)
         scores = s.scores()
         lo, hi = min(scores), max(scores)
         if hi == lo:

@@ -11,7 +11,8 @@ a function, or an import from a higher layer):
    ends read: card ids and labels, zones, variable defaults, the node list, score functions).
 2. State: ``observe`` (what a seat may see; determinisation), ``state`` (``State``: plain
    data plus the engine API; ``save_shape`` checks a save before it is used; ``budgets``
-   stops a game over one of its limits). It imports
+   stops a game over one of its limits; ``team_results``: who plays with whom, each team's
+   result). It imports
    no loader: ``State.from_json(data, game)`` takes a ``Game``; without one it asks the
    loader the ``rulesplay`` package installs.
 3. Run-time nodes: ``effects`` (blocks, loops, phases, moving cards), ``choices``

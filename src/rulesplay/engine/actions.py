@@ -74,10 +74,13 @@ class ActionCache:
         choice: the decision's name (the part of every id before the colon).
         card: the values are card ids (int); ``by_card`` then holds one Action per card.
         seats: the values are seats, labelled by seat name.
+        teams: the values are teams (their numbers), labelled by team name.
     """
 
-    def __init__(self, prog: Program, choice: str, card: bool, seats: bool = False) -> None:
+    def __init__(self, prog: Program, choice: str, card: bool, seats: bool = False,
+                 teams: bool = False) -> None:
         self.prog, self.choice, self.card, self.seats = prog, choice, card, seats
+        self.teams = teams
         self.cache: dict[Any, Action] = {}
         self.blind: dict[tuple[int, int], Position] = {}
         self.skip_label = prog.word("skip")
@@ -108,5 +111,6 @@ class ActionCache:
         if self.card:
             return Action(f"{self.choice}:{prog.card_ids[value]}", prog.card_labels[value],
                           value, self.choice, True)
-        label = prog.seat_name(value) if self.seats else prog.value_label(value)
+        label = prog.seat_name(value) if self.seats else prog.team_name(value) if self.teams \
+            else prog.value_label(value)
         return Action(f"{self.choice}:{prog.value_id(value)}", label, value, self.choice, False)

@@ -7,10 +7,12 @@ saves and frames hold those numbers.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from ..errors import RulesValidationError
 from ..limits import defaults
 from ..validate import start_phase
+from ..validate.teams import Teams, TeamsFault, partition_problem, seat_teams, teams_env
 from .choices import ChooseNode
 from .codegen import ExprCompiler
 from .compile_stmts import StmtCompiler
@@ -24,12 +26,33 @@ from .tables import (
     build_cards,
     build_options,
     build_seen_by,
+    build_teams,
     build_vars,
     build_zones,
 )
 
 if TYPE_CHECKING:
+    from .. import ir
     from .game import Game
+
+
+def game_teams(ruleset: ir.Ruleset, n: int, options: dict[str, Any]) -> Teams | None:
+    """The teams of ``n`` players with the game's ``options`` (None without ``teams:``).
+
+    Raises:
+        RulesValidationError: at the ``teams:`` line or a ``partner of``, when the options
+            chosen make teams the validator refuses (it checked their defaults).
+    """
+    if ruleset.teams is None:
+        return None
+    try:
+        teams = seat_teams(ruleset.teams, n, teams_env(ruleset, options))
+    except TeamsFault as exc:
+        raise RulesValidationError(exc.message, exc.node.span) from None
+    problem = partition_problem(ruleset, teams, n)
+    if problem is not None:
+        raise RulesValidationError(*problem)
+    return teams
 
 
 def build_program(game: Game, n: int) -> Program:
@@ -41,7 +64,8 @@ def build_program(game: Game, n: int) -> Program:
 
     Raises:
         RulesError: an option value not allowed with ``n`` players, fewer than one copy of
-            a card, a derived card attribute that fails, or two cards with the same id.
+            a card, a derived card attribute that fails, two cards with the same id, or
+            teams the options make unplayable.
     """
     lay = Layout()
     lay.n = n
@@ -49,6 +73,7 @@ def build_program(game: Game, n: int) -> Program:
     comp = ExprCompiler(prog.checked, lay)
     ruleset = prog.ruleset
     build_options(prog, comp, game.option_values)  # first: copies and attributes may use them
+    build_teams(prog, game_teams(ruleset, n, lay.options))
     limits = defaults() | {lim.name: lim.value for lim in ruleset.limits} | game.limits
     prog.max_decisions, prog.max_entries, prog.max_steps, prog.max_work, prog.max_total = \
         limits["decisions"], limits["entries"], limits["steps"], limits["work"], limits["total"]

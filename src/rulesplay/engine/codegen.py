@@ -547,8 +547,9 @@ class ExprCompiler(Stage):
         return f"(not {test})" if e.negate else test
 
     def visit_Seat(self, e: ir.Seat) -> str:
-        step = 1 if e.side == "left" else -1
-        return f"_side({self.gen(e.of)}, {step}, {self.lay.n})"
+        if e.side in ("left", "right"):
+            return f"_side({self.gen(e.of)}, {1 if e.side == 'left' else -1}, {self.lay.n})"
+        return f"{self.const(self.lay.seat_tables[e.side])}.get({self.gen(e.of)})"  # teams:
 
     def visit_Name(self, e: ir.Name) -> str:
         cat, n = self.c.res[id(e)]
@@ -576,8 +577,8 @@ class ExprCompiler(Stage):
             return str(lay.zone_id[n])
         elif cat == "players":
             return str(lay.n)
-        elif cat == "seats":
-            value = tuple(range(lay.n))
+        elif cat in ("seats", "teams"):  # teams: their numbers, in order of first seats
+            value = tuple(range(lay.n)) if cat == "seats" else tuple(lay.team_members)
         elif cat == "enum":
             value = tuple(v.name for v in self.c.symbols.enums[n].values)
         elif cat == "bool":
@@ -663,10 +664,9 @@ class _Fill(dict[str, str]):
             if key[0] == "c" and self.per_element is not None and k == 0:
                 return comp._gone_over(arg)  # the elements gone over
             return comp.gen(arg) if key[0] == "a" else comp.gen_coll(arg)
-        if key == "owners":
-            return comp.const(lay.zone_owner)
-        if key == "sort_key":
-            return comp.const(lay.sort_key)
+        tables = {"owners": lay.zone_owner, "sort_key": lay.sort_key, "members": lay.team_members}
+        if key in tables:
+            return comp.const(tables[key])
         if key == "stat":
             stat = self.args[0]
             assert isinstance(stat, ir.Name)  # the validator resolved it as a stat's name

@@ -244,7 +244,8 @@ def compile_choose(sc: StmtCompiler, index: int, c: ir.Choose) -> ChooseNode:
     filter, _ = comp.candidate_filter(c.where, c.name)
     slot = lay.local(c.name)
     card = comp.type_of(c.domain) in ("zone", "list:card")
-    actions = ActionCache(prog, c.name, card, seats=comp.type_of(c.domain) == "list:player")
+    actions = ActionCache(prog, c.name, card, seats=comp.type_of(c.domain) == "list:player",
+                          teams=comp.type_of(c.domain) == "list:team")
     # A skip label may name the state ("keep {count(hand[p])} cards"): made per listing.
     skip_text = sc.template(c.skip_label) if c.skip_label is not None else None
     prompt_text = sc.template(c.prompt, default=c.name)

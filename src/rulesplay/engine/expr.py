@@ -38,6 +38,15 @@ class Layout:
         self.sort_key: dict[Any, Any] = {}
         self.ability_of: list[str | None] = []  # card -> its ability's name
         self.stat_tables: dict[str, list[Any]] = {}  # stat -> per card: its modifier or None
+        # Teams (``teams:``; without it each seat is its own team): per seat its team's
+        # number (the team's first seat) and its partner (None unless a two-seat team);
+        # team number -> its seats, and its label.
+        self.team_of: list[int] = []
+        self.partner_of: list[int | None] = []
+        self.team_members: dict[int, list[int]] = {}
+        self.team_labels: dict[int, str | None] = {}
+        self.seat_tables: dict[str, dict[int, int | None]] = {"team": {}, "partner": {}}
+        self.teamed = False  # some team has more than one seat
 
     def local(self, name: str) -> int:
         """The slot of local name ``name`` (one slot per name; phases are not recursive)."""

@@ -176,7 +176,10 @@ def observation(state: State, seat: int | None) -> dict[str, Any]:
         "owner", "label", "visibility" (``public`` while revealed in play), "count",
         "cards": [ids] | None, "top": id | None}],
         "vars": {name: value}, "player_vars": {name: [value per seat]},
-        "card_vars": {card id: {var: value}} for visible cards}``. Card lists run bottom to
+        "card_vars": {card id: {var: value}} for visible cards, "teams": [{"team", "name",
+        "seats"}] (each seat alone without ``teams:``), "team": the index of ``seat``'s team,
+        "partner": its partner's seat (None but in a two-seat team; both None for an
+        onlooker), "team_vars": {name: [value per team]}}``. Card lists run bottom to
         top. The value of a variable ``seat`` may not see (declared ``owner`` of another
         seat, or ``hidden``) is ``"?"``; a card variable it may not see is left out, and the
         prompt shows such values as ``?`` too.
@@ -216,8 +219,25 @@ def observation(state: State, seat: int | None) -> dict[str, Any]:
                  for name, slot in lay.gslot.items()},
         "player_vars": {name: [v if seers & bit else HIDDEN for v, seers in
                                zip(state.pv[slot], prog.pvar_seers[slot], strict=True)]
-                        for name, slot in lay.pslot.items()},
+                        for name, slot in lay.pslot.items() if name not in prog.team_vars},
         "card_vars": card_vars,
+        **_teams(state, seat, bit),
+    }
+
+
+def _teams(state: State, seat: int | None, bit: int) -> dict[str, Any]:
+    """Who plays with whom (public: the ruleset's ``teams:`` is fixed before play) and the
+    team variables, one value per team (kept at each team's first seat)."""
+    prog, lay = state.program, state.program.layout
+    numbers = list(lay.team_members)
+    return {
+        "teams": [{"team": i, "name": prog.team_name(t), "seats": list(lay.team_members[t])}
+                  for i, t in enumerate(numbers)],
+        "team": None if seat is None else numbers.index(lay.team_of[seat]),
+        "partner": None if seat is None else lay.partner_of[seat],
+        "team_vars": {name: [state.pv[slot][t] if prog.pvar_seers[slot][t] & bit else HIDDEN
+                             for t in numbers]
+                      for name, slot in lay.pslot.items() if name in prog.team_vars},
     }
 
 

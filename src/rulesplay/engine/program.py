@@ -63,6 +63,7 @@ class Program:
             like ``zone_seers``, by :func:`sight` (its declared visibility): per global or
             trick slot; per player slot, one per owning seat; per card slot.
         concealed: whether some variable is not seen by every seat and onlooker.
+        team_vars: the names of team variables (``team var``).
         card_var_defaults, card_var_resets: per card variable, its default; the
             ``(slot, default)`` of those reset when a card moves.
         num_locals: local name slots (``State.loc``); card_locals, card_list_locals: the
@@ -113,6 +114,7 @@ class Program:
         self.pvar_seers: list[list[int]] = []
         self.cvar_seers: list[int] = []
         self.concealed: bool = False
+        self.team_vars: set[str] = set()  # team variables (kept in ``pv`` at first seats)
         self.card_var_defaults: list[Any] = []
         self.card_var_resets: list[tuple[int, Any]] = []
         self.num_locals: int = 0
@@ -132,8 +134,9 @@ class Program:
 
     def show(self, value: Any, typ: str = "any") -> str:
         """A run-time value in the ruleset's words: a card (``typ`` "card") by its label, a
-        seat (``typ`` "player") by its name, a bool as yes/no, an enum value by its label,
-        a tuple or list as a comma-separated list, none as the word for none."""
+        seat (``typ`` "player") by its name, a team (``typ`` "team") by its name, a bool as
+        yes/no, an enum value by its label, a tuple or list as a comma-separated list, none
+        as the word for none."""
         if value is None:
             return self.word("none")
         if typ == "card":
@@ -141,6 +144,8 @@ class Program:
             return label
         if typ == "player":
             return self.seat_name(value)
+        if typ == "team":
+            return self.team_name(value)
         if isinstance(value, bool):
             return self.word("yes" if value else "no")
         if isinstance(value, str):
@@ -163,6 +168,33 @@ class Program:
     def seat_name(self, seat: int) -> str:
         """A seat's display name ("Seat 2")."""
         return self.word("seat").format(n=seat)
+
+    def team_name(self, team: int) -> str:
+        """A team's display name: its text (or enum value's label) from ``teams:``, else
+        its seats' names ("Seat 0 & Seat 2"); ``team`` is the team's number (its first
+        seat)."""
+        lay = self.layout
+        label = lay.team_labels.get(team)
+        if label is not None:  # a text, or an enum value: its label in the game's language
+            return self.enum_labels.get(label, label)
+        return " & ".join(self.seat_name(p) for p in lay.team_members[team])
+
+    def team_keys(self, keys: list[tuple[int, ...]]) -> dict[int, tuple[int, ...]]:
+        """Each team's (score, tiebreak...) tuple by team number, from each seat's ``keys``.
+
+        Raises:
+            RulesRuntimeError: two seats of one team score differently (with teams the
+                score is the team's, e.g. ``score: points[team of player]``).
+        """
+        out: dict[int, tuple[int, ...]] = {}
+        for seat, team in enumerate(self.layout.team_of):
+            if out.setdefault(team, keys[seat]) != keys[seat]:
+                raise RulesRuntimeError(
+                    f"{self.seat_name(team)} and {self.seat_name(seat)} are one team "
+                    f"({self.team_name(team)}) but score {out[team]} and {keys[seat]}: with "
+                    "teams the score is the team's (e.g. score: points[team of player], or "
+                    "sum(members(team of player), ...))")
+        return out
 
     def value_id(self, value: Any) -> str:
         """A choice value as it appears in an action id (``yes``/``no`` for bools)."""

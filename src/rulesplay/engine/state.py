@@ -35,6 +35,7 @@ from .observe import (
     set_seers,
 )
 from .save_shape import check_shape, restore
+from .team_results import TeamResults
 
 if TYPE_CHECKING:
     from .game import Game
@@ -65,7 +66,7 @@ def set_game_loader(loader: Callable[[dict[str, Any]], Game]) -> None:
     _game_loader = loader
 
 
-class State:
+class State(TeamResults):
     """A game in progress. Create with :meth:`rulesplay.Game.new_state`."""
 
     __slots__ = ("program", "zones", "where", "g", "pv", "cv", "loc", "stack", "by", "rng",
@@ -455,7 +456,8 @@ class State:
 
     def winners(self) -> list[int]:
         """The winning seats: the ruleset's ``winners:`` expression when it has one, else the
-        seats with the best (score, tiebreaks) tuple; several when still tied."""
+        seats with the best (score, tiebreaks) tuple (with teams: the best team's seats);
+        several when still tied."""
         if self.program.winners_fn is not None:
             try:
                 return sorted(set(self.program.winners_fn(self, None)))
@@ -464,6 +466,8 @@ class State:
                 raise self._located(exc, rs.winners.span if rs.winners else None,
                                     "the winners rule") from None
         keys = self.rank_keys()
+        if self.program.layout.teamed:  # teammates score alike, so the best team's seats win
+            self.team_keys(keys)
         try:
             best = max(keys)  # (scores that are not numbers: a damaged save)
         except FAULTS as exc:

@@ -21,6 +21,7 @@ from .options import check_option_value
 from .texts import card_label_fn
 
 if TYPE_CHECKING:
+    from ..validate.teams import Teams
     from .codegen import ExprCompiler
     from .program import Program
 
@@ -36,6 +37,27 @@ def build_options(prog: Program, comp: ExprCompiler, values: Mapping[str, Any]) 
         value = values[o.name] if o.name in values else comp.expr(o.default)(None, None)
         check_option_value(o, value, lay.n)
         lay.options[o.name] = value
+
+
+def build_teams(prog: Program, teams: Teams | None) -> None:
+    """Each seat's team by the ruleset's ``teams:`` (``teams``, worked out by
+    :func:`~rulesplay.validate.teams.seat_teams`; each seat its own team without one), each
+    team's seats and label, and each seat's partner in a two-seat team."""
+    lay = prog.layout
+    if teams is None:
+        lay.team_of[:] = range(lay.n)
+        lay.team_members.update({p: [p] for p in range(lay.n)})
+        lay.team_labels.update({p: None for p in range(lay.n)})
+    else:
+        lay.team_of[:] = teams.of_seat
+        lay.team_members.update(teams.members)
+        lay.team_labels.update(teams.labels)
+    lay.partner_of[:] = [next((q for q in lay.team_members[t] if q != p), None)
+                         if len(lay.team_members[t]) == 2 else None
+                         for p, t in enumerate(lay.team_of)]
+    lay.teamed = any(len(m) > 1 for m in lay.team_members.values())
+    lay.seat_tables["team"].update(enumerate(lay.team_of))
+    lay.seat_tables["partner"].update(enumerate(lay.partner_of))
 
 
 def build_cards(prog: Program, comp: ExprCompiler) -> None:
@@ -208,7 +230,7 @@ def build_vars(prog: Program, comp: ExprCompiler) -> None:
             lay.gslot[v.name] = len(lay.gslot)
             prog.gvars.append((lay.gslot[v.name], var_default(comp, v)))
             prog.gvar_seers.append(seers(v, None))
-        elif v.scope == "player":
+        elif v.scope in ("player", "team"):  # a team's value is kept at its first seat
             lay.pslot[v.name] = len(lay.pslot)
             prog.pvars.append((lay.pslot[v.name], var_default(comp, v)))
             prog.pvar_seers.append([seers(v, p) for p in range(n)])
@@ -216,6 +238,7 @@ def build_vars(prog: Program, comp: ExprCompiler) -> None:
             lay.cslot[v.name] = len(lay.cslot)
             prog.cvar_seers.append(seers(v, None))
     prog.concealed = any(v.visibility != "public" for v in prog.ruleset.vars)
+    prog.team_vars = {v.name for v in prog.ruleset.vars if v.scope == "team"}
     # Card variables: their defaults (fixed values) and which reset when a card moves.
     for v in prog.ruleset.vars:
         if v.scope == "card":

@@ -61,9 +61,10 @@ def _seers(prog: Program, comp: ExprCompiler, e: ir.Expr) -> Seers | None:
     per_seat: list[tuple[list[int], Fn]] = []
     for r in reads:
         name = r.var.name
-        if r.var.scope == "player" and r.seat is not None:
+        # (a team variable is kept at its team's first seat: its number, read as a seat)
+        if r.var.scope in ("player", "team") and r.seat is not None:
             per_seat.append((prog.pvar_seers[lay.pslot[name]], comp.expr(r.seat)))
-        elif r.var.scope == "player":
+        elif r.var.scope in ("player", "team"):
             for each in prog.pvar_seers[lay.pslot[name]]:
                 fixed &= each
         else:

@@ -35,6 +35,7 @@ from .seen_by import check_seen_by
 from .sight import secret_action_labels
 from .statements import StmtChecker
 from .symbols import RESERVED, Checked, Context, Symbols
+from .teams import team_checks
 from .types import ANY, compatible, describe, elem_type, per_player_hint
 from .unseen import Sight, unseen_options
 from .warn import unused_options
@@ -123,6 +124,14 @@ class Checker:
         if r.winners is not None:
             with ctx.only_reading("the winners rule"):
                 exprs.want(r.winners, "list:player", what=" (winners: the winning seats)")
+        if r.teams is not None:
+            ctx.scopes.append({"player": "player"})
+            with ctx.only_reading("the teams"):
+                t = exprs.expr(r.teams)
+                if t not in ("int", "str", ANY) and not t.startswith("enum:"):
+                    ctx.error(f"a seat's team is a number, a text or an enum value, not "
+                              f"{describe(t)}", r.teams.span)
+            ctx.scopes.pop()
         for change in r.overrides:
             said = f"option {change.name} = ..." if change.action == "default" else \
                 f"{change.action} {change.what} {change.name}"
@@ -135,7 +144,7 @@ class Checker:
         hidden_branches(ctx, sight)
         graph_checks(ctx)
         secret_action_labels(ctx)
-        constant_checks(ctx)
+        team_checks(ctx, constant_checks(ctx))
         unused_options(ctx)
         for d in r.defines:
             if d.name not in self.expander.used:

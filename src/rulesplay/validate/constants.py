@@ -211,17 +211,22 @@ def _option_problem(o: ir.OptionDecl, value: Any) -> str | None:
     return None if value in o.choices else "allowed: " + ", ".join(o.choices)
 
 
-def constant_checks(c: Context) -> None:
+def constant_checks(c: Context) -> dict[int, dict[str, Any]]:
     """Option defaults and card copies, worked out for every player count of the ruleset.
 
     Rules: an option's default may use numbers, ``players``, earlier options and choice
     values, and must be allowed by the option's type for every player count in
     ``players lo..hi``; a kind's ``copies`` must be at least 1 for every player count; the
     kinds together make at most :data:`MAX_CARDS` cards.
+
+    Returns:
+        Per player count, the names known before play (options, choice values) and their
+        values, for the checks that work out more (the teams).
     """
     r = c.r
+    envs: dict[int, dict[str, Any]] = {}
     if not 1 <= r.min_players <= r.max_players <= 64:
-        return
+        return envs
     base: dict[str, Any] = {v: v for v in c.sym.choice_values}
     reported: set[tuple[str, int]] = set()
 
@@ -238,7 +243,7 @@ def constant_checks(c: Context) -> None:
         if _names(o.default) & varying:
             varying.add(o.name)
     for n in range(r.min_players, r.max_players + 1):
-        env = dict(base, players=n)
+        env = envs[n] = dict(base, players=n)
         for i, o in enumerate(r.options):
             where = f" with {n} players" if o.name in varying and \
                 r.min_players < r.max_players else ""
@@ -304,3 +309,4 @@ def constant_checks(c: Context) -> None:
                 where = f" with {n} players" if r.min_players < r.max_players else ""
                 report(f"the card kinds up to '{k.name}' make {total} cards{where}; a game "
                        f"may have at most {MAX_CARDS} cards", k, ("", 0))
+    return envs

@@ -130,10 +130,12 @@ class ExprChecker(Stage):
             if v.scope == "card":
                 self.error(f"'{n}' is a card variable: say card.{n}", e.span)
                 return ANY
-            cat = {"global": "var", "trick": "tvar", "player": "pvar"}[v.scope]
+            # A team variable is kept like a player variable, at its team's first seat.
+            cat = {"global": "var", "trick": "tvar", "player": "pvar", "team": "pvar"}[v.scope]
             res[id(e)] = (cat, n)
             t = ctx.var_type(v)
-            return f"pvar:{t}" if v.scope == "player" else t
+            return f"pvar:{t}" if v.scope == "player" else \
+                f"teamvar:{t}" if v.scope == "team" else t
         if n in sym.choice_values:
             res[id(e)] = ("choice_value", n)
             return "str"
@@ -156,6 +158,9 @@ class ExprChecker(Stage):
         if n == "bool":
             res[id(e)] = ("bool", n)
             return "list:bool"
+        if n == "teams" and ctx.r.teams is not None:  # (after every declared name)
+            res[id(e)] = ("teams", n)
+            return "list:team"
         names = [*ctx.global_names(), *(k for s in ctx.scopes for k in s)]
         if it is not None:
             names.append("it")
@@ -198,6 +203,9 @@ class ExprChecker(Stage):
             if obj == "pzone":
                 return "zone"
             return obj[5:]
+        if obj.startswith("teamvar:"):
+            self.want(e.key, "team", it, " in team index (say team of SEAT)")
+            return obj[8:]
         if obj.startswith("dict:"):
             self.expr(e.key, it)
             return obj[5:]
@@ -290,7 +298,7 @@ class ExprChecker(Stage):
 
     def visit_Seat(self, e: ir.Seat, it: str | None) -> str:
         self.want(e.of, "player", it)
-        return "player"
+        return "team" if e.side == "team" else "player"
 
     # ------------------------------------------------------------ collections
     def visit_TupleExpr(self, e: ir.TupleExpr, it: str | None) -> str:

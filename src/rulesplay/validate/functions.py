@@ -56,9 +56,10 @@ class Builtin:
             ``max(a, b)``) and ``"flags"`` (one argument, a list of yes/no values) when the
             function has them. ``{a0}``, ``{a1}`` stand for an argument's code, ``{c0}``,
             ``{c1}`` for an argument read as a collection (a zone's cards), and ``{owners}``,
-            ``{sort_key}``, ``{stat}`` (the table of the stat named by the first argument)
-            and ``{this}`` (the slot of ``this``) for run-time tables of the engine. Other
-            names are the engine's helpers (``_top``...) and Python builtins.
+            ``{sort_key}``, ``{stat}`` (the table of the stat named by the first argument),
+            ``{members}`` (each team's seats) and ``{this}`` (the slot of ``this``) for
+            run-time tables of the engine. Other names are the engine's helpers (``_top``...)
+            and Python builtins.
         per_element: the argument evaluated once per element of the first, with ``it``
             bound to the element, or None.
         value: for a call the validator can work out before play (in an option default or
@@ -241,6 +242,9 @@ _ROWS = (
     Builtin("shares", (2, 2), _shares, code={"2": "_shares({a0}, {a1})"}),
     Builtin("union", (2, 2), _union, per_element=1, code={"2": "_union({a1} for it in {c0})"}),
     Builtin("bonus", (2, 2), _bonus, code={"2": "_bonus(s, {c1}, {stat}, {this})"}),
+    # The seats of a team (``members(team of p)``: p and its teammates), in seat order.
+    Builtin("members", (1, 1), _result("list:player", "team"),
+            code={"1": "list({members}.get({a0}, ()))"}),
 )
 
 BUILTINS: dict[str, Builtin] = {b.name: b for b in _ROWS}

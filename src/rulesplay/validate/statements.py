@@ -74,8 +74,9 @@ class StmtChecker(Stage):
                 self.expr(s.value)
                 return
         target_type = self.expr(t)
-        if isinstance(t, ir.Index) and not self.expr(t.obj).startswith("pvar:"):
-            self.error("only a player variable can be assigned by seat", t.span)
+        if isinstance(t, ir.Index) and not self.expr(t.obj).startswith(("pvar:", "teamvar:")):
+            self.error("only a player variable can be assigned by seat (a team variable by "
+                       "team)", t.span)
         if isinstance(t, ir.Attr) and t.name not in self.sym.vars:
             self.error(f"'{t.name}' is a printed attribute of the card; only card variables "
                        "can be assigned", t.span)
@@ -91,14 +92,15 @@ class StmtChecker(Stage):
         """Report a bare name that is no global or trick variable (an option, a player or
         card variable, nothing declared); True when reported."""
         var = self.sym.vars.get(t.id)
-        if var is not None and var.scope not in ("card", "player"):
+        if var is not None and var.scope not in ("card", "player", "team"):
             return False
         if t.id in self.sym.options:
             msg = f"option '{t.id}' is read-only; declare a 'var' for a value " \
                 "that changes during play"
         elif var is not None:
             msg = f"'{t.id}' is a {var.scope} variable: say " + \
-                (f"card.{t.id}" if var.scope == "card" else f"{t.id}[seat]")
+                (f"card.{t.id}" if var.scope == "card" else f"{t.id}[team of seat]"
+                 if var.scope == "team" else f"{t.id}[seat]")
         else:
             msg = f"undefined variable '{t.id}'" + did_you_mean(
                 t.id, [v for v in self.sym.vars if self.sym.vars[v].scope

@@ -1,7 +1,8 @@
 """The validator's types: strings, with the rules of what may meet what.
 
 A type is ``int bool str player card zone pzone none any tuple ability``, ``enum:<name>``,
-``list:<T>``, ``set:<enum>``, ``dict:<T>`` (a table of T) or ``pvar:<T>`` (a T per player).
+``list:<T>``, ``set:<enum>``, ``dict:<T>`` (a table of T), ``pvar:<T>`` (a T per player),
+``team`` (a team: ``team of SEAT``) or ``teamvar:<T>`` (a T per team).
 """
 
 from __future__ import annotations
@@ -31,9 +32,10 @@ def describe(t: str) -> str:
     ``cards``, ``int`` -> ``a number``."""
     simple = {"int": "a number", "bool": "yes/no", "str": "a text", "player": "a player",
               "card": "a card", "zone": "a zone", "pzone": "a zone per player",
-              "none": "none", ANY: "a value", "tuple": "a tuple"}
+              "none": "none", ANY: "a value", "tuple": "a tuple", "team": "a team"}
     plural = {"int": "numbers", "bool": "yes/no values", "str": "texts", "player": "players",
-              "card": "cards", "zone": "zones", ANY: "values", "tuple": "tuples"}
+              "card": "cards", "zone": "zones", ANY: "values", "tuple": "tuples",
+              "team": "teams"}
     if t in simple:
         return simple[t]
     if t.startswith("enum:"):
@@ -48,6 +50,8 @@ def describe(t: str) -> str:
         return f"a table of {describe('list:' + t[5:])}"
     if t.startswith("pvar:"):
         return f"{describe(t[5:])} per player"
+    if t.startswith("teamvar:"):
+        return f"{describe(t[8:])} per team"
     if t.startswith("set:"):
         return f"a set of {t[4:]} values"
     if t == "ability":
@@ -60,6 +64,8 @@ def per_player_hint(e: ir.Expr, t: str) -> str:
     per-player name used bare; else the empty string."""
     if isinstance(e, ir.Name) and (t == "pzone" or t.startswith("pvar:")):
         return f"; '{e.id}' is one per player: say {e.id}[p]"
+    if isinstance(e, ir.Name) and t.startswith("teamvar:"):
+        return f"; '{e.id}' is one per team: say {e.id}[team of p]"
     return ""
 
 
