@@ -48,6 +48,7 @@ class Decision(TypedDict):
     label: str
     private: bool
     masks: NotRequired[Masks]  # of "prompt"
+    for_player: NotRequired[int]  # the seat whose card was chosen for it (``chosen by``)
 
 
 class Phase(TypedDict):
@@ -95,6 +96,14 @@ class Pass(TypedDict):
     type: Literal["pass"]
     player: int
     forced: bool
+    phase: str
+
+
+class SitOut(TypedDict):
+    """A trick began that ``players`` (seats) sit out."""
+
+    type: Literal["sit_out"]
+    players: list[int]
     phase: str
 
 
@@ -188,6 +197,11 @@ def say(text: str, masks: list[Mask] | None = None) -> Say:
 def passed(player: int, forced: bool, phase: str) -> Pass:
     """Seat ``player`` passed (``forced``: it could not play)."""
     return {"type": "pass", "player": player, "forced": forced, "phase": phase}
+
+
+def sat_out(players: list[int], phase: str) -> SitOut:
+    """Seats ``players`` sit out the trick that begins."""
+    return {"type": "sit_out", "players": players, "phase": phase}
 
 
 def trick(winner: int | None, card: str, cards: list[str]) -> Trick:

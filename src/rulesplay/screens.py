@@ -558,10 +558,12 @@ def render_moves(events: list[Event], view: SeatView, book: CardBook,
     for ev in view.filter(events):
         if ev.get("type") == "decision" and ":" in str(ev.get("action")):
             name, card = str(ev["action"]).split(":", 1)
+            owner = ev.get("for_player")  # a card chosen for another seat is that seat's
+            seat: int = ev["player"] if owner is None else owner
             if card != HIDDEN:
-                played[card] = ev["player"]
+                played[card] = seat
             if name == "play":
-                plays.append((ev["player"], card))
+                plays.append((seat, card))
         elif ev.get("type") == "trick":
             found.append((ev, _trick_plays(ev.get("cards", []), plays, played, ids)))
             plays = []

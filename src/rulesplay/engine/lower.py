@@ -68,7 +68,7 @@ class _Stops(NodeVisitor):
     def _stops(self, st: ir.Stmt) -> bool:
         return True
 
-    visit_Choose = visit_Trick = visit_Trigger = _stops
+    visit_Choose = visit_Trick = visit_Trigger = visit_EndTrick = _stops
 
     def generic_visit(self, node: ir.Node, *args: Any, **kwargs: Any) -> bool:
         return False  # an effect or 'break'
@@ -100,6 +100,7 @@ class Lowerer:
         self._pending: list[tuple[Routine, list[ir.Stmt]]] = []
         self._step_routines: dict[str, dict[str | None, Routine]] | None = None
         self._next_table: list[list[int]] | None = None  # see _next_seat
+        self._trick_ends: list[int] = []  # where 'end trick' goes, innermost trick last
 
     # ------------------------------------------------------------ whole program
     def lower(self) -> None:
@@ -478,19 +479,26 @@ class Lowerer:
         (:class:`~rulesplay.engine.tricks.LoweredTrick`)."""
         k = self.comp.const
         at = code.slot()
-        for _ in range(3):
+        for _ in range(4 if node_needs_out_slot(st) else 3):
             code.slot()
         node = self._trick(st, at)
         head, play = code.label(), code.label()
-        after_play, end = code.label(), code.label()
+        after_play, end, win = code.label(), code.label(), code.label()
         node.turn_at, node.after_play_at = head, after_play
         code.pin(head)
         code.pin(after_play)
-        self._begin(code, st, at)
+        # Sitting out, a seat choosing for another, a pass for one turn: the turn and the
+        # play are the frame interpreter's own code (a rarer trick keeps the fast one lean).
+        inline = node.blind is None and node.sets is None and st.sits_out is None \
+            and st.chosen_by is None and not st.pass_for_turn
+        if st.sits_out is not None or st.pass_for_turn:
+            code.emit(f"{k(node.begin)}(s, f)")
+        else:
+            self._begin(code, st, at)
         code.jump(head)
         code.place(head)
         self._count_step(code)
-        if node.blind is None and node.sets is None:  # (else the node's own code)
+        if inline:
             self._turn(code, st, node, at, head, play)
         else:
             turn = code.temp("t")
@@ -501,19 +509,29 @@ class Lowerer:
             code.indent = 1
             code.jump(head)
             code.indent = 0
+        code.jump(win)
+        code.place(win)  # (where 'end trick' goes)
         self._winner(code, st, node, end)
         if st.after_trick:
             self.block(code, st.after_trick, loops)
         code.jump(end)
-        if node.blind is None and node.sets is None:  # (else the node's own code)
+        if inline:
             self._resolve_play(code, st, node, at, head, after_play)
         code.place(after_play)
         if st.after_play:
+            self._trick_ends.append(win)
             self.block(code, st.after_play, loops)
-        if st.climbing:
+            self._trick_ends.pop()
+        if node.skips:
             code.emit(f"f[{at + 2}] = {self._next_seat(node, at, f'f[{at + 2}]')}")
         code.jump(head)
         code.place(end)
+
+    def stop_EndTrick(self, code: Code, st: ir.EndTrick, loops: list[_Loop]) -> None:
+        """``end trick``: on to the innermost trick's winner (it stops the routine, so the
+        loops and ``if``s around it are lowered and this is a plain jump)."""
+        code.jump(self._trick_ends[-1])
+        code.place(code.label())  # (what follows it in its block never runs)
 
     def stop_Trigger(self, code: Code, st: ir.Trigger, loops: list[_Loop]) -> None:
         k, lay = self.comp.const, self.lay
@@ -692,6 +710,12 @@ class Lowerer:
 
 
 _TABLE_SEATS = 8  # up to this many seats, a climbing trick's next seat is a table lookup
+
+
+def node_needs_out_slot(st: ir.Trick) -> bool:
+    """Whether a trick's frame keeps its sitting-out bitmask apart (a climbing trick whose
+    pass holds for one turn: see :mod:`rulesplay.engine.tricks`)."""
+    return st.climbing and st.pass_for_turn
 
 
 def lower_program(prog: Program, comp: ExprCompiler, sc: StmtCompiler) -> None:

@@ -253,9 +253,12 @@ class State(TeamResults):
                 too_long(self, "events", prog.max_events)
             with self._faults():  # before anything changes: a failing prompt loses nothing
                 prompt, masks = node.masked_prompt(self)
-            log.append(events.decision(
-                player, prog.phase_name(self), node.name, prompt, chosen.id,
-                chosen.label, node.secret, masks))
+            ev = events.decision(player, prog.phase_name(self), node.name, prompt, chosen.id,
+                                 chosen.label, node.secret, masks)
+            owner = node.played_for(self)
+            if owner is not None:
+                ev["for_player"] = owner
+            log.append(ev)
         self.history.append((player, chosen.id))
         self.pending = self._legal = None
         self.decisions += 1
