@@ -371,6 +371,11 @@ def question(state: State, actions: list[Action]) -> str:
     if actions and all(isinstance(a.value, bool) for a in actions) and \
             not prompt.endswith(("?", "？")):
         prompt += "？" if state.program.lang == "ja" else "?"
+    owner = state.played_for()
+    if owner is not None:  # choosing another seat's card (a dummy's): say whose
+        prog = state.program
+        prompt += ("" if prog.lang == "ja" else " ") + \
+            tr(prog.lang, "plays_for", seat=prog.seat_name(owner))
     return prompt
 
 

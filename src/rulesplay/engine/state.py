@@ -218,6 +218,13 @@ class State(TeamResults):
         with self._faults():
             return self.program.decision(self.pending[1]).seat_prompt(self, seat)
 
+    def played_for(self) -> int | None:
+        """The seat whose card the pending decision chooses when another seat chooses it
+        (a trick's ``chosen by``: the declarer plays the dummy's card), else None."""
+        if self.pending is None:
+            return None
+        return self.program.decision(self.pending[1]).played_for(self)
+
     def decision_name(self) -> str:
         """The name of the pending decision in the ruleset (``play``, ``declare_trump``...)."""
         return "" if self.pending is None else self.program.decision(self.pending[1]).name
@@ -255,7 +262,7 @@ class State(TeamResults):
                 prompt, masks = node.masked_prompt(self)
             ev = events.decision(player, prog.phase_name(self), node.name, prompt, chosen.id,
                                  chosen.label, node.secret, masks)
-            owner = node.played_for(self)
+            owner = self.played_for()
             if owner is not None:
                 ev["for_player"] = owner
             log.append(ev)
