@@ -134,6 +134,15 @@ STOP_AFTER = '''after play:
 EIGHT_STOP = CLIMB.replace("PASS", 'pass "pass"').replace("AFTER", STOP_AFTER)
 PLAIN_CLIMB = CLIMB.replace("PASS", 'pass "pass"').replace("AFTER", "")
 AGAIN = CLIMB.replace("PASS", 'pass for this turn "pass"').replace("AFTER", "")
+SIT_OUT = "sits out if player == left of leader"
+# 'end trick' inside loops of 'after play' (the loops are left too).
+LOOPED_STOP = CLIMB.replace("PASS", 'pass "pass"').replace("AFTER", STOP_AFTER.replace(
+    """                if card.rank == 8:
+                    end trick""", """                for each player q:
+                    repeat 2 times:
+                        if q == player and card.rank == 8:
+                            end trick
+                        tricks[q] += 0"""))
 
 
 def _game(text: str, engine: str, **options: object) -> Game:
@@ -283,9 +292,26 @@ def test_a_pass_for_this_turn_lets_the_seat_play_again(engine: str) -> None:
     assert out.current_player() == 2
 
 
-@pytest.mark.parametrize("text", [LONE.replace("LEAD", "0"), OPEN_DUMMY, BLIND_DUMMY,
-                                  EIGHT_STOP, AGAIN],
-                         ids=["lone", "dummy", "blind-dummy", "eight-stop", "again"])
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_climbing_trick_goes_round_the_seats_that_play(engine: str) -> None:
+    """Seat 1 (left of the leader) sits out: seats 0 and 2 climb, and once seat 0 passes
+    (for the trick, or for this turn alike) seat 2 has won it without seat 1 playing."""
+    for text in (PLAIN_CLIMB, AGAIN):
+        game = _game(text.replace('"pass"\n', '"pass"\n' + " " * 12 + SIT_OUT + "\n", 1),
+                     engine)
+        state = game.new_state(3, 1, record_events=True)
+        _play(state, (0, "play:4#2"), (2, "play:5#1"), (0, "pass"))
+        trick = _tricks(state)[-1]
+        assert trick["winner"] == 2 and trick["cards"] == ["4#2", "5#1"]
+        assert _hand(state, 1) == ["10#1", "4#1", "5#2", "7#1", "8#2"]
+
+
+@pytest.mark.parametrize("text", [
+    LONE.replace("LEAD", "0"), OPEN_DUMMY, BLIND_DUMMY, EIGHT_STOP, AGAIN, LOOPED_STOP,
+    PLAIN_CLIMB.replace('"pass"\n', '"pass"\n' + " " * 12 + SIT_OUT + "\n", 1),
+    AGAIN.replace('"pass"\n', '"pass"\n' + " " * 12 + SIT_OUT + "\n", 1)],
+    ids=["lone", "dummy", "blind-dummy", "eight-stop", "again", "looped-stop",
+         "climb-sit-out", "again-sit-out"])
 def test_both_engines_play_the_same_games(text: str) -> None:
     reference = _game(text, "interpret", shuffled=True)
     compiled = _game(text, "compiled", shuffled=True)
