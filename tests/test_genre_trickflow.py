@@ -244,6 +244,22 @@ def test_a_choice_for_another_seat_may_not_test_cards_it_cannot_see() -> None:
         rulesplay.loads(text)
 
 
+def test_a_dummys_follow_suit_is_checked_for_each_seat_that_chooses() -> None:
+    """``chosen by A if TEST else B`` is two choosers: the declarer's 'where' may read the
+    dummy's open cards (the branch of the same TEST), not a hand only its owner sees."""
+    either = "(open[player] if player == dummy else hand[player])"
+    follow = OPEN_DUMMY.replace(f"from {either}", f"""from {either}
+                where card.suit == top(table).suit or count(table) == 0
+                      or not any(CARDS, it.suit == top(table).suit)""")
+    game = rulesplay.loads(follow.replace("CARDS", either))
+    state = game.new_state(4, 1)
+    _play(state, (1, "play:hearts-5"))
+    assert sorted(_ids(state)) == ["play:hearts-4"]  # the dummy follows suit
+    with pytest.raises(RulesError, match=r"reads hand\[player\], which the seat choosing "
+                                         r"\('declarer'\) cannot see"):
+        rulesplay.loads(follow.replace("CARDS", "hand[player]"))
+
+
 # ---------------------------------------------------------------- trick flow
 @pytest.mark.parametrize("engine", ENGINES)
 def test_an_eight_ends_the_trick_at_once_won_by_who_played_it(engine: str) -> None:
