@@ -177,6 +177,7 @@ def test_a_lone_hand_goes_round_the_three_seats_that_play(engine: str) -> None:
     state = _game(LONE.replace("LEAD", "0"), engine).new_state(4, 1, record_events=True)
     assert state.events is not None and \
         {"type": "sit_out", "players": [2], "phase": "play"} in state.events
+    assert state.sitting_out() == [2]
     _play(state, (0, "play:hearts-2"), (1, "play:hearts-5"), (3, "play:clubs-5"))
     trick = _tricks(state)[-1]
     assert trick["winner"] == 1 and trick["cards"] == ["hearts-2", "hearts-5", "clubs-5"]
@@ -185,6 +186,7 @@ def test_a_lone_hand_goes_round_the_three_seats_that_play(engine: str) -> None:
     _play(state, (1, "play:hearts-1"), (3, "play:hearts-3"), (0, "play:hearts-6"))
     _play(state, (0, "play:clubs-4"), (1, "play:clubs-3"), (3, "play:clubs-1"))
     assert state.is_terminal() and state.scores() == [2, 1, 0, 0]
+    assert state.sitting_out() == []
 
 
 @pytest.mark.parametrize("engine", ENGINES)
@@ -334,6 +336,18 @@ def test_both_engines_play_the_same_games(text: str) -> None:
     lo, hi = reference.player_range
     for seed in (1, 2, 3):
         assert play_both(reference, compiled, hi, seed) > 0
+
+
+def test_the_human_screen_marks_the_seat_that_sits_out(tmp_path: Path) -> None:
+    path = tmp_path / "game.rules"
+    path.write_text(LONE.replace("LEAD", "0"), encoding="utf-8")
+    result = CliRunner().invoke(main, ["run", str(path), "--seat", "0=human", "--seed", "1"],
+                                input="1\n" * 3)
+    assert result.exit_code == 0, result.output
+    rows = [ln for ln in result.output.splitlines() if ln.startswith("Seat 2")]
+    assert rows and "(sits out)" in rows[0]
+    assert not any("(sits out)" in ln for ln in result.output.splitlines()
+                   if ln.startswith(("Seat 0", "Seat 1", "Seat 3")))
 
 
 def test_the_account_says_who_sits_out_and_who_plays_for_whom(tmp_path: Path) -> None:

@@ -312,8 +312,11 @@ def _seat_table(state: State, obs: dict[str, Any], seat: int, book: CardBook) ->
     scores = state.scores() if public_score(prog) else None
     if scores is not None:
         table.add_column(tr(lang, "score_col"), justify="right")
+    out = state.sitting_out()
     for p in range(state.num_players):
         row: list[Any] = [Text(seat_title(state, seat, p), style="bold" if p == seat else "")]
+        if p in out:  # sits out the trick being played
+            row[0].append(" " + tr(lang, "sitting_out"), style="dim")
         for zones in per_seat.values():
             z = zones[p]
             cell = Text(str(z["count"]))

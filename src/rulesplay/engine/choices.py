@@ -66,6 +66,11 @@ class Decision:
     def prompt(self, s: State) -> str:
         return ""
 
+    def sitting_out(self, s: State) -> int:
+        """The bitmask of the seats that sit out the trick of the pending decision (a
+        trick's ``sits out if``), else 0."""
+        return 0
+
     def played_for(self, s: State) -> int | None:
         """The seat whose card the pending decision chooses when that is not the deciding
         seat (a trick's ``chosen by``: the declarer plays the dummy's card), else None."""

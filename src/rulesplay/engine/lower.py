@@ -713,9 +713,10 @@ _TABLE_SEATS = 8  # up to this many seats, a climbing trick's next seat is a tab
 
 
 def node_needs_out_slot(st: ir.Trick) -> bool:
-    """Whether a trick's frame keeps its sitting-out bitmask apart (a climbing trick whose
-    pass holds for one turn: see :mod:`rulesplay.engine.tricks`)."""
-    return st.climbing and st.pass_for_turn
+    """Whether a trick's frame keeps its sitting-out bitmask apart (a trick seats may sit
+    out, a climbing trick whose pass holds for one turn: see
+    :mod:`rulesplay.engine.tricks`)."""
+    return st.sits_out is not None or (st.climbing and st.pass_for_turn)
 
 
 def lower_program(prog: Program, comp: ExprCompiler, sc: StmtCompiler) -> None:

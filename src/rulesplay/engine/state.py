@@ -218,6 +218,14 @@ class State(TeamResults):
         with self._faults():
             return self.program.decision(self.pending[1]).seat_prompt(self, seat)
 
+    def sitting_out(self) -> list[int]:
+        """The seats that sit out the trick being played (``sits out if``), if the pending
+        decision is a play in one, else []."""
+        if self.pending is None:
+            return []
+        out = self.program.decision(self.pending[1]).sitting_out(self)
+        return [p for p in range(self.num_players) if out >> p & 1]
+
     def played_for(self) -> int | None:
         """The seat whose card the pending decision chooses when another seat chooses it
         (a trick's ``chosen by``: the declarer plays the dummy's card), else None."""

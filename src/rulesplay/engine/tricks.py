@@ -2,9 +2,10 @@
 (seats keep playing higher or pass and drop out, until one is left).
 
 Frame layout: ``[node, stage, leader, plays, current seat, out-seat bitmask]``, and, in a
-climbing trick whose pass holds for one turn, ``, sitting-out bitmask`` after them. The
-out-seat bitmask holds the seats that sit the trick out and, in a climbing trick, those
-that passed (since the last play, when a pass holds for one turn).
+trick that seats may sit out or a climbing trick whose pass holds for one turn, ``,
+sitting-out bitmask`` after them. The out-seat bitmask holds the seats that sit the trick
+out and, in a climbing trick, those that passed (since the last play, when a pass holds for
+one turn).
 Stages: 1 next play, 2 after a play, 3 decide the winner, 4 done. The compiled engine
 keeps the same counters in its routine's frame (:class:`LoweredTrick`).
 A seat that cannot see the cards it plays from plays blind, by position
@@ -83,6 +84,8 @@ class TrickNode(Node, Decision):
         # Whether the turn goes round the seats in play (some may sit out) rather than
         # the whole table in order.
         self.skips = climbing or sits_out is not None
+        # Whether the frame keeps the sitting-out bitmask apart (see the module docstring).
+        self.keeps_out = sits_out is not None or self.pass_for_turn
         self.player_slot = player_slot
         self.card_slot = self.value_slot = card_slot
         self.winner_slot = winner_slot
@@ -100,7 +103,7 @@ class TrickNode(Node, Decision):
 
     def start(self, s: State) -> list[Any]:
         f = [self.index, 1, None, 0, None, 0]
-        if self.pass_for_turn:
+        if self.keeps_out:
             f.append(0)
         self.begin(s, f)
         return f
@@ -118,15 +121,16 @@ class TrickNode(Node, Decision):
         if leader is None:
             raise RulesRuntimeError("the trick has no leader (none)", self.span)
         at = self.at
-        out = self.sitting_out(s) if self.sits_out is not None else 0
+        out = self.seats_out(s) if self.sits_out is not None else 0
         f[at], f[at + 1], f[at + 2], f[at + 3] = leader, 0, leader, out
-        if self.pass_for_turn:
+        if self.keeps_out:
             f[at + 4] = out
         if out >> leader & 1:
             f[at + 2] = self._next_active(f, leader)
 
-    def sitting_out(self, s: State) -> int:
-        """The bitmask of the seats that sit this trick out (``sits out if``).
+    def seats_out(self, s: State) -> int:
+        """The bitmask of the seats that sit this trick out (``sits out if``), worked out
+        as it begins (a ``sit_out`` event names them).
 
         Raises:
             RulesRuntimeError: every seat sits out (nobody would play).
@@ -289,6 +293,10 @@ class TrickNode(Node, Decision):
             return int(f[self.at + 2])
         assert s.pending is not None
         return s.pending[0]
+
+    def sitting_out(self, s: State) -> int:
+        """The bitmask of the seats that sit out this trick (it is the pending decision)."""
+        return int(s.stack[-1][self.at + 4]) if self.keeps_out else 0
 
     def played_for(self, s: State) -> int | None:
         if self.chooser is None or s.pending is None:
