@@ -15,6 +15,7 @@ The node is built from the IR by :func:`rulesplay.engine.compile_stmts.compile_t
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -171,6 +172,11 @@ class TrickNode(Node, Decision):
             if not passed >> nxt & 1:
                 return nxt
         return seat
+
+    def seat_table(self) -> list[list[int]] | None:
+        """What :meth:`_next_active` gives, as a table (:func:`next_seat_table`) when there
+        are few seats, else None."""
+        return next_seat_table(self.n) if self.n <= TABLE_SEATS else None
 
     def advance(self, f: list[Any]) -> None:
         """After a play and its ``after play`` block: in a climbing trick, or when some seat
@@ -399,6 +405,17 @@ def trick_event(s: State, winner: int | None, best: int, zone: list[int]) -> Non
 def no_card_to_play(seat: int, span: Span) -> RulesRuntimeError:
     """The error when a seat must play to a standard trick and has no legal card."""
     return RulesRuntimeError(f"seat {seat} has no legal card to play in this trick", span)
+
+
+TABLE_SEATS = 8  # up to this many seats, the next seat in a trick is a table lookup
+
+
+@functools.cache
+def next_seat_table(n: int) -> list[list[int]]:
+    """For ``n`` seats, ``table[out][p]``: the next seat after ``p`` not in bitmask ``out``
+    (``p`` itself when all others are out), as :meth:`TrickNode._next_active` gives."""
+    return [[next(((p + j) % n for j in range(1, n + 1) if not out >> (p + j) % n & 1), p)
+             for p in range(n)] for out in range(1 << n)]
 
 
 # What TrickNode.turn found.
