@@ -289,6 +289,31 @@ def test_an_end_trick_statement_skips_what_follows_it(engine: str) -> None:
 
 
 @pytest.mark.parametrize("engine", ENGINES)
+def test_an_ended_standard_trick_is_won_among_the_cards_played_so_far(engine: str) -> None:
+    """Seat 1's hearts 5 ends the trick: seat 0's hearts 6 (played before) wins it, and
+    seats 2 and 3 keep their cards."""
+    text = LONE.replace("LEAD", "0").replace(
+        "            sits out if alone and player == left of left of maker\n",
+        "            after play:\n                if card.rank == 5:\n"
+        "                    end trick\n")
+    state = _game(text, engine).new_state(4, 1, record_events=True)
+    _play(state, (0, "play:hearts-6"), (1, "play:hearts-5"))
+    trick = _tricks(state)[-1]
+    assert trick["winner"] == 0 and trick["cards"] == ["hearts-6", "hearts-5"]
+    assert len(_hand(state, 2)) == len(_hand(state, 3)) == 3
+    assert state.current_player() == 0
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_chosen_by_that_gives_no_seat_is_an_error_at_the_trick(engine: str) -> None:
+    text = OPEN_DUMMY.replace("chosen by declarer if player == dummy else player",
+                              "chosen by none if player == dummy else player")
+    state = _game(text, engine).new_state(4, 1)
+    with pytest.raises(RulesRuntimeError, match="'chosen by' gives no seat"):
+        _play(state, (1, "play:hearts-5"))
+
+
+@pytest.mark.parametrize("engine", ENGINES)
 def test_a_pass_for_this_turn_lets_the_seat_play_again(engine: str) -> None:
     """Seat 1 passes, then plays again after seat 0 does; the trick ends when both others
     have passed since seat 1's last play, and seat 1 (the last to play) wins it."""
