@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from test_differential import play_both
+from test_events import KINDS, OPTIONAL
 
 import rulesplay
 from rulesplay.cli import main
@@ -361,6 +362,19 @@ def test_both_engines_play_the_same_games(text: str) -> None:
     lo, hi = reference.player_range
     for seed in (1, 2, 3):
         assert play_both(reference, compiled, hi, seed) > 0
+
+
+@pytest.mark.parametrize("text", [LONE.replace("LEAD", "0"), OPEN_DUMMY, AGAIN])
+def test_the_new_events_have_the_fields_of_their_kinds(text: str) -> None:
+    state = _game(text, "compiled").new_state(_game(text, "compiled").player_range[1], 1,
+                                                record_events=True)
+    while not state.is_terminal():
+        state.apply(state.legal_actions()[-1])
+    for ev in state.events or []:
+        kind = KINDS[ev["type"]]
+        assert [k for k in ev if k not in OPTIONAL] == \
+            [k for k in kind.__annotations__ if k not in OPTIONAL], ev
+        assert "for_player" not in ev or ev["type"] == "decision"
 
 
 def test_the_human_screen_marks_the_seat_that_sits_out(tmp_path: Path) -> None:
