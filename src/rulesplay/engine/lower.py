@@ -472,8 +472,7 @@ class Lowerer:
         return f"[{action} for _x in {coll}" + (f" if {cond}]" if cond is not None else "]")
 
     def stop_Trick(self, code: Code, st: ir.Trick, loops: list[_Loop]) -> None:
-        """A trick in the routine itself: its counters in frame slots, each turn a resume
-        point, its blocks inline; the decision is the frame's own code (LoweredTrick)."""
+        """A trick in the routine: counters in frame slots, blocks inline (see LoweredTrick)."""
         k = self.comp.const
         at = code.slot()
         node = self._trick(st, at)
@@ -606,8 +605,7 @@ class Lowerer:
         code.emit(f"    {k(trick_event)}(s, {winner}, {best}, {zone})")
 
     def _next_seat(self, node: LoweredTrick, at: int, seat: str) -> str:
-        """Source of the next seat after ``seat`` still in a trick (what
-        ``TrickNode._next_active`` gives; a table lookup when there are few seats)."""
+        """Source of the next seat after ``seat`` still in a trick (``_next_active``)."""
         table = node.seat_table()
         if table is None:
             return f"{self.comp.const(node._next_active)}(f, {seat})"
