@@ -95,6 +95,39 @@ OPEN_DUMMY = DUMMY.replace("OPEN", "move hand[dummy] to open[dummy]").replace(
     "SOURCE", "(open[player] if player == dummy else hand[player])")
 BLIND_DUMMY = DUMMY.replace("OPEN", "").replace("SOURCE", "hand[player]")
 
+# Bridge's dummy as the rule book reads: the dummy's hand is shown to all after the opening
+# lead, and the declarer plays from it, following suit.
+BRIDGE = '''game "Bridge dummy"
+players 4
+''' + _CARDS + '''
+var leader "leader": player = 1
+var declarer "declarer": player = 0
+var dummy "dummy": player = 2
+trick var lead "lead": suit
+
+phase play "Play":
+    if shuffled:
+        shuffle deck
+    deal 3 from deck to hand
+    repeat 3 times:
+        trick in table led by leader:
+            each player plays card from hand[player]
+                where lead == none or card.suit == lead or not any(hand[player], it.suit == lead)
+            chosen by declarer if player == dummy else player
+            after play:
+                if lead == none:
+                    lead = card.suit
+                reveal hand[dummy]
+            won by highest (it.suit == lead, it.rank)
+            after trick:
+                tricks[winner] += 1
+                leader = winner
+                move table to deck
+    next end
+
+score: tricks[player]
+'''
+
 # Unshuffled: seat 0 holds 10#2 9#1 7#2 6#1 4#2; seat 1 10#1 8#2 7#1 5#2 4#1;
 # seat 2 9#2 8#1 6#2 5#1 3#2.
 CLIMB = '''game "Climb"
@@ -263,6 +296,20 @@ def test_a_dummys_follow_suit_is_checked_for_each_seat_that_chooses() -> None:
         rulesplay.loads(follow.replace("CARDS", "hand[player]"))
 
 
+@pytest.mark.parametrize("engine", ENGINES)
+def test_the_declarer_plays_the_revealed_dummy_following_suit(engine: str) -> None:
+    """Once the opening lead is made the dummy's hand is shown to all, and the declarer
+    chooses from it by name, following suit (the validator judges the choice in play)."""
+    state = _game(BRIDGE, engine).new_state(4, 1)
+    _play(state, (1, "play:clubs-3"))
+    assert state.current_player() == 0 and state.played_for() == 2
+    assert sorted(_ids(state)) == ["play:clubs-2", "play:clubs-6"]  # hearts 4 may not
+    seen = [z for z in state.observation(3)["zones"] if z["zone"] == "hand" and z["owner"] == 2]
+    assert sorted(seen[0]["cards"]) == ["clubs-2", "clubs-6", "hearts-4"]
+    _play(state, (0, "play:clubs-6"), (3, "play:clubs-1"), (0, "play:clubs-4"))
+    assert state.current_player() == 0 and state.played_for() == 2  # the dummy won: leads
+
+
 # ---------------------------------------------------------------- trick flow
 @pytest.mark.parametrize("engine", ENGINES)
 def test_an_eight_ends_the_trick_at_once_won_by_who_played_it(engine: str) -> None:
@@ -351,10 +398,11 @@ def test_a_climbing_trick_goes_round_the_seats_that_play(engine: str) -> None:
 
 
 @pytest.mark.parametrize("text", [
-    LONE.replace("LEAD", "0"), OPEN_DUMMY, BLIND_DUMMY, EIGHT_STOP, AGAIN, LOOPED_STOP,
+    LONE.replace("LEAD", "0"), OPEN_DUMMY, BLIND_DUMMY, BRIDGE, EIGHT_STOP, AGAIN,
+    LOOPED_STOP,
     PLAIN_CLIMB.replace('"pass"\n', '"pass"\n' + " " * 12 + SIT_OUT + "\n", 1),
     AGAIN.replace('"pass"\n', '"pass"\n' + " " * 12 + SIT_OUT + "\n", 1)],
-    ids=["lone", "dummy", "blind-dummy", "eight-stop", "again", "looped-stop",
+    ids=["lone", "dummy", "blind-dummy", "bridge", "eight-stop", "again", "looped-stop",
          "climb-sit-out", "again-sit-out"])
 def test_both_engines_play_the_same_games(text: str) -> None:
     reference = _game(text, "interpret", shuffled=True)

@@ -483,15 +483,11 @@ class Lowerer:
         node.turn_at, node.after_play_at = head, after_play
         code.pin(head)
         code.pin(after_play)
-        # Blind, several cards, sitting out, chosen by another, a pass for one turn: the
-        # frame's own code.
-        inline = node.blind is None and node.sets is None and not node.keeps_out \
-            and node.chooser is None
         self._begin(code, st, node)
         code.jump(head)
         code.place(head)
         self._count_step(code)
-        if inline:  # (the common trick: its turn inline)
+        if node.inline:  # (the common trick: its turn inline)
             self._turn(code, st, node, at, head, play)
         else:
             turn = code.temp("t")
@@ -508,7 +504,7 @@ class Lowerer:
         if st.after_trick:
             self.block(code, st.after_trick, loops)
         code.jump(end)
-        if inline:
+        if node.inline:
             self._resolve_play(code, st, node, at, head, after_play)
         code.place(after_play)
         if st.after_play:

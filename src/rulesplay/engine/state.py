@@ -219,11 +219,9 @@ class State(TeamResults):
             return self.program.decision(self.pending[1]).seat_prompt(self, seat)
 
     def sitting_out(self) -> list[int]:
-        """The seats that sit out the trick being played (``sits out if``), if the pending
-        decision is a play in one, else []."""
-        if self.pending is None:
-            return []
-        out = self.program.decision(self.pending[1]).sitting_out(self)
+        """The seats that sit out the trick being played now (``sits out if``)."""
+        node = None if self.pending is None else self.program.decision(self.pending[1])
+        out = 0 if node is None else node.sitting_out(self)
         return [p for p in range(self.num_players) if out >> p & 1]
 
     def played_for(self) -> int | None:
@@ -270,8 +268,7 @@ class State(TeamResults):
                 prompt, masks = node.masked_prompt(self)
             ev = events.decision(player, prog.phase_name(self), node.name, prompt, chosen.id,
                                  chosen.label, node.secret, masks)
-            owner = self.played_for()
-            if owner is not None:
+            if (owner := self.played_for()) is not None:  # a dummy's card, say
                 ev["for_player"] = owner
             log.append(ev)
         self.history.append((player, chosen.id))

@@ -97,6 +97,9 @@ class TrickNode(Node, Decision):
         self.prompt_text = prompt_text
         self.blind = blind
         self.sets = sets
+        # Whether a lowered trick lists and resolves its plays in its own code (not when
+        # blind, several cards, sitting out, chosen by another, a pass for one turn).
+        self.inline = blind is None and sets is None and not self.keeps_out and chooser is None
 
     # Where the trick's counters sit in the frame: leader, plays, current seat, passed
     # seats from ``at`` on (a lowered trick keeps them in its routine's frame).
