@@ -179,6 +179,45 @@ LOOPED_STOP = CLIMB.replace("PASS", 'pass "pass"').replace("AFTER", STOP_AFTER.r
                         tricks[q] += 0"""))
 
 
+# President: sets of one rank climb; an 8 ends the trick; a pass holds for one turn.
+PRESIDENT = '''game "President"
+players 3..4
+enum suit: clubs, diamonds, hearts, spades
+card card "card":
+    suit: suit
+    rank: 3..9
+    label: "{rank} of {suit}"
+zone deck "deck": shared, hidden
+zone hand "hand": per player, owner
+zone table "table": shared, public
+zone out "out": shared, public
+trick var led "cards led": int = 0
+var leader "leader": player = 0
+option shuffled: bool = false
+
+phase play "Play":
+    if shuffled:
+        shuffle deck
+    deal 6 from deck to hand
+    repeat while all(seats, count(hand[it]) > 0):
+        trick climbing in table led by leader:
+            each player plays 1..4 cards from hand[player] of one rank
+                where led == 0 or (count(cards) == led and cards[0].rank > max(table, it.rank))
+            pass for this turn "pass"
+            after play:
+                if led == 0:
+                    led = count(cards)
+                if cards[0].rank == 8:
+                    end trick
+            won by highest it.rank
+            after trick:
+                leader = winner
+                move table to out
+    next end
+
+score: -count(hand[player])
+'''
+
 def _game(text: str, engine: str, **options: object) -> Game:
     return rulesplay.loads(text, options=options or None, engine=engine)
 
@@ -399,10 +438,11 @@ def test_a_climbing_trick_goes_round_the_seats_that_play(engine: str) -> None:
 
 @pytest.mark.parametrize("text", [
     LONE.replace("LEAD", "0"), OPEN_DUMMY, BLIND_DUMMY, BRIDGE, EIGHT_STOP, AGAIN,
-    LOOPED_STOP,
+    LOOPED_STOP, PRESIDENT,
     PLAIN_CLIMB.replace('"pass"\n', '"pass"\n' + " " * 12 + SIT_OUT + "\n", 1),
     AGAIN.replace('"pass"\n', '"pass"\n' + " " * 12 + SIT_OUT + "\n", 1)],
     ids=["lone", "dummy", "blind-dummy", "bridge", "eight-stop", "again", "looped-stop",
+         "president",
          "climb-sit-out", "again-sit-out"])
 def test_both_engines_play_the_same_games(text: str) -> None:
     reference = _game(text, "interpret", shuffled=True)
