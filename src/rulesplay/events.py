@@ -156,13 +156,16 @@ def move(card: str, attrs: dict[str, Any], src: ZoneRef, dst: ZoneRef,
 
 
 def decision(player: int, phase: str, name: str, prompt: str, action: str, label: str,
-             private: bool, masks: list[Mask] | None = None) -> Decision:
+             private: bool, masks: list[Mask] | None = None,
+             for_player: int | None = None) -> Decision:
     """Seat ``player`` took ``action`` (id) at decision ``name`` of ``phase`` (``masks``:
-    of the prompt)."""
+    of the prompt; ``for_player``: the seat whose card it chose, when not its own)."""
     ev: Decision = {"type": "decision", "player": player, "phase": phase, "decision": name,
                     "prompt": prompt, "action": action, "label": label, "private": private}
     if masks:
         ev["masks"] = {"prompt": masks}
+    if for_player is not None:
+        ev["for_player"] = for_player
     return ev
 
 

@@ -225,11 +225,9 @@ class State(TeamResults):
         return [p for p in range(self.num_players) if out >> p & 1]
 
     def played_for(self) -> int | None:
-        """The seat whose card the pending decision chooses when another seat chooses it
-        (a trick's ``chosen by``: the declarer plays the dummy's card), else None."""
-        if self.pending is None:
-            return None
-        return self.program.decision(self.pending[1]).played_for(self)
+        """The seat whose card another seat chooses now (``chosen by``: a dummy's), or None."""
+        node = None if self.pending is None else self.program.decision(self.pending[1])
+        return None if node is None else node.played_for(self)
 
     def decision_name(self) -> str:
         """The name of the pending decision in the ruleset (``play``, ``declare_trump``...)."""
@@ -266,11 +264,9 @@ class State(TeamResults):
                 too_long(self, "events", prog.max_events)
             with self._faults():  # before anything changes: a failing prompt loses nothing
                 prompt, masks = node.masked_prompt(self)
-            ev = events.decision(player, prog.phase_name(self), node.name, prompt, chosen.id,
-                                 chosen.label, node.secret, masks)
-            if (owner := self.played_for()) is not None:  # a dummy's card, say
-                ev["for_player"] = owner
-            log.append(ev)
+            log.append(events.decision(
+                player, prog.phase_name(self), node.name, prompt, chosen.id,
+                chosen.label, node.secret, masks, self.played_for()))
         self.history.append((player, chosen.id))
         self.pending = self._legal = None
         self.decisions += 1
