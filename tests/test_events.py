@@ -13,9 +13,9 @@ from rulesplay import events
 
 KINDS = {"move": events.Move, "decision": events.Decision, "phase": events.Phase,
          "shuffle": events.Shuffle, "say": events.Say, "pass": events.Pass,
-         "trick": events.Trick, "end": events.End}
+         "trick": events.Trick, "end": events.End, "sit_out": events.SitOut}
 RULESETS = Path(__file__).resolve().parents[1] / "rulesets"
-OPTIONAL = {"masks", "under"}  # fields present only in some events of their kind
+OPTIONAL = {"masks", "under", "for_player"}  # fields present only in some events of their kind
 
 
 @pytest.mark.parametrize("name", ["bargain_hunter", "card_hunt", "bargain_bin",

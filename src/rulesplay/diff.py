@@ -176,6 +176,7 @@ class _Constraints(Stage):
     visit_If = visit_Repeat = visit_ForEachPlayer = visit_ForEachIn = Stage.generic_visit
     visit_EndGame = visit_Say = visit_Break = visit_Do = visit_Trigger = Stage.generic_visit
     visit_Reveal = Stage.generic_visit
+    visit_EndTrick = Stage.generic_visit
 
 
 def _phases(base: ir.Ruleset, var: ir.Ruleset) -> list[str]:

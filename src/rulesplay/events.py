@@ -48,6 +48,7 @@ class Decision(TypedDict):
     label: str
     private: bool
     masks: NotRequired[Masks]  # of "prompt"
+    for_player: NotRequired[int]  # the seat whose card was chosen for it (``chosen by``)
 
 
 class Phase(TypedDict):
@@ -95,6 +96,14 @@ class Pass(TypedDict):
     type: Literal["pass"]
     player: int
     forced: bool
+    phase: str
+
+
+class SitOut(TypedDict):
+    """A trick began that ``players`` (seats) sit out."""
+
+    type: Literal["sit_out"]
+    players: list[int]
     phase: str
 
 
@@ -147,13 +156,16 @@ def move(card: str, attrs: dict[str, Any], src: ZoneRef, dst: ZoneRef,
 
 
 def decision(player: int, phase: str, name: str, prompt: str, action: str, label: str,
-             private: bool, masks: list[Mask] | None = None) -> Decision:
+             private: bool, masks: list[Mask] | None = None,
+             for_player: int | None = None) -> Decision:
     """Seat ``player`` took ``action`` (id) at decision ``name`` of ``phase`` (``masks``:
-    of the prompt)."""
+    of the prompt; ``for_player``: the seat whose card it chose, when not its own)."""
     ev: Decision = {"type": "decision", "player": player, "phase": phase, "decision": name,
                     "prompt": prompt, "action": action, "label": label, "private": private}
     if masks:
         ev["masks"] = {"prompt": masks}
+    if for_player is not None:
+        ev["for_player"] = for_player
     return ev
 
 
@@ -188,6 +200,11 @@ def say(text: str, masks: list[Mask] | None = None) -> Say:
 def passed(player: int, forced: bool, phase: str) -> Pass:
     """Seat ``player`` passed (``forced``: it could not play)."""
     return {"type": "pass", "player": player, "forced": forced, "phase": phase}
+
+
+def sat_out(players: list[int], phase: str) -> SitOut:
+    """Seats ``players`` sit out the trick that begins."""
+    return {"type": "sit_out", "players": players, "phase": phase}
 
 
 def trick(winner: int | None, card: str, cards: list[str]) -> Trick:

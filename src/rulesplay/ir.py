@@ -395,11 +395,20 @@ class Trick(StmtNode, Written):
     Standard tricks: every seat plays once, in turn order. Climbing tricks: seats keep playing
     in turn, each either playing (``where``) or passing and dropping out for the trick, until
     one active seat is left; a seat with no playable card passes; the leader may not pass on
-    the first play. ``after_play`` runs after each play with ``player`` and ``card_var`` bound;
+    the first play; with ``pass_for_turn`` a pass holds for that turn only (the seat may play
+    again later in the trick), and the trick ends when every other seat in it has passed
+    since the last play. ``after_play`` runs after each play with ``player`` and ``card_var`` bound;
     the winner is the player of the card with the highest ``key`` (``it`` bound per card), and
     ``after_trick`` runs with ``winner`` bound. A player who cannot see the cards of
     ``source`` (a face-down pile, the hand on its left) plays blind: it picks a position, and
     ``where`` may not test the card (as for a blind ``chooses``).
+
+    ``sits_out`` (``player`` bound), tested for every seat when the trick begins, names the
+    seats that sit this trick out: the plays go round the others, and a leader that sits out
+    leads through the next seat that plays. ``chosen_by`` (``player`` bound: the seat whose
+    turn it is) names the seat that chooses the card, played from ``source`` in that turn as
+    that player's (a declarer playing the dummy's hand). ``end trick`` in ``after_play`` ends
+    the trick at once: the winner is decided among the cards played so far.
 
     As parsed, ``key`` is None when the trick has no ``won by`` line, ``pass_label`` is None
     when it has no ``pass`` line, and ``duplicates`` holds every clause given again; the
@@ -419,6 +428,9 @@ class Trick(StmtNode, Written):
     where: Expr | None = None
     prompt: Labels = Field(default_factory=Labels)
     pass_label: Labels | None = None
+    pass_for_turn: bool = False
+    sits_out: Expr | None = None
+    chosen_by: Expr | None = None
     after_play: list[Stmt] = Field(default_factory=list)
     key: Expr | None = None
     after_trick: list[Stmt] = Field(default_factory=list)
@@ -459,6 +471,13 @@ class EndGame(StmtNode):
     node: Literal["end"] = "end"
 
 
+class EndTrick(StmtNode):
+    """``end trick`` (in a trick's ``after play``): no more plays in this trick; its winner is
+    decided among the cards played so far and ``after trick`` runs."""
+
+    node: Literal["end_trick"] = "end_trick"
+
+
 class Say(StmtNode):
     """``say "text {expr}"``: a line for the game's account (an event, no effect on play)."""
 
@@ -468,7 +487,7 @@ class Say(StmtNode):
 
 Stmt = Annotated[
     Assign | Let | Move | Shuffle | Deal | If | Repeat | ForEachPlayer | ForEachIn | Choose
-    | Trick | EndGame | Say | Break | Do | Trigger | Reveal,
+    | Trick | EndGame | Say | Break | Do | Trigger | Reveal | EndTrick,
     Field(discriminator="node"),
 ]
 

@@ -151,6 +151,9 @@ class Narrator:
                 return  # the decision to pass already said so
             key = "passes_forced" if ev.get("forced") else "passes"
             self.say(self.t(key, seat=self.seat(ev["player"])))
+        elif kind == "sit_out":
+            seats = ", ".join(self.seat(p) for p in ev.get("players", []))
+            self.say(self.t("sits_out", seats=seats), "dim")
         elif kind == "say":
             self.say(str(ev.get("text", "")), "italic")
         elif kind == "end":
@@ -216,6 +219,9 @@ class Narrator:
             line = f"{seat}: {prompt}{' ' if lang == 'en' else ''}{label}"
         else:
             line = f"{seat}: {prompt}: {label}"
+        if ev.get("for_player") is not None:  # a card chosen for another seat (a dummy)
+            line += ("" if self.lang == "ja" else " ") + \
+                self.t("plays_for", seat=self.seat(ev["for_player"]))
         self.say(line + tail)
         for text in self._groups(moves, ev["player"]):
             self.say("    " + text, "dim")

@@ -651,6 +651,9 @@ class ToIR(Transformer[Token, Any]):
         var, coll, body = [i for i in items if i is not None]
         return ir.ForEachIn(span=self._span(meta), var=str(var), coll=coll, body=body)
 
+    def end_trick_stmt(self, meta: Any, items: list[Any]) -> ir.EndTrick:
+        return ir.EndTrick(span=self._span(meta))
+
     def break_stmt(self, meta: Any, items: list[Any]) -> ir.Break:
         return ir.Break(span=self._span(meta))
 
@@ -701,9 +704,12 @@ class ToIR(Transformer[Token, Any]):
         climbing, zone, leader, play, *clauses = items
         tables: dict[str, dict[str, Any]] = {"trick": {}}
         duplicates = self._first_of_each(clauses, tables)
+        parts = tables["trick"]
+        if "pass_label" in parts:
+            parts["pass_label"], parts["pass_for_turn"] = parts["pass_label"]
         return ir.Trick(span=self._span(meta), zone=zone, leader=leader,
                         climbing=climbing is not None, duplicates=duplicates, **play,
-                        **tables["trick"])
+                        **parts)
 
     def trick_play(self, meta: Any, items: list[Any]) -> dict[str, Any]:
         count, name, source, shape, where, prompt = items
@@ -711,7 +717,15 @@ class ToIR(Transformer[Token, Any]):
                 "cards": self._card_set(count, shape)}
 
     def pass_clause(self, meta: Any, items: list[Any]) -> _Part:
-        return _Part("trick", "pass_label", items[0], "pass", self._span(meta))
+        turn, label = items
+        value = (label, turn is not None)
+        return _Part("trick", "pass_label", value, "pass", self._span(meta))
+
+    def sits_out(self, meta: Any, items: list[Any]) -> _Part:
+        return _Part("trick", "sits_out", items[0], "sits out", self._span(meta))
+
+    def chosen_by(self, meta: Any, items: list[Any]) -> _Part:
+        return _Part("trick", "chosen_by", items[0], "chosen by", self._span(meta))
 
     def after_play(self, meta: Any, items: list[Any]) -> _Part:
         return _Part("trick", "after_play", items[0], "after play", self._span(meta))

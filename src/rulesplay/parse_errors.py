@@ -31,6 +31,7 @@ _TERMINAL_NAMES = {
     "CLIMBING": "'climbing'", "VAR_SCOPE": "'player', 'trick' or 'card' (before 'var')",
     "VAR_SIGHT": "'public', 'owner' or 'hidden'", "KEPT": "'kept'",
     "ONE": "'one'", "CONSECUTIVE": "'consecutive'",
+    "PASS_TURN": "'for this turn'",
 }
 # Tokens that can start an expression, and tokens that continue one; when many of either are
 # possible the message says "an expression" or "an operator" instead of listing them all.

@@ -312,8 +312,11 @@ def _seat_table(state: State, obs: dict[str, Any], seat: int, book: CardBook) ->
     scores = state.scores() if public_score(prog) else None
     if scores is not None:
         table.add_column(tr(lang, "score_col"), justify="right")
+    out = state.sitting_out()
     for p in range(state.num_players):
         row: list[Any] = [Text(seat_title(state, seat, p), style="bold" if p == seat else "")]
+        if p in out:  # sits out the trick being played
+            row[0].append(" " + tr(lang, "sitting_out"), style="dim")
         for zones in per_seat.values():
             z = zones[p]
             cell = Text(str(z["count"]))
@@ -371,6 +374,11 @@ def question(state: State, actions: list[Action]) -> str:
     if actions and all(isinstance(a.value, bool) for a in actions) and \
             not prompt.endswith(("?", "？")):
         prompt += "？" if state.program.lang == "ja" else "?"
+    owner = state.played_for()
+    if owner is not None:  # choosing another seat's card (a dummy's): say whose
+        prog = state.program
+        prompt += ("" if prog.lang == "ja" else " ") + \
+            tr(prog.lang, "plays_for", seat=prog.seat_name(owner))
     return prompt
 
 
@@ -558,10 +566,12 @@ def render_moves(events: list[Event], view: SeatView, book: CardBook,
     for ev in view.filter(events):
         if ev.get("type") == "decision" and ":" in str(ev.get("action")):
             name, card = str(ev["action"]).split(":", 1)
+            owner = ev.get("for_player")  # a card chosen for another seat is that seat's
+            seat: int = ev["player"] if owner is None else owner
             if card != HIDDEN:
-                played[card] = ev["player"]
+                played[card] = seat
             if name == "play":
-                plays.append((ev["player"], card))
+                plays.append((seat, card))
         elif ev.get("type") == "trick":
             found.append((ev, _trick_plays(ev.get("cards", []), plays, played, ids)))
             plays = []

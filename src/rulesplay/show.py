@@ -256,6 +256,9 @@ class StmtPrinter(Stage):
     def visit_Break(self, s: ir.Break, depth: int) -> None:
         self.line(depth, "break")
 
+    def visit_EndTrick(self, s: ir.EndTrick, depth: int) -> None:
+        self.line(depth, "end trick")
+
     def visit_Do(self, s: ir.Do, depth: int) -> None:
         self.line(depth, f"do {s.name}")
 
@@ -285,7 +288,12 @@ class StmtPrinter(Stage):
         self.line(inner, _words(f"each player plays {count}{s.card_var} from "
                                 f"{_src(s.source, OR)}{shape}{where}", labels_text(s.prompt)))
         if s.pass_label is not None:
-            self.line(inner, _words("pass", labels_text(s.pass_label)))
+            turn = "pass for this turn" if s.pass_for_turn else "pass"
+            self.line(inner, _words(turn, labels_text(s.pass_label)))
+        if s.sits_out is not None:
+            self.line(inner, f"sits out if {_src(s.sits_out)}")
+        if s.chosen_by is not None:
+            self.line(inner, f"chosen by {_src(s.chosen_by)}")
         if s.after_play:
             self.header(inner, "after play", s.after_play)
         if s.key is not None:

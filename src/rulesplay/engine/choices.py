@@ -66,6 +66,16 @@ class Decision:
     def prompt(self, s: State) -> str:
         return ""
 
+    def sitting_out(self, s: State) -> int:
+        """The bitmask of the seats that sit out the trick of the pending decision (a
+        trick's ``sits out if``), else 0."""
+        return 0
+
+    def played_for(self, s: State) -> int | None:
+        """The seat whose card the pending decision chooses when that is not the deciding
+        seat (a trick's ``chosen by``: the declarer plays the dummy's card), else None."""
+        return None
+
     def masked_prompt(self, s: State) -> tuple[str, list[Mask]]:
         """The prompt and its masks: the values in it some seats may not see (see
         :meth:`rulesplay.engine.program.DisplayText.masked`)."""

@@ -48,7 +48,7 @@ from .effects import (
 from .expr import Fn
 from .tables import var_default
 from .texts import template
-from .tricks import TrickNode
+from .tricks import EndTrickNode, TrickNode
 
 if TYPE_CHECKING:
     from ..errors import Span
@@ -219,6 +219,10 @@ class StmtCompiler(Stage):
         return self.frame_node(st, lambda index: BreakNode(
             index, self.add(Nop(len(self.nodes)))))
 
+    def visit_EndTrick(self, st: ir.EndTrick) -> Compiled:
+        return self.frame_node(st, lambda index: EndTrickNode(
+            index, self.add(Nop(len(self.nodes)))))
+
     def visit_Do(self, st: ir.Do) -> Compiled:
         return self.frame_node(st, lambda index: DoNode(index, self.rules[st.name]))
 
@@ -323,15 +327,18 @@ def compile_trick(sc: StmtCompiler, index: int, t: ir.Trick,
     actions = ActionCache(prog, "play", True)
     pass_action = Action("pass", sc.template(t.pass_label, default="pass")(None), None,
                          "pass", False)
-    blind = blind_pick(sc, t.card_var, t.span, t.source, ir.Name(id="player"), t.where,
-                       t.card_var)
+    chooser = t.chosen_by if t.chosen_by is not None else ir.Name(id="player")
+    blind = blind_pick(sc, t.card_var, t.span, t.source, chooser, t.where, t.card_var)
     return cls(index, t.span, n=lay.n, zone=zone, leader=leader, source=source,
                      filter=filter, key=key, climbing=t.climbing, player_slot=player_slot,
                      card_slot=card_slot, winner_slot=winner_slot, after_play=after_play,
                      after_trick=after_trick, trick_vars=trick_vars, actions=actions,
                      pass_action=pass_action, prompt_text=sc.template(t.prompt, default="play"),
                      blind=blind,
-                     sets=card_sets(sc, "play", t.cards) if t.cards is not None else None)
+                     sets=card_sets(sc, "play", t.cards) if t.cards is not None else None,
+                     pass_for_turn=t.pass_for_turn,
+                     sits_out=comp.expr(t.sits_out) if t.sits_out is not None else None,
+                     chooser=comp.expr(t.chosen_by) if t.chosen_by is not None else None)
 
 
 def blind_pick(sc: StmtCompiler, name: str, span: Span, cards: ir.Expr, chooser: ir.Expr,

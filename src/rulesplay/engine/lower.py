@@ -68,7 +68,7 @@ class _Stops(NodeVisitor):
     def _stops(self, st: ir.Stmt) -> bool:
         return True
 
-    visit_Choose = visit_Trick = visit_Trigger = _stops
+    visit_Choose = visit_Trick = visit_Trigger = visit_EndTrick = _stops
 
     def generic_visit(self, node: ir.Node, *args: Any, **kwargs: Any) -> bool:
         return False  # an effect or 'break'
@@ -99,7 +99,7 @@ class Lowerer:
         # Block routines made but not generated yet (a trigger may name any ability).
         self._pending: list[tuple[Routine, list[ir.Stmt]]] = []
         self._step_routines: dict[str, dict[str | None, Routine]] | None = None
-        self._next_table: list[list[int]] | None = None  # see _next_seat
+        self._trick_ends: list[int] = []  # where 'end trick' goes, innermost trick last
 
     # ------------------------------------------------------------ whole program
     def lower(self) -> None:
@@ -472,25 +472,22 @@ class Lowerer:
         return f"[{action} for _x in {coll}" + (f" if {cond}]" if cond is not None else "]")
 
     def stop_Trick(self, code: Code, st: ir.Trick, loops: list[_Loop]) -> None:
-        """A trick in the routine itself: its counters in four frame slots, each turn a
-        resume point, its ``after play`` and ``after trick`` blocks inline. The decision
-        (legal plays, resolving one) is the frame interpreter's own code
-        (:class:`~rulesplay.engine.tricks.LoweredTrick`)."""
+        """A trick in the routine: counters in frame slots, blocks inline (see LoweredTrick)."""
         k = self.comp.const
         at = code.slot()
-        for _ in range(3):
-            code.slot()
         node = self._trick(st, at)
+        for _ in range(3 + node.keeps_out):  # (+ the sitting-out bitmask)
+            code.slot()
         head, play = code.label(), code.label()
-        after_play, end = code.label(), code.label()
+        after_play, end, win = code.label(), code.label(), code.label()
         node.turn_at, node.after_play_at = head, after_play
         code.pin(head)
         code.pin(after_play)
-        self._begin(code, st, at)
+        self._begin(code, st, node)
         code.jump(head)
         code.place(head)
         self._count_step(code)
-        if node.blind is None and node.sets is None:  # (else the node's own code)
+        if node.inline:  # (the common trick: its turn inline)
             self._turn(code, st, node, at, head, play)
         else:
             turn = code.temp("t")
@@ -501,19 +498,28 @@ class Lowerer:
             code.indent = 1
             code.jump(head)
             code.indent = 0
+        code.jump(win)
+        code.place(win)  # (where 'end trick' goes)
         self._winner(code, st, node, end)
         if st.after_trick:
             self.block(code, st.after_trick, loops)
         code.jump(end)
-        if node.blind is None and node.sets is None:  # (else the node's own code)
+        if node.inline:
             self._resolve_play(code, st, node, at, head, after_play)
         code.place(after_play)
         if st.after_play:
+            self._trick_ends.append(win)
             self.block(code, st.after_play, loops)
-        if st.climbing:
+            self._trick_ends.pop()
+        if node.skips:
             code.emit(f"f[{at + 2}] = {self._next_seat(node, at, f'f[{at + 2}]')}")
         code.jump(head)
         code.place(end)
+
+    def stop_EndTrick(self, code: Code, st: ir.EndTrick, loops: list[_Loop]) -> None:
+        """``end trick``: on to the trick's winner (it 'stops': no native loop around it)."""
+        code.jump(self._trick_ends[-1])
+        code.place(code.label())  # (what follows it in its block never runs)
 
     def stop_Trigger(self, code: Code, st: ir.Trigger, loops: list[_Loop]) -> None:
         k, lay = self.comp.const, self.lay
@@ -561,10 +567,13 @@ class Lowerer:
                         f"ability {ab.name} at {name}", ab.span, body)
         return self._step_routines.get(step, {})
 
-    def _begin(self, code: Code, st: ir.Trick, at: int) -> None:
+    def _begin(self, code: Code, st: ir.Trick, node: LoweredTrick) -> None:
         """What :meth:`~rulesplay.engine.tricks.TrickNode.begin` does, inline: trick
-        variables at their defaults, the leader to play first."""
-        k, comp = self.comp.const, self.comp
+        variables at their defaults, the leader to play first (some may sit out: its call)."""
+        k, comp, at = self.comp.const, self.comp, node.at
+        if node.keeps_out:
+            code.emit(f"{k(node.begin)}(s, f)")
+            return
         for v in self.prog.ruleset.vars:
             if v.scope == "trick":
                 code.emit(f"s.g[{self.lay.gslot[v.name]}] = {comp.gen(v.default)}")
@@ -592,17 +601,11 @@ class Lowerer:
         code.emit(f"    {k(trick_event)}(s, {winner}, {best}, {zone})")
 
     def _next_seat(self, node: LoweredTrick, at: int, seat: str) -> str:
-        """Source of the next seat after ``seat`` still in a climbing trick (what
-        ``TrickNode._next_active`` gives): from a table by the passed seats' bitmask, made
-        once, when there are few seats."""
-        n = self.lay.n
-        if n > _TABLE_SEATS:
+        """Source of the next seat after ``seat`` still in a trick (``_next_active``)."""
+        table = node.seat_table()
+        if table is None:
             return f"{self.comp.const(node._next_active)}(f, {seat})"
-        if self._next_table is None:
-            self._next_table = [[next(((p + j) % n for j in range(1, n + 1)
-                                       if not passed >> (p + j) % n & 1), p)
-                                 for p in range(n)] for passed in range(1 << n)]
-        return f"{self.comp.const(self._next_table)}[f[{at + 3}]][{seat}]"
+        return f"{self.comp.const(table)}[f[{at + 3}]][{seat}]"
 
     def _pass(self, code: Code, node: LoweredTrick, at: int, seat: str,
               forced: bool) -> None:
@@ -689,9 +692,6 @@ class Lowerer:
         node.span, node.at = st.span, at
         self.prog.nodes.append(node)
         return node
-
-
-_TABLE_SEATS = 8  # up to this many seats, a climbing trick's next seat is a table lookup
 
 
 def lower_program(prog: Program, comp: ExprCompiler, sc: StmtCompiler) -> None:

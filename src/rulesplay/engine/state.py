@@ -218,6 +218,17 @@ class State(TeamResults):
         with self._faults():
             return self.program.decision(self.pending[1]).seat_prompt(self, seat)
 
+    def sitting_out(self) -> list[int]:
+        """The seats that sit out the trick being played now (``sits out if``)."""
+        node = None if self.pending is None else self.program.decision(self.pending[1])
+        out = 0 if node is None else node.sitting_out(self)
+        return [p for p in range(self.num_players) if out >> p & 1]
+
+    def played_for(self) -> int | None:
+        """The seat whose card another seat chooses now (``chosen by``: a dummy's), or None."""
+        node = None if self.pending is None else self.program.decision(self.pending[1])
+        return None if node is None else node.played_for(self)
+
     def decision_name(self) -> str:
         """The name of the pending decision in the ruleset (``play``, ``declare_trump``...)."""
         return "" if self.pending is None else self.program.decision(self.pending[1]).name
@@ -255,7 +266,7 @@ class State(TeamResults):
                 prompt, masks = node.masked_prompt(self)
             log.append(events.decision(
                 player, prog.phase_name(self), node.name, prompt, chosen.id,
-                chosen.label, node.secret, masks))
+                chosen.label, node.secret, masks, self.played_for()))
         self.history.append((player, chosen.id))
         self.pending = self._legal = None
         self.decisions += 1

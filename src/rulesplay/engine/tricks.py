@@ -1,7 +1,11 @@
 """Tricks as a first-class construct: standard (each seat plays once, in turn) and climbing
 (seats keep playing higher or pass and drop out, until one is left).
 
-Frame layout: ``[node, stage, leader, plays, current seat, passed-seat bitmask]``.
+Frame layout: ``[node, stage, leader, plays, current seat, out-seat bitmask]``, and, in a
+trick that seats may sit out or a climbing trick whose pass holds for one turn, ``,
+sitting-out bitmask`` after them. The out-seat bitmask holds the seats that sit the trick
+out and, in a climbing trick, those that passed (since the last play, when a pass holds for
+one turn).
 Stages: 1 next play, 2 after a play, 3 decide the winner, 4 done. The compiled engine
 keeps the same counters in its routine's frame (:class:`LoweredTrick`).
 A seat that cannot see the cards it plays from plays blind, by position
@@ -11,6 +15,7 @@ The node is built from the IR by :func:`rulesplay.engine.compile_stmts.compile_t
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -18,7 +23,7 @@ from .. import events
 from ..errors import RulesRuntimeError, Span
 from .actions import Action, ActionCache, Position, SetAction
 from .choices import BlindPick, Decision
-from .effects import Block, Node, move_card, move_cards
+from .effects import Block, Node, Nop, move_card, move_cards
 from .expr import Fn
 from .observe import refresh_seen
 
@@ -39,6 +44,11 @@ class TrickNode(Node, Decision):
         filter: ``f(state, cards)`` -> the playable ones (the ``where`` test).
         key: ``f(state, card)`` -> the card's rank in the trick (highest wins).
         climbing: a climbing trick (play higher or pass) rather than a standard one.
+        pass_for_turn: in a climbing trick, a pass holds for that turn only.
+        sits_out: ``f(state, None)`` with ``player`` set -> whether that seat sits the
+            trick out (tested for every seat as the trick begins), or None.
+        chooser: ``f(state, None)`` with ``player`` set -> the seat that chooses that
+            player's card (``chosen by``), or None (each player chooses its own).
         player_slot, card_slot, winner_slot: local slots of ``player``, the played card's
             name and ``winner``.
         after_play, after_trick: blocks run after each play and after the trick, or None.
@@ -60,7 +70,9 @@ class TrickNode(Node, Decision):
                  after_play: Block | None, after_trick: Block | None,
                  trick_vars: list[tuple[int, Fn]], actions: ActionCache,
                  pass_action: Action, prompt_text: Callable[[State], str],
-                 blind: BlindPick | None = None, sets: CardSets | None = None) -> None:
+                 blind: BlindPick | None = None, sets: CardSets | None = None,
+                 pass_for_turn: bool = False, sits_out: Fn | None = None,
+                 chooser: Fn | None = None) -> None:
         self.index, self.span, self.name = index, span, "play"
         self.n = n
         self.zone, self.leader = zone, leader
@@ -68,6 +80,13 @@ class TrickNode(Node, Decision):
         self.filter = filter
         self.key = key
         self.climbing = climbing
+        self.pass_for_turn = climbing and pass_for_turn
+        self.sits_out, self.chooser = sits_out, chooser
+        # Whether the turn goes round the seats in play (some may sit out) rather than
+        # the whole table in order.
+        self.skips = climbing or sits_out is not None
+        # Whether the frame keeps the sitting-out bitmask apart (see the module docstring).
+        self.keeps_out = sits_out is not None or self.pass_for_turn
         self.player_slot = player_slot
         self.card_slot = self.value_slot = card_slot
         self.winner_slot = winner_slot
@@ -78,6 +97,9 @@ class TrickNode(Node, Decision):
         self.prompt_text = prompt_text
         self.blind = blind
         self.sets = sets
+        # Whether a lowered trick lists and resolves its plays in its own code (not when
+        # blind, several cards, sitting out, chosen by another, a pass for one turn).
+        self.inline = blind is None and sets is None and not self.keeps_out and chooser is None
 
     # Where the trick's counters sit in the frame: leader, plays, current seat, passed
     # seats from ``at`` on (a lowered trick keeps them in its routine's frame).
@@ -85,18 +107,50 @@ class TrickNode(Node, Decision):
 
     def start(self, s: State) -> list[Any]:
         f = [self.index, 1, None, 0, None, 0]
+        if self.keeps_out:
+            f.append(0)
         self.begin(s, f)
         return f
 
     def begin(self, s: State, f: list[Any]) -> None:
-        """A new trick: trick variables at their defaults, the leader to play first."""
+        """A new trick: trick variables at their defaults, the seats that sit out it noted,
+        the leader (or, when it sits out, the next seat in play) to play first.
+
+        Raises:
+            RulesRuntimeError: no leader, or every seat sits the trick out.
+        """
         for slot, default in self.trick_vars:
             s.g[slot] = default(s, None)
         leader = self.leader(s, None)
         if leader is None:
             raise RulesRuntimeError("the trick has no leader (none)", self.span)
         at = self.at
-        f[at], f[at + 1], f[at + 2], f[at + 3] = leader, 0, leader, 0
+        out = self.seats_out(s) if self.sits_out is not None else 0
+        f[at], f[at + 1], f[at + 2], f[at + 3] = leader, 0, leader, out
+        if self.keeps_out:
+            f[at + 4] = out
+        if out >> leader & 1:
+            f[at + 2] = self._next_active(f, leader)
+
+    def seats_out(self, s: State) -> int:
+        """The bitmask of the seats that sit this trick out (``sits out if``), worked out
+        as it begins (a ``sit_out`` event names them).
+
+        Raises:
+            RulesRuntimeError: every seat sits out (nobody would play).
+        """
+        assert self.sits_out is not None
+        out, test, slot = 0, self.sits_out, self.player_slot
+        for seat in range(self.n):
+            s.loc[slot] = seat
+            if test(s, None):
+                out |= 1 << seat
+        if out == (1 << self.n) - 1:
+            raise RulesRuntimeError("every seat sits out this trick: nobody plays", self.span)
+        if out and s.events is not None:
+            s.events.append(events.sat_out([p for p in range(self.n) if out >> p & 1],
+                                           s.program.phase_name(s)))
+        return out
 
     # ------------------------------------------------------------ stepping
     def step(self, s: State, f: list[Any]) -> None:
@@ -122,10 +176,15 @@ class TrickNode(Node, Decision):
                 return nxt
         return seat
 
+    def seat_table(self) -> list[list[int]] | None:
+        """What :meth:`_next_active` gives, as a table (:func:`next_seat_table`) when there
+        are few seats, else None."""
+        return next_seat_table(self.n) if self.n <= TABLE_SEATS else None
+
     def advance(self, f: list[Any]) -> None:
-        """After a play and its ``after play`` block: in a climbing trick the turn passes to
-        the next seat still in."""
-        if self.climbing:
+        """After a play and its ``after play`` block: in a climbing trick, or when some seat
+        sits out, the turn passes to the next seat still in."""
+        if self.skips:
             f[self.at + 2] = self._next_active(f, f[self.at + 2])
 
     def turn(self, s: State, f: list[Any]) -> int:
@@ -134,19 +193,21 @@ class TrickNode(Node, Decision):
         playable card in a climbing trick and passed)."""
         n, at = self.n, self.at
         if not self.climbing:
-            if f[at + 1] >= n:
+            if f[at + 1] >= n - bin(f[at + 3]).count("1"):
                 return OVER
-            f[at + 2] = (f[at] + f[at + 1]) % n
+            if not self.skips:
+                f[at + 2] = (f[at] + f[at + 1]) % n
         else:
             active = n - bin(f[at + 3]).count("1")
             if active == 0 or (active == 1 and f[at + 1] > 0):
                 return OVER
         seat = f[at + 2]
         s.loc[self.player_slot] = seat
+        chooser = self.choosing(s, seat)
         if s.program.seen_by:  # who sees what, as the play is asked
             refresh_seen(s)
-        s.pending = (seat, self.index)
-        plays = self._plays(s, seat)  # listed once: the state waits for this decision now
+        s.pending = (chooser, self.index)
+        plays = self._plays(s, chooser)  # listed once: the state waits for this decision now
         if self.climbing:
             if not plays:
                 # A seat with no playable card passes (it has no choice to make).
@@ -160,9 +221,24 @@ class TrickNode(Node, Decision):
         s._legal = plays
         return WAITS
 
+    def choosing(self, s: State, seat: int) -> int:
+        """The seat that chooses ``seat``'s card (``chosen by``; ``player`` is set).
+
+        Raises:
+            RulesRuntimeError: ``chosen by`` gives no seat.
+        """
+        if self.chooser is None:
+            return seat
+        chooser = self.chooser(s, None)
+        if chooser.__class__ is not int or not 0 <= chooser < self.n:
+            raise RulesRuntimeError(f"'chosen by' gives no seat ({chooser!r}) for seat "
+                                    f"{seat}", self.span)
+        return int(chooser)
+
     def pass_turn(self, s: State, f: list[Any], seat: int, forced: bool) -> None:
         """``seat`` passes (``forced``: it had no card to play): it is out of this
-        climbing trick, and the turn goes to the next seat still in."""
+        climbing trick (or, with ``pass for this turn``, until the next play), and the turn
+        goes to the next seat still in."""
         f[self.at + 3] |= 1 << seat
         if s.events is not None:
             pass_event(s, seat, forced)
@@ -184,8 +260,8 @@ class TrickNode(Node, Decision):
 
     # ------------------------------------------------------------ decision
     def _plays(self, s: State, seat: int) -> list[Action]:
-        """The ``play`` actions of ``seat``: its playable cards, or positions when it
-        plays blind."""
+        """The ``play`` actions chosen by ``seat`` (the player, or the seat that chooses
+        for it): the playable cards, or positions when it picks blind."""
         cards = self.source(s, None)
         blind = self.blind
         sets = self.sets
@@ -202,7 +278,7 @@ class TrickNode(Node, Decision):
 
     def legal(self, s: State) -> list[Action]:
         f = s.stack[-1]
-        out = self._plays(s, f[self.at + 2])
+        out = self._plays(s, self._decider(s, f))
         if self.climbing and f[self.at + 1] > 0:
             out.append(self.pass_action)
         return out
@@ -216,9 +292,26 @@ class TrickNode(Node, Decision):
             return super().allows(s, action)  # (a blind pick, a pass)
         cards = self.source(s, None)
         blind = self.blind
-        if blind is not None and blind.applies(s, s.stack[-1][self.at + 2], cards):
+        if blind is not None and blind.applies(s, self._decider(s, s.stack[-1]), cards):
             return super().allows(s, action)
         return value in cards and bool(self.filter(s, [value]))
+
+    def _decider(self, s: State, f: list[Any]) -> int:
+        """The seat deciding the pending play (the player, or who chooses for it)."""
+        if self.chooser is None:
+            return int(f[self.at + 2])
+        assert s.pending is not None
+        return s.pending[0]
+
+    def sitting_out(self, s: State) -> int:
+        """The bitmask of the seats that sit out this trick (it is the pending decision)."""
+        return int(s.stack[-1][self.at + 4]) if self.keeps_out else 0
+
+    def played_for(self, s: State) -> int | None:
+        if self.chooser is None or s.pending is None:
+            return None
+        seat = s.stack[-1][self.at + 2]
+        return None if seat == s.pending[0] else int(seat)
 
     def resolve(self, s: State, action: Action) -> None:
         f = s.stack[-1]
@@ -235,6 +328,8 @@ class TrickNode(Node, Decision):
                 s.by[c] = seat
             s.loc[self.card_slot] = cards
             f[at + 1] += 1
+            if self.pass_for_turn:  # a play: the seats that passed are in again
+                f[at + 3] = f[at + 4]
             self.then(s, f, True)
             return
         card = BlindPick.card(self.source(s, None), action) if isinstance(action, Position) \
@@ -243,6 +338,8 @@ class TrickNode(Node, Decision):
         s.by[card] = seat
         s.loc[self.card_slot] = card
         f[at + 1] += 1
+        if self.pass_for_turn:  # a play: the seats that passed are in again
+            f[at + 3] = f[at + 4]
         self.then(s, f, True)
 
     def then(self, s: State, f: list[Any], played: bool) -> None:
@@ -273,6 +370,26 @@ class LoweredTrick(TrickNode):
         f[1] = self.after_play_at if played else self.turn_at
 
 
+class EndTrickNode(Node):
+    """``end trick`` in the frame interpreter: leave the ``after play`` block (every frame
+    above the innermost trick's) and go on to decide the winner (the validator allows it
+    only inside ``after play``). Like ``break``, it leaves a :class:`Nop` frame for the
+    block that ran it."""
+
+    def __init__(self, index: int, nop: Nop) -> None:
+        self.index, self.nop = index, nop
+
+    def start(self, s: State) -> list[Any]:
+        nodes, stack = s.program.nodes, s.stack
+        while not isinstance(nodes[stack[-1][0]], TrickNode):
+            stack.pop()
+        stack[-1][1] = 3
+        return self.nop.start(s)
+
+    def step(self, s: State, f: list[Any]) -> None:  # pragma: no cover - never on the stack
+        s.stack.pop()
+
+
 def pass_event(s: State, seat: int, forced: bool) -> None:
     """Record the ``pass`` event of ``seat`` in a climbing trick (``forced``: it had no
     card to play)."""
@@ -291,6 +408,17 @@ def trick_event(s: State, winner: int | None, best: int, zone: list[int]) -> Non
 def no_card_to_play(seat: int, span: Span) -> RulesRuntimeError:
     """The error when a seat must play to a standard trick and has no legal card."""
     return RulesRuntimeError(f"seat {seat} has no legal card to play in this trick", span)
+
+
+TABLE_SEATS = 8  # up to this many seats, the next seat in a trick is a table lookup
+
+
+@functools.cache
+def next_seat_table(n: int) -> list[list[int]]:
+    """For ``n`` seats, ``table[out][p]``: the next seat after ``p`` not in bitmask ``out``
+    (``p`` itself when all others are out), as :meth:`TrickNode._next_active` gives."""
+    return [[next(((p + j) % n for j in range(1, n + 1) if not out >> (p + j) % n & 1), p)
+             for p in range(n)] for out in range(1 << n)]
 
 
 # What TrickNode.turn found.

@@ -21,7 +21,7 @@ from .. import ir
 from ..errors import Diagnostic, RulesValidationError, did_you_mean
 from ..names import lookalike_warnings
 from ..phasegraph import phase_edges, start_phase
-from .branches import hidden_branches
+from .branches import hidden_branches, trick_flow_sight
 from .constants import MAX_CARDS, const_eval, constant_checks, value_before_play
 from .cycles import ability_cycles
 from .declarations import Declarations, card_label_reads
@@ -142,6 +142,7 @@ class Checker:
         unseen_options(ctx, sight)
         held_values(ctx, sight)
         hidden_branches(ctx, sight)
+        trick_flow_sight(ctx, sight)
         graph_checks(ctx)
         secret_action_labels(ctx)
         team_checks(ctx, constant_checks(ctx))

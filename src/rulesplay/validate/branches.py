@@ -114,3 +114,34 @@ def _message(node: ir.Node, read: Read, d: Decider) -> str:
     return (f"{who} {does}, and {what} {read.expr.span.line}{goes} depends on {read.text}, "
             f"which {who} cannot see ({read.why}): bots would learn it from where the game "
             "is; test only what that seat sees, or decide outside the branch")
+
+
+# No seat's expression: a read judged for it is judged for every seat.
+_EVERY_SEAT = ir.Name(id="(every seat)")
+
+
+def trick_flow_sight(ctx: Context, sight: Sight) -> None:
+    """Report a trick's flow worked out from what some seat cannot see: every seat learns
+    who sits a trick out (``sits out if``), who chooses each card (``chosen by``) and
+    whether a trick ends early (the tests around an ``end trick`` in ``after play``), so
+    these may read only what every seat sees (``player`` and the card just played stand
+    for any seat and the card on the table)."""
+    for node in ir.walk(ctx.r):
+        if not isinstance(node, ir.Trick):
+            continue
+        parts: list[tuple[str, ir.Expr]] = []
+        if node.sits_out is not None:
+            parts.append(("who sits out this trick", node.sits_out))
+        if node.chosen_by is not None:
+            parts.append(("who chooses each card", node.chosen_by))
+        for inner in ir.walk(node.after_play):
+            if isinstance(inner, ir.If | ir.Repeat) and any(nodes_of(inner, ir.EndTrick)):
+                tests = inner.tests if isinstance(inner, ir.If) else \
+                    [inner.test] if inner.test is not None else []
+                parts += [("whether the trick ends early", t) for t in tests]
+        others = frozenset({"player", node.card_var})
+        for what, e in parts:
+            for r in sight.reads(e, _EVERY_SEAT, others)[:1]:
+                ctx.error(f"{what} is told to every seat, but it depends on {r.text}, "
+                          f"which not every seat sees ({r.why})", r.expr.span)
+

@@ -51,7 +51,7 @@ class Deciders:
             if isinstance(node, ir.Choose):
                 out.append((node.player, node))
             elif isinstance(node, ir.Trick):
-                out.append((ir.Name(id="player", span=node.span), node))
+                out.append((node.chosen_by or ir.Name(id="player", span=node.span), node))
             elif isinstance(node, ir.Do):
                 out += self._named(f"rule {node.name}", [self.rules.get(node.name, [])])
             elif isinstance(node, ir.Trigger):

@@ -11,6 +11,7 @@ from .. import ir
 from ..errors import Span, did_you_mean
 from ..limits import MAX_SET_CARDS
 from ..visitor import Stage
+from .constants import value_before_play
 from .expressions import ExprChecker
 from .symbols import Context
 from .types import ANY, compatible, describe
@@ -52,10 +53,10 @@ class StmtChecker(Stage):
     def isolated_block(self, stmts: list[ir.Stmt], bound: dict[str, str]) -> None:
         """A body of its own (an ability or rule): no outer locals, no outer loop."""
         ctx = self.ctx
-        scopes, loops = ctx.scopes, ctx.loops
-        ctx.scopes, ctx.loops = [{}], 0
+        scopes, loops, after_play = ctx.scopes, ctx.loops, ctx.after_play
+        ctx.scopes, ctx.loops, ctx.after_play = [{}], 0, 0
         self.block(stmts, bound)
-        ctx.scopes, ctx.loops = scopes, loops
+        ctx.scopes, ctx.loops, ctx.after_play = scopes, loops, after_play
 
     # ------------------------------------------------------------ effects
     def visit_Assign(self, s: ir.Assign) -> None:
@@ -231,6 +232,11 @@ class StmtChecker(Stage):
         if self.ctx.loops == 0:
             self.error("'break' is only allowed inside 'repeat' or 'for each'", s.span)
 
+    def visit_EndTrick(self, s: ir.EndTrick) -> None:
+        if self.ctx.after_play == 0:
+            self.error("'end trick' is only allowed in a trick's 'after play' block (it ends "
+                       "the trick being played)", s.span)
+
     def visit_Do(self, s: ir.Do) -> None:
         if s.name not in self.sym.rules:
             self.error(f"unknown rule '{s.name}'" + did_you_mean(s.name, self.sym.rules),
@@ -312,6 +318,15 @@ class StmtChecker(Stage):
         self.want(s.leader, "player", what=" (leader)")
         ctx.scopes.append({})
         ctx.bind("player", "player", s.span)
+        if s.sits_out is not None:
+            with self.ctx.only_reading("'sits out'"):
+                self.want(s.sits_out, "bool", what=" (sits out if)")
+            if value_before_play(s.sits_out, {}) is True:
+                self.error("every seat sits out this trick ('sits out if' is always true): "
+                           "nobody would play", s.sits_out.span)
+        if s.chosen_by is not None:
+            with self.ctx.only_reading("'chosen by'"):
+                self.want(s.chosen_by, "player", what=" (chosen by)")
         el = self.coll(s.source, None)
         if el not in ("card", ANY):
             self.error(f"players play cards; the source holds {describe('list:' + el)}",
@@ -324,7 +339,9 @@ class StmtChecker(Stage):
                 self.want(s.where, "bool")
         with self.ctx.only_reading("a prompt"):
             self.exprs.template(s.prompt)
+        ctx.after_play += 1
         self.block(s.after_play)
+        ctx.after_play -= 1
         ctx.scopes.pop()
         ctx.scopes.pop()
         with self.ctx.only_reading("a prompt"):

@@ -83,6 +83,7 @@ class Context:
             expands there (an error at that place says it).
         partly_bound: a local bound in some branches of an ``if`` but not all -> why it is
             unbound after it (for the "undefined name" diagnostic).
+        after_play: tricks' ``after play`` blocks around it (for ``end trick``).
         reading: what is being checked when it is an expression that only reads the game
             (a choice's options, filter and prompt, a play's filter, ``won by``, a label,
             the score...): evaluated whenever it is listed or shown, so chance may not be
@@ -100,6 +101,7 @@ class Context:
         self.expand: Callable[[ir.Expr], ir.Expr] = lambda e: e
         self.origins: dict[Span, str] = {}
         self.defines: dict[str, ir.DefineDecl] = {}
+        self.after_play = 0
         self.reading: str | None = "a declaration"
 
     @contextmanager

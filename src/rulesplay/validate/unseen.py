@@ -414,6 +414,37 @@ def reads_cards_of(where: ir.Expr, name: str, zone: ir.Expr, ruleset: ir.Ruleset
     return reads(where)
 
 
+def _play_errors(sight_: Sight, t: ir.Trick) -> list[tuple[str, ir.Expr]]:
+    """The errors of a trick's play: a choice of a card by the player whose turn it is, or
+    by the seat ``chosen by`` names. A ``chosen by`` written ``A if TEST else B`` is checked
+    as two choices, by A and by B, each from the matching branch of a source written
+    ``X if TEST else Y`` with the same TEST (``hand[dummy]`` chosen by the declarer, every
+    other hand by its own player), its ``where`` read without the branches of the same TEST
+    that the case never takes."""
+    what = f"the card played ('{t.card_var}')"
+    if t.chosen_by is None:
+        return pick_errors(sight_, what, t.card_var, ir.Name(id="player", span=t.span),
+                           "the player", t.source, t.where)
+    by, src = t.chosen_by, t.source
+    if not isinstance(by, ir.Cond):
+        return pick_errors(sight_, what, t.card_var, by, f"the seat choosing ('{expr_text(by)}')",
+                           src, t.where)
+    test = expr_text(by.test)
+    out: list[tuple[str, ir.Expr]] = []
+    for chooser, holds in ((by.then, True), (by.other, False)):
+        source = (src.then if holds else src.other) \
+            if isinstance(src, ir.Cond) and expr_text(src.test) == test else src
+        # The branches of the 'where' that this case never takes (same TEST) are not read.
+        conds = nodes_of(t.where, ir.Cond) if t.where is not None else iter(())
+        dead = {id(n) for c in conds if expr_text(c.test) == test
+                for n in nodes_of(c.other if holds else c.then, ir.Node)}
+        who = f"the seat choosing ('{expr_text(chooser)}')"
+        for err in pick_errors(sight_, what, t.card_var, chooser, who, source, t.where):
+            if err not in out and id(err[1]) not in dead:
+                out.append(err)
+    return out
+
+
 def _shown(r: Read) -> str:
     return "those cards" if r.cards else "its value"
 
@@ -446,10 +477,7 @@ def unseen_options(ctx: Context, sight_: Sight) -> None:
                           f"{expr_text(node.source)}, which the player cannot see: a set "
                           "is played only from cards its player sees", node.source.span)
                 continue
-            # The play is a choice of a card by the player whose turn it is.
-            errors = pick_errors(sight_, f"the card played ('{node.card_var}')",
-                                 node.card_var, ir.Name(id="player", span=node.span),
-                                 "the player", node.source, node.where)
+            errors = _play_errors(sight_, node)
         else:
             continue
         for message, e in errors:
