@@ -398,3 +398,18 @@ def test_a_voluntary_pass_is_told_once() -> None:
 def test_a_seat_or_option_given_twice_is_refused() -> None:
     result = cli("run", BH, "--seat", "0=random", "--seat", "0=greedy")
     assert result.exit_code == 2 and "--seat 0 is given twice" in result.output
+
+
+def test_list_names_each_ruleset_its_players_and_a_variants_base(tmp_path: Path) -> None:
+    result = CliRunner().invoke(main, ["list", str(Path(__file__).parent.parent / "rulesets")])
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert "card_hunt.rules: Card Hunt, 2-8 players" in lines
+    assert ("variants/bargain_hunter_quick.rules: Bargain Hunter (quick), 3-4 players "
+            "(a variant of ../bargain_hunter.rules)") in lines
+    (tmp_path / "broken.rules").write_text('game "Broken"\nplayers 2\nzoen deck: shared\n',
+                                           encoding="utf-8")
+    result = CliRunner().invoke(main, ["list", str(tmp_path)])
+    assert result.exit_code == 1 and "broken.rules: does not load:" in result.output
+    result = CliRunner().invoke(main, ["list", str(tmp_path / "nothing")])
+    assert result.exit_code == 2 and "is not a folder" in result.output

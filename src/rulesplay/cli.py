@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 import secrets
 import sys
 from collections.abc import Callable
@@ -555,6 +556,51 @@ def compile_(file: str, as_json: bool, as_python: bool, players: int | None) -> 
     click.echo(terminal.clean(f"{game.title}: {r.min_players}-{r.max_players} players, "
                               f"{cards} cards, {len(r.zones)} zones, {len(r.phases)} phases, "
                               f"{len(r.options)} options (use --json for the IR)"))
+
+
+# ---------------------------------------------------------------- list
+SHIPPED = Path(__file__).resolve().parents[2] / "rulesets"  # beside a source checkout
+
+
+@main.command(name="list")
+@click.argument("folder", required=False, type=click.Path(file_okay=False))
+def list_(folder: str | None) -> None:
+    """List the rulesets in FOLDER and its subfolders: game, players, and what the game is
+    about (a variant: the file it extends). Without FOLDER: ./rulesets, else the games that
+    come with rulesplay."""
+    if folder is None:
+        here = Path("rulesets")
+        root = here if here.is_dir() else SHIPPED
+        if not root.is_dir():
+            raise click.UsageError("no rulesets folder here and none beside rulesplay; "
+                                   "name one: rulesplay list FOLDER")
+    else:
+        root = Path(folder)
+        if not root.is_dir():
+            raise click.UsageError(f"{folder} is not a folder")
+    paths = sorted(root.rglob("*.rules"))
+    if not paths:
+        raise click.UsageError(f"no .rules files in {root}")
+    failed = 0
+    for path in paths:
+        name = path.relative_to(root).as_posix()
+        try:
+            game = load(str(path))
+        except RulesError as exc:
+            failed += 1
+            click.echo(terminal.clean(f"{name}: does not load: "
+                                      f"{exc.render().split(chr(10), 1)[0]}"))
+            continue
+        r = game.ruleset
+        based = re.search(r'^extends "([^"\n]*)"', path.read_text(encoding="utf-8"), re.M)
+        players = f"{r.min_players}" if r.min_players == r.max_players \
+            else f"{r.min_players}-{r.max_players}"
+        head = f"{name}: {game.title}, {players} players"
+        click.echo(terminal.clean(head + (f" (a variant of {based.group(1)})" if based else "")))
+        if r.about and not based:
+            click.echo(terminal.clean(f"    {r.about}"))
+    if failed:
+        sys.exit(1)
 
 
 # ---------------------------------------------------------------- graph / options
