@@ -75,3 +75,34 @@ def test_a_trigger_that_never_ends_meets_the_step_limit_at_a_place(engine: str) 
     # at the trigger that keeps triggering, on both engines
     span = caught.value.span
     assert (span.file, span.line, span.col) == ("r.rules", 6, 14)
+
+
+def _chain(kind: str, n: int) -> str:
+    """A ruleset whose rules (``do``), steps (``trigger``) or stats (``bonus``) call the next
+    one, ``n`` links, with no cycle."""
+    head = 'game "Chain"\nplayers 2..2\n'
+    tail = ("card c:\n    power: 1..2\n    ability: ability\n    table:\n        1 | a0\n"
+            "zone deck: shared, public\nzone pile: shared, public\n")
+    if kind == "do":
+        rules = "".join(f"rule r{i}:\n    do r{i + 1}\n" for i in range(n)) + \
+            f'rule r{n}:\n    say "end"\n'
+        return head + "ability a0:\n    modify s: 0\n" + tail + rules + \
+            "phase a:\n    do r0\n    0 chooses y from deck\n    end game\nscore: 0\n"
+    if kind == "trigger":
+        abilities = "".join(f"ability a{i}:\n    at t{i}: trigger t{i + 1} for pile\n"
+                            for i in range(n)) + f'ability a{n}:\n    at t{n}: say "end"\n'
+    else:
+        abilities = "".join(f"ability a{i}:\n    modify s{i}: bonus(s{i + 1}, pile) + 1\n"
+                            for i in range(n)) + f"ability a{n}:\n    modify s{n}: 1\n"
+    return head + abilities + tail + \
+        "phase a:\n    0 chooses y from deck\n    end game\nscore: 0\n"
+
+
+@pytest.mark.parametrize("kind", ["do", "trigger", "bonus"])
+def test_a_chain_of_calls_too_deep_to_follow_is_refused_at_its_first_link(kind: str) -> None:
+    rulesplay.loads(_chain(kind, 50), file="r.rules")  # 50 links: a game may have them
+    with pytest.raises(RulesError) as caught:
+        rulesplay.loads(_chain(kind, 400), file="r.rules")  # (Python's recursion: ~150)
+    [d] = caught.value.diagnostics
+    assert "in a chain 400 deep" in d.message and "at most 50 deep" in d.message
+    assert d.span.file == "r.rules" and d.span.line > 0

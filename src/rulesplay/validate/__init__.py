@@ -23,7 +23,7 @@ from ..names import lookalike_warnings
 from ..phasegraph import phase_edges, start_phase
 from .branches import hidden_branches, trick_flow_sight
 from .constants import MAX_CARDS, const_eval, constant_checks, value_before_play
-from .cycles import ability_cycles
+from .cycles import ability_cycles, call_depths
 from .declarations import Declarations, card_label_reads
 from .expand import Expander
 from .expressions import ExprChecker
@@ -102,6 +102,7 @@ class Checker:
             stmts.isolated_block(rule.body, {})
         rule_cycles(ctx)
         ability_cycles(ctx)
+        too_deep = call_depths(ctx)
         for p in r.phases:
             exprs.template(p.labels)
             stmts.block(p.body)
@@ -138,6 +139,8 @@ class Checker:
             ctx.error(f"'{said}' changes a base ruleset; this file has no 'extends'",
                       change.span)
         ctx.scopes.pop()
+        if too_deep:  # (the passes below follow every chain of calls)
+            return ctx.out
         sight = Sight(r, ctx.out)
         unseen_options(ctx, sight)
         held_values(ctx, sight)

@@ -1,4 +1,5 @@
-"""Abilities that may work themselves out from themselves (issue 14 item 4).
+"""Abilities that may work themselves out from themselves, and chains of calls too deep to
+follow (issue 14 item 4).
 
 A ``modify power:`` that reads ``bonus(power, ...)`` makes each card's power depend on the
 powers of the cards it counts, its own among them; a step block that says ``trigger STEP``
@@ -73,6 +74,68 @@ def ability_cycles(c: Context) -> None:
             warned.update(path)
             span = next(s for nxt, s in edges[name] if nxt == path[1])
             c.warn(say(path), span)
+
+
+MAX_DEPTH = 50  # rules, steps and stats calling one another, at most this deep
+
+
+def _longest(edges: dict[str, list[tuple[str, Span]]]) -> dict[str, int]:
+    """For each node, the most links on a path from it along ``edges`` (a link that closes a
+    cycle is not followed: cycles are reported apart). Iterative: a chain may be longer than
+    Python's recursion allows."""
+    depth: dict[str, int] = {}
+    for root in edges:
+        if root in depth:
+            continue
+        on_path: set[str] = {root}
+        stack: list[tuple[str, int]] = [(root, 0)]
+        while stack:
+            node, i = stack[-1]
+            succ = edges.get(node, [])
+            if i < len(succ):
+                stack[-1] = (node, i + 1)
+                nxt = succ[i][0]
+                if nxt not in depth and nxt not in on_path:
+                    on_path.add(nxt)
+                    stack.append((nxt, 0))
+                continue
+            depth[node] = max((1 + depth.get(n, 0) for n, _ in succ if n not in on_path
+                               or n in depth), default=0)
+            on_path.discard(node)
+            stack.pop()
+    return depth
+
+
+def call_depths(c: Context) -> bool:
+    """Refuse a chain of ``do`` rules and ``trigger`` steps, or of stats whose modifiers
+    read the bonus of the next, more than :data:`MAX_DEPTH` links long (at its first link):
+    the checks and both engines follow such chains, and a game never needs one so deep.
+    Returns whether one was refused."""
+    calls: dict[str, list[tuple[str, Span]]] = {}
+
+    def links(body: list[ir.Stmt]) -> list[tuple[str, Span]]:
+        return [(f"rule {d.name}", d.span) for d in nodes_of(body, ir.Do)] + \
+            [(f"step {t.step}", t.span) for t in nodes_of(body, ir.Trigger)]
+
+    for rule in c.r.rules:
+        calls.setdefault(f"rule {rule.name}", []).extend(links(rule.body))
+    reads: dict[str, list[tuple[str, Span]]] = {}
+    for ab in c.r.abilities:
+        for step, body in ab.steps.items():
+            calls.setdefault(f"step {step}", []).extend(links(body))
+        for stat, e in ab.modifies.items():
+            reads.setdefault(stat, []).extend(_bonus_reads(e))
+    refused = False
+    for edges, what in ((calls, "rules and steps run one another ('do', 'trigger')"),
+                        (reads, "stats read one another's bonus")):
+        depth = _longest(edges)
+        deepest = max(depth, key=lambda n: depth[n], default=None)
+        if deepest is not None and depth[deepest] > MAX_DEPTH:
+            span = next(s for n, s in edges[deepest] if depth.get(n, 0) == depth[deepest] - 1)
+            c.error(f"{what} in a chain {depth[deepest]} deep from {deepest}; a chain may be "
+                    f"at most {MAX_DEPTH} deep", span)
+            refused = True
+    return refused
 
 
 def _say_stat(path: list[str]) -> str:
