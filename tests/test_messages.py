@@ -434,3 +434,14 @@ def test_a_placeholder_nested_too_deeply_is_reported_where_it_is() -> None:
     with pytest.raises(RulesError) as caught:
         rulesplay.loads(text, file="deep.rules")
     assert caught.value.span.line == 8 and "nested too deeply" in caught.value.message
+
+
+def test_a_score_that_is_none_is_a_located_error_not_a_type_error() -> None:
+    text = ('game "T"\nplayers 2\ncard c "c":\n    rank: 1..5\nzone deck "deck": shared, hidden\n'
+            'player var s "s": int\nphase p "P":\n    next end\nscore: s[player]\n')
+    state = rulesplay.loads(text, file="t.rules").new_state(2)
+    for ask in (state.scores, state.winners):
+        with pytest.raises(RulesError) as caught:
+            ask()
+        assert "the score of seat 0 is none" in caught.value.message
+        assert (caught.value.span.file, caught.value.span.line) == ("t.rules", 9)

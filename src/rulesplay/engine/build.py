@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..errors import RulesValidationError
+from ..errors import RulesRuntimeError, RulesValidationError, Span
 from ..limits import defaults
 from ..validate import start_phase
 from ..validate.teams import Teams, TeamsFault, partition_problem, seat_teams, teams_env
@@ -53,6 +53,18 @@ def game_teams(ruleset: ir.Ruleset, n: int, options: dict[str, Any]) -> Teams | 
     if problem is not None:
         raise RulesValidationError(*problem)
     return teams
+
+
+def _a_number(fn: Fn, what: str, span: Span) -> Fn:
+    """``fn``, a score or tiebreak (at ``span``), failing with a message there when it is
+    none (a number variable never set), which no seat can be ranked by."""
+    def number(s: Any, x: Any) -> Any:
+        v = fn(s, x)
+        if v is None:
+            raise RulesRuntimeError(f"{what} of seat {s.loc[s.program.score_fns[0]]} is none "
+                                    "(a number that was never given a value?)", span)
+        return v
+    return number
 
 
 def build_program(game: Game, n: int) -> Program:
@@ -103,8 +115,8 @@ def build_program(game: Game, n: int) -> Program:
         lower_program(prog, comp, sc)
     player_slot = lay.local("player")
     assert ruleset.score is not None  # the validator requires a 'score:' line
-    score = comp.bounded(ruleset.score)
-    ties = [comp.bounded(t) for t in ruleset.tiebreaks]
+    score = _a_number(comp.bounded(ruleset.score), "the score", ruleset.score.span)
+    ties = [_a_number(comp.bounded(t), "a tiebreak", t.span) for t in ruleset.tiebreaks]
     prog.score_fns = (player_slot, score, ties)
     winners: Fn | None = comp.expr(ruleset.winners) if ruleset.winners is not None else None
     prog.winners_fn = winners
