@@ -101,3 +101,14 @@ def test_a_number_bound_by_a_loop_over_a_list_is_checked_when_stored() -> None:
     exc = _fail("repeat 40 times:\n        for each x in values(1..2, it * v * v):\n"
                 "            v = x")
     assert "out of range" in exc.message and exc.span.line == 11  # at "v = x"
+
+
+@pytest.mark.parametrize("engine", ["compiled", "interpret"])
+def test_a_number_shown_in_a_text_is_checked_like_one_stored(engine: str) -> None:
+    # (it printed Python's 'Exceeds the limit (4300 digits) for integer string conversion')
+    game = rulesplay.loads(GAME.format(statement='say "now {v * ' + " * ".join(
+        ["999999999999999999"] * 50) + '}"', score="0"), file="b.rules", engine=engine)
+    with pytest.raises(RulesError) as caught:
+        game.new_state(2, record_events=True)
+    assert "digits is out of range: numbers run from" in caught.value.message
+    assert (caught.value.span.file, caught.value.span.line) == ("b.rules", 9)

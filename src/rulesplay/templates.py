@@ -107,7 +107,8 @@ def parse_expr(text: str, span: Span, col: int | None = None) -> ir.Expr:
     try:
         tree = parser().parse(text, start="expr_only")
     except (UnexpectedInput, LarkError):
-        raise RulesSyntaxError(f"'{{{text}}}' is not an expression", where) from None
+        shown = text if len(text) <= 60 else text[:57] + "..."  # (the caret shows where)
+        raise RulesSyntaxError(f"'{{{shown}}}' is not an expression", where) from None
     try:
         check_depth(tree, text, span.file)
     except RulesSyntaxError as exc:  # at the placeholder in its file, not line 1 of it

@@ -43,8 +43,9 @@ def template(prog: Program, comp: ExprCompiler, labels: ir.Labels | None,
     parts = prog.checked.templates.get((id(labels), lang))
     if parts is None:
         return DisplayText(prog, [default])
+    # (a number shown is checked like one stored: a huge one is a located error)
     return DisplayText(prog, [p if isinstance(p, str) else
-                              (comp.expr(p), comp.type_of(p), _seers(prog, comp, p), p.span)
+                              (comp.bounded(p), comp.type_of(p), _seers(prog, comp, p), p.span)
                               for p in parts])
 
 
