@@ -445,3 +445,19 @@ def test_a_score_that_is_none_is_a_located_error_not_a_type_error() -> None:
             ask()
         assert "the score of seat 0 is none" in caught.value.message
         assert (caught.value.span.file, caught.value.span.line) == ("t.rules", 9)
+
+
+@pytest.mark.parametrize(("default", "says"), [
+    ("1 / 0", "the default of 'q' failed (division by zero"),
+    ("999999999999999999 + 1", "is out of range"),
+])
+def test_a_variables_default_that_fails_is_located_at_the_default(default: str,
+                                                                  says: str) -> None:
+    text = ('game "T"\nplayers 2\ncard c "c":\n    rank: 1..5\nzone deck "deck": shared, hidden\n'
+            f'player var q "q": int = {default}\nphase p "P":\n    next end\nscore: 0\n')
+    with pytest.raises(RulesError) as caught:
+        rulesplay.loads(text, file="t.rules").new_state(2)
+    assert says in caught.value.message
+    assert (caught.value.span.file, caught.value.span.line, caught.value.span.col) == \
+        ("t.rules", 6, 25)
+    assert "^" in caught.value.render()

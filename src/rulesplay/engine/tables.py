@@ -13,7 +13,13 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from .. import ir
-from ..errors import RUNTIME_FAULTS, RulesError, RulesValidationError, fault_message
+from ..errors import (
+    RUNTIME_FAULTS,
+    RulesError,
+    RulesRuntimeError,
+    RulesValidationError,
+    fault_message,
+)
 from ..limits import MAX_INT, out_of_range
 from ..visibility import sight
 from .expr import Fn
@@ -249,8 +255,21 @@ def build_vars(prog: Program, comp: ExprCompiler) -> None:
 
 
 def var_default(comp: ExprCompiler, v: ir.VarDecl) -> Fn:
-    """A variable's default as a function ``f(state, None)``."""
-    return comp.expr(v.default)
+    """A variable's default as a function ``f(state, None)``: a number out of range or a
+    failure is a located error at the default (worked out as a game starts, outside any
+    statement)."""
+    fn, span = comp.bounded(v.default), v.default.span
+
+    def default(s: Any, x: Any) -> Any:
+        try:
+            return fn(s, x)
+        except RUNTIME_FAULTS as exc:
+            if isinstance(exc, RulesError) and exc.span.line > 0:
+                raise exc.attach_source(s.program.checked.sources) from None
+            why = exc.message if isinstance(exc, RulesError) else fault_message(exc)
+            raise RulesRuntimeError(f"the default of '{v.name}' failed ({why})",
+                                    span).attach_source(s.program.checked.sources) from None
+    return default
 
 
 def build_ability_tables(prog: Program, comp: ExprCompiler) -> int:
