@@ -202,3 +202,15 @@ def test_a_log_keeps_the_runs_limits_and_replays_with_them(tmp_path: Path) -> No
     assert '"limits":{"decisions":40}' in header.replace(" ", "")
     result = runner.invoke(main, ["replay", str(log)])  # (the ruleset's 30 would stop it)
     assert result.exit_code == 0 and "replay matches: 40 decisions" in result.output
+
+
+def test_simulate_and_compare_take_the_limit_their_messages_name(tmp_path: Path) -> None:
+    path = tmp_path / "r.rules"
+    path.write_text(ROUND_AND_ROUND.format(limits=""), encoding="utf-8")
+    for command in (["simulate", str(path)], ["compare", str(path), str(path)]):
+        result = CliRunner().invoke(main, [*command, "-n", "2", "--workers", "1",
+                                           "--limit", "decisions=20"])
+        assert result.exit_code == 1 and "gone on for 20 decisions" in result.output
+        assert "--limit decisions=N raises the limit" in result.output
+        result = CliRunner().invoke(main, [*command, "-n", "2", "--limit", "turns=20"])
+        assert result.exit_code == 2 and "limits: decisions" in result.output

@@ -175,8 +175,9 @@ def test_the_engine_asked_for_plays_every_game(monkeypatch: pytest.MonkeyPatch) 
     # A spawned worker (no fork) loads the game itself, with the run's engine.
     monkeypatch.setattr(sim, "_GAME", None)
     monkeypatch.setattr(sim, "_quiet", lambda: None)  # (a worker's signals, not this one's)
-    sim._init(BH, {"rounds": 1}, None, "interpret")
+    sim._init(BH, {"rounds": 1}, None, "interpret", {"steps": 5000})
     assert sim._GAME is not None and sim._GAME.engine == "interpret"
+    assert sim._GAME.limits == {"steps": 5000}  # and the run's budgets
     with pytest.raises(OptionError, match="unknown engine 'jit'"):
         simulate(BH, 2, 4, engine="jit")
 

@@ -20,10 +20,8 @@ LIMITS: dict[str, tuple[int, str]] = {
     "entries": (2_000, "times one phase may begin in one game"),
     "steps": (200_000, "steps of the rules between two decisions"),
     "work": (20_000_000, "cards and numbers gone over by expressions between two decisions"),
-    "events": (1_000_000, "events recorded in one game (its account, with 'run' or 'play')"),
-    "total": (20_000_000,
-              "steps and work in one game (a game that never ends but does much between "
-              "decisions)"),
+    "events": (1_000_000, "events recorded in one game's account"),
+    "total": (20_000_000, "steps and work in one game"),
 }
 MAX_LIMIT = 1_000_000_000  # the largest value a limit may be given
 MAX_RANGE = 100_000  # the most numbers a range (lo..hi) may hold

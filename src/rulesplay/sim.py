@@ -155,14 +155,15 @@ def _quiet() -> None:
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
-def _init(path: str, options: dict[str, Any], lang: str | None, engine: str) -> None:
+def _init(path: str, options: dict[str, Any], lang: str | None, engine: str,
+          limits: dict[str, int]) -> None:
     """Load the game in a spawned worker (a forked one inherits the parent's), with the
-    engine the run asked for."""
+    engine and the budgets the run asked for."""
     global _GAME
     from .engine.game import load
 
     _quiet()
-    _GAME = load(path, options, lang, engine)
+    _GAME = load(path, options, lang, engine, limits)
 
 
 def _work(job: tuple[int, dict[int, str], int, list[int]]) -> list[GameRecord]:
@@ -174,7 +175,7 @@ def simulate(path: str, n: int, players: int | None = None,
              options: Mapping[str, Any] | None = None, bots: Mapping[int, str] | None = None,
              seed: int = 0, workers: int | None = None, lang: str | None = None,
              progress: Callable[[int], None] | None = None,
-             engine: str | None = None) -> Result:
+             engine: str | None = None, limits: Mapping[str, int] | None = None) -> Result:
     """Play ``n`` games of the ruleset at ``path`` and gather statistics.
 
     Args:
@@ -189,6 +190,7 @@ def simulate(path: str, n: int, players: int | None = None,
         progress: called with the number of games finished so far, as they finish.
         engine: ``compiled`` or ``interpret`` (:func:`rulesplay.load`; default compiled),
             in this process and every worker; both play the same games.
+        limits: the run's budgets (:mod:`rulesplay.limits`), name -> value.
 
     Returns:
         A :class:`Result`; identical for any ``workers``.
@@ -208,7 +210,8 @@ def simulate(path: str, n: int, players: int | None = None,
         raise ValueError("the number of games must be at least 1")
     opts = dict(options or {})
     engine = engine or ENGINES[0]
-    game = load(path, opts, lang, engine)
+    budgets = dict(limits or {})
+    game = load(path, opts, lang, engine, budgets)
     nplayers = players if players is not None else game.player_range[0]
     game.program(nplayers)  # checks the player count and options
     table = {p: (bots or {}).get(p, "random") for p in range(nplayers)}
@@ -230,19 +233,20 @@ def simulate(path: str, n: int, players: int | None = None,
                       team_names=names)
 
     try:
-        _play_all(game, n, nplayers, table, seed, workers, (path, opts, lang, engine), games,
-                  progress)
+        _play_all(game, n, nplayers, table, seed, workers, (path, opts, lang, engine, budgets),
+                  games, progress)
     except KeyboardInterrupt:
         raise Interrupted(result() if games else None, len(games), n) from None
     return result()
 
 
 def _play_all(game: Any, n: int, nplayers: int, table: dict[int, str], seed: int,
-              workers: int, loading: tuple[str, dict[str, Any], str | None, str],
+              workers: int, loading: tuple[str, dict[str, Any], str | None, str,
+                                           dict[str, int]],
               games: list[GameRecord], progress: Callable[[int], None] | None) -> None:
     """Play the games of :func:`simulate` into ``games`` (in this process, or in a pool
     fed batch by batch: the jobs are never all made at once). ``loading``: how a spawned
-    worker loads the game (path, options, language, engine)."""
+    worker loads the game (path, options, language, engine, limits)."""
     if workers == 1:
         for i in range(n):
             games.append(play_game(game, nplayers, table, game_seed(seed, i), i))
@@ -563,13 +567,14 @@ def compare(base: str, variant: str, n: int, players: int | None = None,
             options: Mapping[str, Any] | None = None, bots: Mapping[int, str] | None = None,
             seed: int = 0, workers: int | None = None, lang: str | None = None,
             progress: Callable[[str, int], None] | None = None,
-            engine: str | None = None) -> Comparison:
+            engine: str | None = None, limits: Mapping[str, int] | None = None) -> Comparison:
     """Simulate ``base`` and ``variant`` on the same seeds and compare them.
 
     Args:
         base, variant: ``.rules`` files (the variant typically ``extends`` the base).
-        n, players, options, bots, seed, workers, lang, engine: as for :func:`simulate` (options
-            that one of the two rulesets does not declare are rejected).
+        n, players, options, bots, seed, workers, lang, engine, limits: as for
+            :func:`simulate` (options that one of the two rulesets does not declare are
+            rejected).
         progress: called with ``("base" | "variant", games finished)``.
 
     Returns:
@@ -584,12 +589,12 @@ def compare(base: str, variant: str, n: int, players: int | None = None,
 
     try:
         a = simulate(base, n, players, options, bots, seed, workers, lang, prog("base"),
-                     engine)
+                     engine, limits)
     except Interrupted:
         raise Interrupted(None, 0, n) from None  # no variant game yet: nothing to compare
     try:
         b = simulate(variant, n, players if players is not None else a.players, options,
-                     bots, seed, workers, lang, prog("variant"), engine)
+                     bots, seed, workers, lang, prog("variant"), engine, limits)
     except Interrupted as exc:
         assert exc.partial is None or isinstance(exc.partial, Result)
         if exc.partial is None or exc.partial.n < 2:

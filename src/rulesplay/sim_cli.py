@@ -37,7 +37,15 @@ from rich.table import Table
 from rich.text import Text
 
 from . import terminal
-from .cliargs import ENGINE_OPTION, check_bots, claim_output, echo_warnings, parse_pairs
+from .cliargs import (
+    ENGINE_OPTION,
+    LIMIT_OPTION,
+    check_bots,
+    claim_output,
+    echo_warnings,
+    parse_limits,
+    parse_pairs,
+)
 from .compose import load_ruleset
 from .sim import Comparison, Interrupted, Result
 from .sim import compare as run_compare
@@ -117,6 +125,7 @@ def _common(f: Any) -> Any:
                           "--force). Results do not depend on it."),
         click.option("--json", "as_json", is_flag=True, help="Print the results as JSON."),
         ENGINE_OPTION,
+        LIMIT_OPTION,
     ]):
         f = deco(f)
     return f
@@ -273,12 +282,13 @@ def _warn(path: str) -> None:
               help="Replace an existing --plot file; start more --workers than cores.")
 def simulate(file: str, n: int, players: int | None, options: tuple[str, ...], bot: str,
              seats: tuple[str, ...], seed: int, workers: int | None, as_json: bool,
-             engine: str, plot_path: str | None, force: bool) -> None:
+             engine: str, limits: tuple[str, ...], plot_path: str | None, force: bool) -> None:
     """Play N games of FILE with bots and report win rates, scores and game length.
 
     Ctrl-C (or SIGTERM) stops the run and reports the games finished by then.
     """
     _check_workers(workers, force)
+    budgets = parse_limits(limits)
     if plot_path:  # before any game is played, so a refusal costs nothing
         _check_plot(plot_path, force)
     opts, nplayers, bots = _table(file, options, players, bot, seats)
@@ -289,7 +299,7 @@ def simulate(file: str, n: int, players: int | None, options: tuple[str, ...], b
             task = bar.add_task("simulating", total=n)
             return run_simulate(file, n, nplayers, opts, bots, seed, workers,
                                 progress=lambda k: bar.update(task, completed=k),
-                                engine=engine)
+                                engine=engine, limits=budgets)
 
     result, stopped = _played(play, Result, err, n)
     if as_json:
@@ -317,12 +327,13 @@ def simulate(file: str, n: int, players: int | None, options: tuple[str, ...], b
 @click.option("--force", is_flag=True, help="Start more --workers than cores.")
 def compare(base: str, variant: str, n: int, players: int | None, options: tuple[str, ...],
             bot: str, seats: tuple[str, ...], seed: int, workers: int | None,
-            as_json: bool, engine: str, force: bool) -> None:
+            as_json: bool, engine: str, limits: tuple[str, ...], force: bool) -> None:
     """Simulate BASE and VARIANT on the same seeds and say what the variant changes.
 
     Ctrl-C (or SIGTERM) stops the run and compares the seeds both finished by then.
     """
     _check_workers(workers, force)
+    budgets = parse_limits(limits)
     opts, nplayers, bots = _table(base, options, players, bot, seats)
     _warn(variant)
     err = terminal.console(stderr=True, highlight=True)
@@ -334,7 +345,7 @@ def compare(base: str, variant: str, n: int, players: int | None, options: tuple
             return run_compare(base, variant, n, nplayers, opts, bots, seed, workers,
                                progress=lambda which, k: bar.update(tasks[which],
                                                                     completed=k),
-                               engine=engine)
+                               engine=engine, limits=budgets)
 
     result, stopped = _played(play, Comparison, err, n)
     if as_json:
