@@ -214,3 +214,19 @@ def test_simulate_and_compare_take_the_limit_their_messages_name(tmp_path: Path)
         assert "--limit decisions=N raises the limit" in result.output
         result = CliRunner().invoke(main, [*command, "-n", "2", "--limit", "turns=20"])
         assert result.exit_code == 2 and "limits: decisions" in result.output
+
+
+def test_a_ruleset_may_raise_a_limit_only_so_far_and_a_run_further() -> None:
+    with pytest.raises(RulesError) as caught:
+        rulesplay.loads(ROUND_AND_ROUND.format(limits="limit steps 1000000000\n"))
+    assert "at most 2,000,000 (10 times the default)" in caught.value.message
+    rulesplay.loads(ROUND_AND_ROUND.format(limits="limit steps 2000000\n"))
+    rulesplay.loads(ROUND_AND_ROUND.format(limits=""), limits={"steps": 1_000_000_000})
+
+
+def test_the_total_stops_a_loop_whose_steps_a_run_raised() -> None:
+    text = ROUND_AND_ROUND.format(limits="").replace(
+        "    n += 1\n", "    repeat while n >= 0:\n        n += 1\n")
+    s = rulesplay.loads(text, limits={"steps": 1_000_000_000, "total": 100_000}).new_state(2)
+    exc = _play_on(s)
+    assert "taken 100,000 steps and work" in exc.message and s.steps <= 100_000 + 64

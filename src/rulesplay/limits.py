@@ -49,13 +49,24 @@ def defaults() -> dict[str, int]:
     return {name: value for name, (value, _) in LIMITS.items()}
 
 
-def limit_problem(name: str, value: object) -> str | None:
-    """What is wrong with setting limit ``name`` to ``value``, or None when it is fine."""
+RULESET_RAISE = 10  # a ruleset's own 'limit' line may raise a default this many times at most
+
+
+def limit_problem(name: str, value: object, in_ruleset: bool = False) -> str | None:
+    """What is wrong with setting limit ``name`` to ``value``, or None when it is fine. A
+    ruleset (``in_ruleset``) may raise a default at most :data:`RULESET_RAISE` times, so
+    that any ruleset stays safe to run; a run's ``--limit`` may go up to
+    :data:`MAX_LIMIT`."""
     if name not in LIMITS:
         return (f"unknown limit '{name}'{did_you_mean(name, LIMITS)}; limits: "
                 + ", ".join(f"{n} ({what})" for n, (_, what) in LIMITS.items()))
     if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= MAX_LIMIT:
         return f"limit {name} must be a whole number from 1 to {MAX_LIMIT:,}, not {value!r}"
+    most = LIMITS[name][0] * RULESET_RAISE
+    if in_ruleset and value > most:
+        return (f"a ruleset may set limit {name} to at most {most:,} ({RULESET_RAISE} times "
+                f"the default), so that it stays safe to run; a run may go higher with "
+                f"--limit {name}=N")
     return None
 
 

@@ -60,8 +60,11 @@ def spend_steps(s: State, taken: int, where: Span) -> None:
     :data:`STEP_BATCH`): the last batch goes to the game's total.
 
     Raises:
-        RulesRuntimeError: ``taken`` is over the ``steps`` limit, at the loop ``where``.
+        RulesRuntimeError: ``taken`` is over the ``steps`` limit, at the loop ``where``; or
+            the game is over its ``total``, at its phase.
     """
     s.steps += STEP_BATCH
     if taken > s.program.max_steps:
         raise RulesRuntimeError(over_limit("steps", s.program.max_steps), where)
+    if s.steps + s.work > s.program.max_total:  # (with a raised 'steps': inside a decision)
+        too_long(s, "total", s.program.max_total)

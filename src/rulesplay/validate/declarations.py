@@ -55,7 +55,7 @@ class Declarations:
                       "players", r.players_span if r.players_span.line else r.span)
         named: set[str] = set()
         for lim in r.limits:
-            problem = limit_problem(lim.name, lim.value)
+            problem = limit_problem(lim.name, lim.value, in_ruleset=True)
             if problem is not None:
                 ctx.error(problem, lim.span)
             elif lim.name in named:
