@@ -44,7 +44,7 @@ def _play(game: rulesplay.Game) -> RulesError:
 def test_by_default_the_phase_that_keeps_beginning_is_named_at_its_line() -> None:
     exc = _play(rulesplay.loads(ROUND_AND_ROUND.format(limits=""), file="r.rules"))
     assert (exc.span.file, exc.span.line) == ("r.rules", 7)
-    assert f"this phase has begun {LIMITS['entries'][0]} times" in exc.message
+    assert f"this phase has begun {LIMITS['entries'][0]:,} times" in exc.message
     assert "in phase 'a'" in exc.message and "phase a:" in exc.render()
 
 
@@ -69,7 +69,7 @@ def test_the_step_limit_stops_a_loop_without_decisions_on_both_engines() -> None
         "    n += 1\n", "    repeat while n >= 0:\n        n += 1\n")
     for engine in ("compiled", "interpret"):
         exc = _play(rulesplay.loads(text, engine=engine))
-        assert "step limit reached: 1000 steps" in exc.message and exc.span.line == 10
+        assert "step limit reached: 1,000 steps" in exc.message and exc.span.line == 10
 
 
 def test_a_limit_that_cannot_be_is_refused_where_it_is_given() -> None:
@@ -139,7 +139,7 @@ def test_the_work_inside_one_expression_is_bounded(statement: str, engine: str) 
     with pytest.raises(RulesError) as caught:
         s = rulesplay.loads(text, engine=engine, limits={"work": 1_000_000}).new_state(2)
         s.apply(s.legal_actions()[0])
-    assert "1000000 cards and numbers gone over" in caught.value.message
+    assert "1,000,000 cards and numbers gone over" in caught.value.message
     assert caught.value.span.line == 9
 
 

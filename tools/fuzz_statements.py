@@ -477,7 +477,7 @@ def _located(outcome: str, exc: Exception) -> tuple[str, str]:
 
 def _worker(conn: object, seed: int) -> None:
     resource.setrlimit(resource.RLIMIT_AS, (MEMORY_CAP, MEMORY_CAP))
-    sys.setrecursionlimit(10_000)
+    # (Python's own recursion limit, as the command line and the API run with)
     files = _bundle_files()
     while True:
         k = conn.recv()  # type: ignore[attr-defined]

@@ -70,25 +70,30 @@ def limit_problem(name: str, value: object, in_ruleset: bool = False) -> str | N
     return None
 
 
+def _count(value: int, one: str, many: str) -> str:
+    """``1 step``, ``200,000 steps``: a count in a message."""
+    return f"1 {one}" if value == 1 else f"{value:,} {many}"
+
+
 def over_limit(name: str, value: int, phase: str = "") -> str:
     """The message of a game stopped by limit ``name`` (at ``value``), in phase ``phase``
     (the engine names the phase of the other two where it reports them)."""
     raise_it = f"('limit {name} N' in the ruleset or --limit {name}=N raises the limit)"
     if name == "steps":
-        steps = "1 step" if value == 1 else f"{value} steps"
-        return f"step limit reached: {steps} without a decision (a loop that never ends?) " \
-               f"{raise_it}"
+        return f"step limit reached: {_count(value, 'step', 'steps')} without a decision " \
+               f"(a loop that never ends?) {raise_it}"
     if name == "work":
-        return f"{value} cards and numbers gone over by expressions without a decision " \
-               f"(a sum inside a sum, filters inside filters?) {raise_it}"
+        return f"{_count(value, 'card or number', 'cards and numbers')} gone over by " \
+               f"expressions without a decision (a sum inside a sum, filters inside " \
+               f"filters?) {raise_it}"
     if name == "events":
-        return f"the game has recorded {value:,} events without ending (in phase " \
-               f"'{phase}'): do its phases ever reach 'next end'? {raise_it}"
+        return f"the game has recorded {_count(value, 'event', 'events')} without ending " \
+               f"(in phase '{phase}'): do its phases ever reach 'next end'? {raise_it}"
     if name == "total":
         return f"the game has taken {value:,} steps and work without ending (in phase " \
                f"'{phase}'): do its phases ever reach 'next end'? {raise_it}"
     if name == "entries":
-        return f"this phase has begun {value} times in this game: do the 'next' lines " \
-               f"ever lead to 'next end'? {raise_it}"
-    return f"the game has gone on for {value} decisions without ending (in phase " \
-           f"'{phase}'): do its phases ever reach 'next end'? {raise_it}"
+        return f"this phase has begun {_count(value, 'time', 'times')} in this game: do the " \
+               f"'next' lines ever lead to 'next end'? {raise_it}"
+    return f"the game has gone on for {_count(value, 'decision', 'decisions')} without " \
+           f"ending (in phase '{phase}'): do its phases ever reach 'next end'? {raise_it}"
