@@ -461,3 +461,13 @@ def test_a_variables_default_that_fails_is_located_at_the_default(default: str,
     assert (caught.value.span.file, caught.value.span.line, caught.value.span.col) == \
         ("t.rules", 6, 25)
     assert "^" in caught.value.render()
+
+
+@pytest.mark.parametrize("name", ["player", "winner"])
+def test_a_name_the_rules_bind_to_a_seat_cannot_be_declared(name: str) -> None:
+    text = (f'game "T"\nplayers 2\nenum who: {name}, other\ncard c "c":\n    rank: 1..5\n'
+            'zone deck "deck": shared, hidden\nphase p "P":\n    next end\nscore: 0\n')
+    with pytest.raises(RulesError) as caught:
+        rulesplay.loads(text, file="t.rules")
+    assert f"'{name}' is a seat the rules name" in caught.value.message
+    assert (caught.value.span.line, caught.value.span.col) == (3, 11)

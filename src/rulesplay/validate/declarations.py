@@ -16,6 +16,9 @@ from .symbols import RESERVED, Context
 from .types import ANY, describe
 
 
+BOUND_BY_RULES = {"player", "winner"}  # names a trick, 'after trick' and 'score:' bind
+
+
 class Declarations:
     """Declares everything in ``ctx.r`` into ``ctx.sym``; derived attributes are typed with
     ``exprs``. Run :meth:`run` once, before any statement is checked."""
@@ -27,9 +30,13 @@ class Declarations:
     def claim(self, name: str, span: Span, what: str) -> bool:
         """Take ``name`` for a ``what`` (option, enum, zone...); a reserved word or a name
         taken already is an error. True when taken."""
+        article = "an" if what[0] in "aeiou" else "a"
         if name in RESERVED or language_word(name, assigned=what == "variable"):
-            article = "an" if what[0] in "aeiou" else "a"
             self.ctx.error(f"'{name}' is a reserved word and cannot name {article} {what}", span)
+            return False
+        if name in BOUND_BY_RULES:  # (inside those blocks the bound seat would win)
+            self.ctx.error(f"'{name}' is a seat the rules name (in tricks, 'after trick' and "
+                           f"'score:') and cannot name {article} {what}", span)
             return False
         if name in self.seen:
             first = self.seen[name]
