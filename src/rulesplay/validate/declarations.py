@@ -15,7 +15,6 @@ from .functions import BUILTINS
 from .symbols import RESERVED, Context
 from .types import ANY, describe
 
-
 BOUND_BY_RULES = {"player", "winner"}  # names a trick, 'after trick' and 'score:' bind
 
 
