@@ -471,3 +471,11 @@ def test_a_name_the_rules_bind_to_a_seat_cannot_be_declared(name: str) -> None:
         rulesplay.loads(text, file="t.rules")
     assert f"'{name}' is a seat the rules name" in caught.value.message
     assert (caught.value.span.line, caught.value.span.col) == (3, 11)
+
+
+def test_another_languages_function_name_points_at_the_builtin() -> None:
+    text = ('game "T"\nplayers 2\ncard c "c":\n    rank: 1..5\nzone deck "deck": shared, hidden\n'
+            'var v "v": int = 0\nphase p "P":\n    v = len(deck)\n    next end\nscore: 0\n')
+    with pytest.raises(RulesError) as caught:
+        rulesplay.loads(text, file="t.rules")
+    assert "unknown function 'len' (did you mean 'count'?)" in caught.value.message

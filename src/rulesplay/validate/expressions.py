@@ -19,6 +19,11 @@ from .types import ANY, compatible, describe, elem_type, per_player_hint
 _LITERALS = {"true": "true", "false": "false", "yes": "yes", "no": "no", "none": "none",
              "null": "none", "nil": "none"}
 
+# Functions of other languages a writer may reach for, and the builtin that does it.
+OTHER_WORDS = {"len": "count", "length": "count", "size": "count",
+               "choice": "random", "exists": "any", "every": "all", "absolute": "abs"}
+
+
 class ExprChecker(Stage):
     """Types expressions in the scopes of a :class:`Context`.
 
@@ -225,7 +230,10 @@ class ExprChecker(Stage):
                 self.expr(a, it)
             return ANY
         if builtin is None:
-            self.error(f"unknown function '{e.func}'" + did_you_mean(e.func, BUILTINS), e.span)
+            other = OTHER_WORDS.get(e.func)  # another language's word for a builtin
+            self.error(f"unknown function '{e.func}'" + (f" (did you mean '{other}'?)" if other
+                                                         else did_you_mean(e.func, BUILTINS)),
+                       e.span)
             for a in e.args:
                 self.expr(a, it)
             return ANY
