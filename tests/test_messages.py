@@ -479,3 +479,17 @@ def test_another_languages_function_name_points_at_the_builtin() -> None:
     with pytest.raises(RulesError) as caught:
         rulesplay.loads(text, file="t.rules")
     assert "unknown function 'len' (did you mean 'count'?)" in caught.value.message
+
+
+def test_an_include_of_a_pipe_says_it_is_not_a_regular_file(tmp_path: Path) -> None:
+    import os
+
+    os.mkfifo(tmp_path / "p.part")
+    (tmp_path / "t.rules").write_text(
+        'game "T"\nplayers 2\ninclude "p.part"\ncard c "c":\n    rank: 1..5\n'
+        'zone deck "deck": shared, hidden\nphase p "P":\n    next end\nscore: 0\n',
+        encoding="utf-8")
+    with pytest.raises(RulesError) as caught:
+        rulesplay.load(tmp_path / "t.rules")
+    assert "'p.part' is not a regular file (a pipe or a device)" in caught.value.message
+    assert caught.value.span.line == 3

@@ -287,6 +287,9 @@ class _Disk(_Reader):
                 f"'{target}' resolves to {_show(real)}", span)
         _no_cycle(str(real), chain, verb, span, lambda k: _show(Path(k)))
         _readable(verb, target, span, joined, real)
+        if real.exists() and not real.is_file() and not real.is_dir():
+            raise RulesValidationError(f"'{verb}': '{target}' is not a regular file (a pipe "
+                                       "or a device)", span)
         if not real.is_file():
             folder = real.parent
             near = [p.name for suffix in READABLE[verb] for p in folder.glob(f"*{suffix}")] \
