@@ -212,6 +212,7 @@ def test_simulate_and_compare_take_the_limit_their_messages_name(tmp_path: Path)
                                            "--limit", "decisions=20"])
         assert result.exit_code == 1 and "gone on for 20 decisions" in result.output
         assert "--limit decisions=N raises the limit" in result.output
+        assert "game 1 of the run (seed " in result.output  # which game: to play it again
         result = CliRunner().invoke(main, [*command, "-n", "2", "--limit", "turns=20"])
         assert result.exit_code == 2 and "limits: decisions" in result.output
 

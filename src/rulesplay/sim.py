@@ -34,6 +34,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from .errors import RulesError
 from .events import Tally
 
 Z95 = statistics.NormalDist().inv_cdf(0.975)
@@ -112,16 +113,21 @@ def play_game(game: Any, players: int, bots: Mapping[int, str], seed: int,
     from .agents import make_agent
 
     t0 = time.perf_counter()
-    # Only counts of the events are kept (tricks, phases begun): no event is recorded.
-    s = game.new_state(num_players=players, seed=seed, record_events="counts")
-    tally = s.events
-    assert isinstance(tally, Tally)
-    agents = [make_agent(bots.get(p, "random"), p, seed) for p in range(players)]
-    first = s.current_player()
-    while not s.terminal:
-        s.apply(agents[s.current_player()].step(s))
-    rounds = next((k for k in tally.phases.values() if k > 1), 1)
-    winners = s.winners()
+    try:
+        # Only counts of the events are kept (tricks, phases begun): no event is recorded.
+        s = game.new_state(num_players=players, seed=seed, record_events="counts")
+        tally = s.events
+        assert isinstance(tally, Tally)
+        agents = [make_agent(bots.get(p, "random"), p, seed) for p in range(players)]
+        first = s.current_player()
+        while not s.terminal:
+            s.apply(agents[s.current_player()].step(s))
+        rounds = next((k for k in tally.phases.values() if k > 1), 1)
+        winners = s.winners()
+    except RulesError as exc:  # which game of the run: it can be played again alone
+        exc.message = f"game {index + 1} of the run (seed {seed}): {exc.message}"
+        exc.diagnostics[0].message = exc.message
+        raise
     return GameRecord(index, seed, s.scores(), winners, s.decisions,
                       tally.counts.get("trick", 0), rounds, first, time.perf_counter() - t0,
                       outcome(winners, s.rank_keys(), s.program.layout.team_of))
