@@ -84,3 +84,14 @@ def test_every_shipped_ruleset_deals_and_starts_at_every_count(path: Path) -> No
     from rulesplay import load
 
     assert check_player_counts(load(path)) == []
+
+
+def test_validate_shows_the_first_prompt_and_the_texts_said_before_it() -> None:
+    # (a prompt failing at the first decision passed 'validate' and failed in 'run')
+    text = ('game "T"\nplayers 2\ncard c "c":\n    rank: 1..13\nzone deck "deck": shared, hidden\n'
+            'zone hand "hand": per player, owner\nzone pile "pile": shared, public\n'
+            'phase p "P":\n    deal 2 from deck to hand starting with 0\n'
+            '    for each player q:\n        q chooses x from hand[q] "play {top(pile).rank + 1}"\n'
+            '        move x to pile\n    next end\nscore: 0\n')
+    [d] = check_player_counts(loads(text, file="t.rules"))
+    assert "the game cannot start" in d.message and (d.span.line, d.span.col) == (11, 41)

@@ -66,8 +66,10 @@ def check_player_counts(game: Game) -> list[Diagnostic]:
                 short.setdefault(i, []).append((n, each, each * n, prog.num_cards))
                 fits = False
         if fits:  # a count whose deal cannot fit fails at that deal: said once, above
-            try:
-                game.new_state(n, seed=0)
+            try:  # (recorded, and the first prompt shown: their texts are worked out too)
+                state = game.new_state(n, seed=0, record_events=True)
+                if not state.is_terminal():
+                    state.prompt()
             except RulesError as exc:
                 faults.setdefault(exc.span, []).append((n, exc.message))
     found: list[Diagnostic] = []
