@@ -493,3 +493,21 @@ def test_an_include_of_a_pipe_says_it_is_not_a_regular_file(tmp_path: Path) -> N
         rulesplay.load(tmp_path / "t.rules")
     assert "'p.part' is not a regular file (a pipe or a device)" in caught.value.message
     assert caught.value.span.line == 3
+
+
+def test_library_words_do_not_reach_the_user() -> None:
+    # (from the review: "not NoneType None", "Expecting value: line 1 column 1 (char 0)",
+    # "0 is not in the range x>=1")
+    from click.testing import CliRunner
+
+    from rulesplay.cli import main
+
+    state = rulesplay.load(ROOT / "rulesets/card_hunt.rules").new_state(2)
+    with pytest.raises(RulesError, match="an action is an Action or its id .a string., not none$"):
+        state.apply(None)  # type: ignore[arg-type]
+    with pytest.raises(RulesError, match=r"^this is not a rulesplay save \(not JSON text\)$"):
+        rulesplay.State.from_json("xx")
+    result = CliRunner().invoke(main, ["simulate", str(ROOT / "rulesets/card_hunt.rules"),
+                                       "--workers", "0"])
+    assert result.exit_code == 2 and "must be a whole number of at least 1, not '0'" in \
+        result.output

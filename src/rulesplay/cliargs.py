@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Iterable
+from typing import Any
 
 import click
 
@@ -19,6 +20,25 @@ ENGINE_OPTION = click.option(
     help="Run the phases compiled to Python, or with the frame interpreter (the reference; "
          "both play the same games).")
 
+
+class _AtLeastOne(click.ParamType):
+    """A whole number of at least 1 (games, workers), refused in words."""
+
+    name = "integer"
+
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> int:
+        try:
+            number = int(value)
+        except (TypeError, ValueError):
+            number = 0
+        if number < 1 or str(value).strip() not in (str(number), f"+{number}"):
+            self.fail(f"must be a whole number of at least 1, not {str(value)[:20]!r}", param,
+                      ctx)
+        return number
+
+
+AT_LEAST_ONE = _AtLeastOne()
 
 LIMIT_OPTION = click.option(
     "--limit", "limits", multiple=True, metavar="NAME=N",

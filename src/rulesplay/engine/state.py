@@ -351,8 +351,8 @@ class State(TeamResults):
                 if a.id == action.id:
                     return a
         else:
-            raise IllegalActionError(f"an action is an Action or its id (a string), not "
-                                     f"{type(action).__name__} {action!r}")
+            raise IllegalActionError("an action is an Action or its id (a string), not " + (
+                "none" if action is None else f"{type(action).__name__} {action!r}"))
         self._refuse(action, legal)
 
     def begin_phase(self, index: int) -> None:
@@ -667,7 +667,10 @@ class State(TeamResults):
             RulesError: the save is not a rulesplay save, or does not fit the ruleset.
         """
         try:
-            d = json.loads(data) if isinstance(data, str) else data
+            try:
+                d = json.loads(data) if isinstance(data, str) else data
+            except ValueError:
+                raise RulesError("this is not a rulesplay save (not JSON text)") from None
             if not isinstance(d, dict) or "version" not in d:
                 raise RulesError("this is not a rulesplay save")
             if d["version"] != SAVE_VERSION:
