@@ -505,7 +505,7 @@ def test_library_words_do_not_reach_the_user() -> None:
     state = rulesplay.load(ROOT / "rulesets/card_hunt.rules").new_state(2)
     with pytest.raises(RulesError, match="an action is an Action or its id .a string., not none$"):
         state.apply(None)  # type: ignore[arg-type]
-    with pytest.raises(RulesError, match=r"^this is not a rulesplay save \(not JSON text\)$"):
+    with pytest.raises(RulesError, match=r"this is not a rulesplay save \(not JSON text\)$"):
         rulesplay.State.from_json("xx")
     result = CliRunner().invoke(main, ["simulate", str(ROOT / "rulesets/card_hunt.rules"),
                                        "--workers", "0"])
