@@ -96,13 +96,14 @@ class Referee:
                 or min(self.points) <= self.opt["losing_score"])
 
 
-def referee_game(seed: int, bid_choice: Any = None, **options: Any) -> tuple[int, int]:
+def referee_game(seed: int, bid_choice: Any = None, **options: Any) -> tuple[int, int, int]:
     """Play one game with random plays (bids from ``bid_choice`` if given), checking each
-    decision and each hand's score against the Referee. Returns (hands, blind nil offers)."""
+    decision and each hand's score against the Referee. Returns (hands, blind nil offers,
+    exchanges of two cards after a blind nil)."""
     s = new_state(4, seed, SPADES, **options)
     ref = Referee(options)
     rng = random.Random(seed)
-    hands, offers = 0, 0
+    hands, offers, exchanges = 0, 0, 0
     bids: list[int] = []
     blind = [False] * 4
     while not s.is_terminal():
@@ -115,6 +116,17 @@ def referee_game(seed: int, bid_choice: Any = None, **options: Any) -> tuple[int
             offers += 1
         elif s.decision_name() == "n":
             assert ids == {f"n:{k}" for k in range(14)}
+        elif s.decision_name() in ("given", "back"):
+            # pagat, Bidding: the blind nil bidder gives two cards to the partner, who gives
+            # two back, after all the bids
+            pv = s.observation(None)["player_vars"]
+            assert all(len(s.zone_cards("hand", q)) in (11, 13, 15) for q in range(4))
+            bidder = p if s.decision_name() == "given" else (p + 2) % 4
+            assert pv["blind"][bidder] and pv["bid"][bidder] == 0
+            hand = s.zone_cards("hand", p)
+            assert len(hand) == (13 if s.decision_name() == "given" else 15)
+            assert all(len(i.split(":")[1].split("+")) == 2 for i in ids)
+            exchanges += s.decision_name() == "back"
         else:
             assert ids == ref.plays(s), f"seed {seed}: {sorted(ids)}"
         if s.decision_name() == "n" and bid_choice is not None:
@@ -134,7 +146,7 @@ def referee_game(seed: int, bid_choice: Any = None, **options: Any) -> tuple[int
                 assert s.observation(None)["team_vars"]["points"] == ref.points
                 assert s.observation(None)["team_vars"]["bags"] == ref.bags
                 assert s.is_terminal() == ref.over()
-    return hands, offers
+    return hands, offers, exchanges
 
 
 # ------------------------------------------------------------ Deal, Bidding
@@ -165,7 +177,7 @@ def test_spades_may_not_be_led_until_broken() -> None:
 def test_the_referee_agrees_on_every_play_and_every_score() -> None:
     """pagat, Play and Scoring, over whole games of random bids and plays."""
     for seed in range(6):
-        hands, _ = referee_game(seed)
+        hands = referee_game(seed)[0]
         assert hands >= 1
 
 
@@ -177,9 +189,16 @@ def test_bags_cost_a_hundred_every_ten_and_carry_over() -> None:
 
 def test_blind_nil_is_offered_only_to_a_side_behind_by_100() -> None:
     """pagat, Bidding (blind nil): bid before looking at one's cards, by a side 100 behind."""
-    offers = sum(referee_game(seed)[1] for seed in range(6, 14))
-    assert offers > 0
+    results = [referee_game(seed) for seed in range(6, 14)]
+    assert sum(r[1] for r in results) > 0
     assert sum(referee_game(seed, blind_nil=False)[1] for seed in range(6, 9)) == 0
+
+
+def test_a_blind_nil_bidder_exchanges_two_cards_with_the_partner() -> None:
+    """pagat, Bidding: after the bids, the blind nil bidder gives two cards face down to
+    the partner, who gives two back (an option)."""
+    assert sum(referee_game(seed)[2] for seed in range(6, 14)) > 0
+    assert sum(referee_game(seed, blind_nil_exchange=False)[2] for seed in range(6, 10)) == 0
 
 
 def test_a_failed_nils_tricks_count_for_the_partner_as_an_option() -> None:
