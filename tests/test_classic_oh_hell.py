@@ -56,7 +56,7 @@ def test_the_other_sequences_are_options(sequence: str, expected: list[int]) -> 
 
 
 def test_the_next_card_is_turned_up_for_trump() -> None:
-    """pagat, Deal: 'the next card is turned face up; its suit is trump'."""
+    """pagat, Deal: the next card is turned face up and its suit is trump."""
     s = new_state(4, 3, OH_HELL)
     (turned,) = s.zone_cards("turnup")
     assert s.observation(None)["vars"]["trump"] == suit(turned)
@@ -71,8 +71,8 @@ def test_with_no_card_left_there_is_no_trump() -> None:
 
 # ------------------------------------------------------------ Bidding
 def test_the_hook_the_dealer_may_not_make_the_bids_add_up() -> None:
-    """pagat, Bidding: 'the dealer may not bid a number that would make the total of the
-    bids equal to the number of tricks' (with 10 cards: 3 and 4 before, the dealer not 3)."""
+    """pagat, Bidding (the hook): the dealer may not bid so that the bids add up to the
+    number of tricks (with 10 cards: 3 and 4 before, the dealer not 3)."""
     s = play(new_state(3, 0, OH_HELL), "n:3", "n:4")
     assert s.current_player() == 0
     assert legal(s) == {f"n:{k}" for k in range(11)} - {"n:3"}
@@ -132,8 +132,8 @@ class Referee:
     (7, 4, {"max_cards": 3})])
 def test_the_referee_agrees_on_every_play_trick_and_score(
         players: int, seed: int, options: dict[str, Any]) -> None:
-    """pagat, Play ('follow suit ... the highest trump, or the highest card of the suit
-    led, wins') and Scoring ('10 points plus one a trick for the exact bid')."""
+    """pagat, Play (follow suit; the highest trump, or else the highest card of the suit
+    led, wins) and Scoring (10 points and one a trick for the exact bid)."""
     s = new_state(players, seed, OH_HELL, **options)
     ref = Referee(players, options.get("bonus", 10), options.get("missed", "nothing"))
     rng = random.Random(seed)

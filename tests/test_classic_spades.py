@@ -163,8 +163,8 @@ def test_deal_thirteen_each_and_the_dealers_left_bids_first() -> None:
 
 # ------------------------------------------------------------ Play
 def test_spades_may_not_be_led_until_broken() -> None:
-    """pagat, Play: 'spades may not be led until either spades have been broken ... or the
-    leader has nothing but spades left'. Seed 1: seat 1 holds A, 9 and 2 of spades."""
+    """pagat, Play: spades may not be led until spades have been broken (played on
+    another suit's lead) or the leader has nothing but spades. Seed 1: seat 1 holds A, 9 and 2 of spades."""
     s = play(new_state(4, 1, SPADES), "n:3", "n:3", "n:3", "n:3")
     hand = s.zone_cards("hand", 1)
     assert {"spades-14", "spades-9", "spades-2"} <= set(hand)
@@ -209,7 +209,7 @@ def test_a_failed_nils_tricks_count_for_the_partner_as_an_option() -> None:
 
 
 def test_the_target_is_an_option_and_the_game_ends_there() -> None:
-    """pagat, Scoring: 'the side which first reaches 500 points wins'; 250 is common too."""
+    """pagat, Scoring: the first side to reach 500 points wins; the target is an option."""
     for seed in range(3):
         referee_game(seed, lambda r: r.choice([2, 3]), target=120, losing_score=-1000)
     with pytest.raises(rulesplay.errors.OptionError):

@@ -30,8 +30,8 @@ def rank(card_id: str) -> int:
 
 # ------------------------------------------------------------ Deal
 def test_the_dealers_last_card_is_turned_up_for_trump() -> None:
-    """pagat, Deal: 'the last card, which belongs to the dealer, is turned face up; its
-    suit is trump'; it stays face up until the dealer plays to the first trick."""
+    """pagat, Deal: the dealer's last card is turned face up and its suit is trump; it
+    stays face up until the dealer plays to the first trick."""
     s = new_state(4, 2, WHIST)
     (turned,) = s.zone_cards("turnup")
     assert s.observation(None)["vars"]["trump"] == suit(turned)
@@ -127,14 +127,14 @@ def referee_game(seed: int, **options: Any) -> int:
     (5, {"game_points": 10})])
 def test_the_referee_agrees_on_every_play_trick_and_score(seed: int,
                                                           options: dict[str, Any]) -> None:
-    """pagat, Play ('follow suit; the highest trump, or the highest card of the suit led,
-    wins') and Scoring ('one point for each trick over six'; honours 4 or 2, not counted
+    """pagat, Play (follow suit; the highest trump, or else the highest card of the suit
+    led, wins) and Scoring (one point for each trick over six; honours 4 or 2, not counted
     by a side with one point to go; game 5, or 7 or 10)."""
     referee_game(seed, **options)
 
 
 def test_honours_do_not_score_the_last_point() -> None:
-    """pagat, Scoring: 'honours cannot be used to score the last point': a side at 4 in
+    """pagat, Scoring: honours cannot score a side's last point: a side at 4 in
     short whist holding three or four honours does not count them (checked by the
     referee's score in the games where that happens)."""
     assert sum(referee_game(seed) for seed in range(10, 30)) > 0
