@@ -164,7 +164,8 @@ def test_deal_thirteen_each_and_the_dealers_left_bids_first() -> None:
 # ------------------------------------------------------------ Play
 def test_spades_may_not_be_led_until_broken() -> None:
     """pagat, Play: spades may not be led until spades have been broken (played on
-    another suit's lead) or the leader has nothing but spades. Seed 1: seat 1 holds A, 9 and 2 of spades."""
+    another suit's lead) or the leader has nothing but spades. Seed 1: seat 1 holds A, 9
+    and 2 of spades."""
     s = play(new_state(4, 1, SPADES), "n:3", "n:3", "n:3", "n:3")
     hand = s.zone_cards("hand", 1)
     assert {"spades-14", "spades-9", "spades-2"} <= set(hand)
