@@ -129,7 +129,7 @@ class Referee:
 
 @pytest.mark.parametrize(("players", "seed", "options"), [
     (3, 1, {}), (4, 2, {"missed": "per_trick"}), (5, 3, {"missed": "difference", "bonus": 5}),
-    (7, 4, {"max_cards": 3})])
+    (7, 4, {"max_cards": 3}), (4, 5, {"max_cards": 13, "sequence": "down"})])
 def test_the_referee_agrees_on_every_play_trick_and_score(
         players: int, seed: int, options: dict[str, Any]) -> None:
     """pagat, Play (follow suit; the highest trump, or else the highest card of the suit
