@@ -175,6 +175,25 @@ def test_spades_may_not_be_led_until_broken() -> None:
     assert legal(s) == {f"play:{c}" for c in s.zone_cards("hand", 2) if suit(c) == "diamonds"}
 
 
+def test_a_leader_with_nothing_but_spades_may_lead_one_before_they_are_broken() -> None:
+    """pagat, Play: the leader who has nothing but spades may lead one though spades are
+    not broken. Seed 38 played at random (random.Random(38)) reaches such a lead in the
+    first hand, with five spades left and no spade played yet."""
+    s = new_state(4, 38, SPADES)
+    rng = random.Random(38)
+    while True:
+        o = s.observation(None)
+        hand = s.zone_cards("hand", s.current_player())
+        if (s.decision_name() == "play" and not s.zone_cards("table")
+                and all(suit(c) == "spades" for c in hand)):
+            break
+        s.apply(rng.choice(s.legal_actions()))
+    assert not o["vars"]["broken"] and o["vars"]["hand_number"] == 1 and len(hand) == 5
+    assert legal(s) == {f"play:{c}" for c in hand}
+    play(s, f"play:{hand[0]}")
+    assert s.observation(None)["vars"]["broken"]
+
+
 def test_the_referee_agrees_on_every_play_and_every_score() -> None:
     """pagat, Play and Scoring, over whole games of random bids and plays."""
     for seed in range(6):
