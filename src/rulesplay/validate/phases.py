@@ -58,8 +58,8 @@ def rule_cycles(c: Context) -> None:
         while todo:
             nxt = todo.pop()
             if nxt == name:
-                c.error(f"rule '{name}' runs itself (through 'do'); it would never end",
-                        rule.span)
+                c.error(f"rule '{name}' runs itself (through 'do'); a rule may not, even "
+                        "under an 'if' (a loop says it: 'repeat while')", rule.span)
                 break
             if nxt not in seen and nxt in calls:
                 seen.add(nxt)
