@@ -509,5 +509,5 @@ def test_library_words_do_not_reach_the_user() -> None:
         rulesplay.State.from_json("xx")
     result = CliRunner().invoke(main, ["simulate", str(ROOT / "rulesets/card_hunt.rules"),
                                        "--workers", "0"])
-    assert result.exit_code == 2 and "must be a whole number of at least 1, not '0'" in \
+    assert result.exit_code == 2 and "must be a whole number of at least 1, not 0" in \
         result.output

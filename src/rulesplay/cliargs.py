@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Iterable
-from typing import Any
 
 import click
 
@@ -21,24 +20,15 @@ ENGINE_OPTION = click.option(
          "both play the same games).")
 
 
-class _AtLeastOne(click.ParamType):
-    """A whole number of at least 1 (games, workers), refused in words."""
+def at_least_one(ctx: click.Context, param: click.Parameter, value: int | None) -> int | None:
+    """A click callback: a whole number of at least 1 (games, workers), refused in words.
 
-    name = "integer"
-
-    def convert(self, value: Any, param: click.Parameter | None,
-                ctx: click.Context | None) -> int:
-        try:
-            number = int(value)
-        except (TypeError, ValueError):
-            number = 0
-        if number < 1 or str(value).strip() not in (str(number), f"+{number}"):
-            self.fail(f"must be a whole number of at least 1, not {str(value)[:20]!r}", param,
-                      ctx)
-        return number
-
-
-AT_LEAST_ONE = _AtLeastOne()
+    Raises:
+        click.BadParameter: the number is below 1.
+    """
+    if value is not None and value < 1:
+        raise click.BadParameter(f"must be a whole number of at least 1, not {value}")
+    return value
 
 LIMIT_OPTION = click.option(
     "--limit", "limits", multiple=True, metavar="NAME=N",

@@ -38,9 +38,9 @@ from rich.text import Text
 
 from . import terminal
 from .cliargs import (
-    AT_LEAST_ONE,
     ENGINE_OPTION,
     LIMIT_OPTION,
+    at_least_one,
     check_bots,
     claim_output,
     echo_warnings,
@@ -108,7 +108,7 @@ def _players_of(path: str, options: dict[str, Any], players: int | None) -> int:
 
 def _common(f: Any) -> Any:
     for deco in reversed([
-        click.option("-n", "--games", "n", type=AT_LEAST_ONE, default=1000,
+        click.option("-n", "--games", "n", type=int, callback=at_least_one, default=1000,
                      show_default=True, help="Number of games."),
         click.option("--players", type=int, default=None,
                      help="Number of players (default: the ruleset's minimum)."),
@@ -121,7 +121,7 @@ def _common(f: Any) -> Any:
                      help="Bot for one seat, e.g. --seat 0=mcts (repeatable)."),
         click.option("--seed", type=int, default=0, show_default=True,
                      help="Seed of the run; game i is seeded from (seed, i)."),
-        click.option("--workers", type=AT_LEAST_ONE, default=None,
+        click.option("--workers", type=int, callback=at_least_one, default=None,
                      help="Processes (default: all cores; more than the cores only with "
                           "--force). Results do not depend on it."),
         click.option("--json", "as_json", is_flag=True, help="Print the results as JSON."),
