@@ -6,6 +6,7 @@ state rebuilt from a checked save (:func:`restore`).
 
 from __future__ import annotations
 
+import json
 import random
 from typing import TYPE_CHECKING, Any
 
@@ -15,6 +16,30 @@ from .observe import sight_tables
 if TYPE_CHECKING:
     from .program import Program
     from .state import State
+
+
+SAVE_VERSION = 6  # 2: the ruleset's text instead of its path; 3: the engine that wrote it;
+# 4: how often each phase has begun, and the run's limits; 5: the steps and work spent;
+# 6: the zones revealed in play and who each zone's 'seen by' adds
+
+
+def save_data(data: str | dict[str, Any]) -> dict[str, Any]:
+    """A save's text (or its dict) as a dict of this rulesplay's save format.
+
+    Raises:
+        RulesError: not JSON, not a rulesplay save, or a save of another format (naming it).
+    """
+    try:
+        d = json.loads(data) if isinstance(data, str) else data
+    except ValueError:
+        raise RulesError("this is not a rulesplay save (not JSON text)") from None
+    if not isinstance(d, dict) or "version" not in d:
+        raise RulesError("this is not a rulesplay save")
+    if d["version"] != SAVE_VERSION:
+        raise RulesError(f"this save was written in save format {str(d['version'])[:20]!r} "
+                         f"by another version of rulesplay; this one reads format "
+                         f"{SAVE_VERSION}")
+    return d
 
 
 def check_shape(d: dict[str, Any], prog: Program) -> None:

@@ -34,7 +34,7 @@ from .observe import (
     set_seen,
     set_seers,
 )
-from .save_shape import check_shape, restore
+from .save_shape import SAVE_VERSION, check_shape, restore, save_data
 from .team_results import TeamResults
 
 if TYPE_CHECKING:
@@ -46,9 +46,6 @@ STEP_LIMIT = LIMITS["steps"][0]  # steps of the rules allowed between two decisi
 DECISION_LIMIT = LIMITS["decisions"][0]  # decisions allowed in one game
 # What a failing rule raises while it runs; each becomes a located RulesError.
 FAULTS = RUNTIME_FAULTS
-SAVE_VERSION = 6  # 2: the ruleset's text instead of its path; 3: the engine that wrote it;
-# 4: how often each phase has begun, and the run's limits; 5: the steps and work spent;
-# 6: the zones revealed in play and who each zone's 'seen by' adds
 
 # How ``State.from_json(data)`` without a game rebuilds one from the save's ruleset text.
 # The engine imports no loader: the ``rulesplay`` package installs one (set_game_loader).
@@ -667,16 +664,7 @@ class State(TeamResults):
             RulesError: the save is not a rulesplay save, or does not fit the ruleset.
         """
         try:
-            try:
-                d = json.loads(data) if isinstance(data, str) else data
-            except ValueError:
-                raise RulesError("this is not a rulesplay save (not JSON text)") from None
-            if not isinstance(d, dict) or "version" not in d:
-                raise RulesError("this is not a rulesplay save")
-            if d["version"] != SAVE_VERSION:
-                raise RulesError(f"this save was written in save format "
-                                 f"{str(d['version'])[:20]!r} by another version of "
-                                 f"rulesplay; this one reads format {SAVE_VERSION}")
+            d = save_data(data)
             if game is None:
                 if _game_loader is None:
                     raise RulesError("no game given and no ruleset loader installed "
