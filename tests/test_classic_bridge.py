@@ -29,15 +29,14 @@ SUITS = ("clubs", "diamonds", "hearts", "spades")
 
 
 @functools.cache
-def _game(text: str | None, engine: str, boards: int) -> Game:
-    options = {"boards": boards}
-    return (rulesplay.loads(text, options=options, engine=engine) if text
-            else rulesplay.load(PATH, options=options, engine=engine))
+def _game(text: str | None, engine: str, options: tuple[tuple[str, object], ...]) -> Game:
+    return (rulesplay.loads(text, options=dict(options), engine=engine) if text
+            else rulesplay.load(PATH, options=dict(options), engine=engine))
 
 
 def _state(seed: int = 1, engine: str = "compiled", text: str | None = None,
-           boards: int = 4) -> State:
-    return _game(text, engine, boards).new_state(4, seed)
+           **options: object) -> State:
+    return _game(text, engine, tuple(sorted(options.items()))).new_state(4, seed)
 
 
 def _ids(state: State) -> list[str]:
@@ -123,7 +122,7 @@ def test_the_declarer_first_named_the_final_denomination_for_the_side(
 def test_three_passes_then_a_bid_go_on_and_four_passes_pass_the_board_out() -> None:
     """Law 17E, Law 22A: four passes at the start pass the board out (no score; the next
     board, dealt by East, Law 2); after three opening passes the fourth seat may still bid."""
-    state = _state(boards=2)
+    state = _state()
     _calls(state, PASS, PASS, PASS)
     assert state.observation(0)["phase"] == "auction" and state.current_player() == 3
     _calls(state, PASS)
@@ -217,25 +216,23 @@ def test_a_whole_board_follows_suit_and_the_trick_goes_to_the_highest_trump(
 
 # ------------------------------------------------------------------------ the scoring
 # The play replaced by the declarer naming the tricks taken: the scoring rule is the file's.
-SCORING = re.sub(r'phase play "Board \{board\}: the play":.*?(?=rule score_board)',
+SCORING = re.sub(r'phase play "Board \{board\}: the play":.*?(?=^# Rubber Law 80)',
                  '''phase play "Board {board}: the tricks":
     declarer chooses n from 0..13 "tricks taken"
     tricks[team of declarer] = n
     tricks[team of left of declarer] = 13 - n
     do score_board
     board += 1
-    next deal if board <= boards
-    next end
+    next deal if more_deals()
+    next finish
 
-''', TEXT, flags=re.S)
+''', TEXT, flags=re.S | re.M)
+assert "phase finish" in SCORING and "repeat 13 times" not in SCORING
 
 
-def _score_board(board: int, declarer: int, bid: str, stake: str, tricks: int) -> list[int]:
-    """Play boards 1..board-1 passed out, then ``bid`` by ``declarer`` (``X`` doubled by its
-    left, ``XX`` redoubled by its partner), then ``tricks``; each side's points."""
-    state = _state(text=SCORING, boards=board)
-    for _ in range(board - 1):
-        _calls(state, PASS, PASS, PASS, PASS)
+def _deal(state: State, declarer: int, bid: str, stake: str, tricks: int) -> None:
+    """One deal: ``bid`` by ``declarer`` (``X`` doubled by its left, ``XX`` redoubled by its
+    partner), then ``tricks`` taken by the declarer's side."""
     while state.current_player() != declarer:
         _calls(state, PASS)
     _calls(state, _bid(bid))
@@ -246,7 +243,15 @@ def _score_board(board: int, declarer: int, bid: str, stake: str, tricks: int) -
     _calls(state, PASS, PASS, PASS)
     assert state.var("declarer") == declarer
     _calls(state, f"n:{tricks}")
-    assert state.is_terminal()
+
+
+def _score_board(board: int, declarer: int, bid: str, stake: str, tricks: int) -> list[int]:
+    """Play boards 1..board-1 passed out, then the deal; each side's points."""
+    state = _state(text=SCORING)
+    for _ in range(board - 1):
+        _calls(state, PASS, PASS, PASS, PASS)
+    _deal(state, declarer, bid, stake, tricks)
+    assert state.is_terminal() == (board == 4)
     return _team_vars(state, "points")
 
 
@@ -296,7 +301,74 @@ def test_the_score_is_the_side_s_points_less_the_other_side_s() -> None:
     assert state.scores() == [420, -420, 420, -420] and state.winners() == [0, 2]
 
 
+# ------------------------------------------------------------------------ rubber scoring
+# The Laws of Contract Bridge (rubber bridge, ACBL), Laws 72-81:
+# https://www.bridgehands.com/Laws/ACBL/Rubber/The_Score.htm
+def test_rubber_part_scores_make_a_game_and_two_games_to_none_win_700() -> None:
+    """Rubber Law 73: trick points of part scores add up to a game (100), and the other
+    side's part score is not carried into the next game; Law 74: 700 for two games to none;
+    Law 72: no premium for a game or a part score in each deal."""
+    state = _state(text=SCORING, scoring="rubber")
+    _deal(state, 0, "2H", "", 8)     # North-South 60 toward game
+    _deal(state, 1, "1C", "", 7)     # East-West 20 toward game
+    assert _team_vars(state, "part") == [60, 20] and _team_vars(state, "games") == [0, 0]
+    _deal(state, 2, "2S", "", 8)     # 60 more: North-South's game; East-West's 20 wiped
+    assert _team_vars(state, "part") == [0, 0] and _team_vars(state, "games") == [1, 0]
+    assert not state.is_terminal()
+    _deal(state, 0, "4S", "", 10)    # the second game ends the rubber
+    assert state.is_terminal()
+    assert _team_vars(state, "points") == [60 + 60 + 120 + 700, 20]
+
+
+def test_rubber_a_side_with_a_game_is_vulnerable_and_two_games_to_one_win_500() -> None:
+    """Rubber Law 77 (a side that has won a game is vulnerable), Law 74 (500 for two games
+    to one), Law 81 (undertricks by vulnerability)."""
+    state = _state(text=SCORING, scoring="rubber")
+    _deal(state, 0, "4S", "", 10)    # North-South game: 120
+    _deal(state, 1, "4S", "", 9)     # East-West, not vulnerable, down 1: 50
+    _deal(state, 1, "3NT", "", 9)    # East-West game: 100
+    _deal(state, 0, "3NT", "", 8)    # North-South, vulnerable, down 1: 100
+    assert _team_vars(state, "points") == [170, 200]
+    _deal(state, 0, "3NT", "", 9)
+    assert state.is_terminal() and _team_vars(state, "points") == [170 + 100 + 500, 200]
+
+
+def test_rubber_honors_in_one_hand_score_for_their_side() -> None:
+    """Rubber Law 81: the five trump honors in one hand 150, four 100; four aces in one hand
+    at notrump 150; scored by the side holding them, declarer's or not."""
+    state = _state(text=SCORING, scoring="rubber", deals=1)
+    state.arrange("hand", 1, [f"card-spades-{r}" for r in range(10, 15)]
+                  + [f"card-hearts-{r}" for r in range(2, 10)])
+    _deal(state, 0, "4S", "", 10)    # East holds A K Q J 10 of spades
+    assert _team_vars(state, "points") == [120 + 300, 150]  # + 300: Law 80, one game
+    state = _state(text=SCORING, scoring="rubber", deals=1)
+    state.arrange("hand", 2, [f"card-{s}-14" for s in SUITS]
+                  + [f"card-hearts-{r}" for r in range(2, 11)])
+    _deal(state, 0, "1NT", "", 6)    # South's four aces at notrump; down 1
+    assert _team_vars(state, "points") == [150, 50]
+
+
+@pytest.mark.parametrize(("deals", "ns"), [(1, 60 + 100), (2, 60 + 120 + 300)])
+def test_an_unfinished_rubber_credits_a_game_300_and_a_part_score_100(
+        deals: int, ns: int) -> None:
+    """Rubber Law 80: when a rubber is not finished (here: after ``deals`` deals), the only
+    side with a game gets 300, the only side with a part score in the unfinished game 100."""
+    state = _state(text=SCORING, scoring="rubber", deals=deals)
+    _deal(state, 0, "2H", "", 8)
+    if deals == 2:
+        _deal(state, 2, "4S", "", 10)
+    assert state.is_terminal() and _team_vars(state, "points") == [ns, 0]
+
+
 # ------------------------------------------------------------------------ both engines
 @pytest.mark.parametrize("seed", [1, 2])
 def test_both_engines_play_the_same_games(seed: int) -> None:
-    assert play_both(_game(None, "interpret", 2), _game(None, "compiled", 2), 4, seed) > 100
+    options = (("boards", 2),)
+    assert play_both(_game(None, "interpret", options), _game(None, "compiled", options),
+                     4, seed) > 100
+
+
+def test_both_engines_play_the_same_rubber() -> None:
+    options = (("deals", 3), ("scoring", "rubber"))
+    assert play_both(_game(None, "interpret", options), _game(None, "compiled", options),
+                     4, 3) > 100
