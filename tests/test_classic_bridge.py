@@ -333,19 +333,33 @@ def test_rubber_a_side_with_a_game_is_vulnerable_and_two_games_to_one_win_500() 
     assert state.is_terminal() and _team_vars(state, "points") == [170 + 100 + 500, 200]
 
 
-def test_rubber_honors_in_one_hand_score_for_their_side() -> None:
+def _says(state: State) -> list[str]:
+    return [str(e.get("text")) for e in state.events or [] if e["type"] == "say"]
+
+
+@pytest.mark.parametrize(("seat", "cards", "bid", "line"), [
+    (1, [f"card-spades-{r}" for r in range(10, 15)], "4S",
+     "Seat 1 held honors: East-West +150"),
+    (0, [f"card-spades-{r}" for r in range(11, 15)], "4S",
+     "Seat 0 held honors: North-South +100"),
+    (2, [f"card-{s}-14" for s in SUITS], "1NT", "Seat 2 held honors: North-South +150"),
+])
+def test_rubber_honors_in_one_hand_score_for_their_side(
+        seat: int, cards: list[str], bid: str, line: str) -> None:
     """Rubber Law 81: the five trump honors in one hand 150, four 100; four aces in one hand
     at notrump 150; scored by the side holding them, declarer's or not."""
-    state = _state(text=SCORING, scoring="rubber", deals=1)
-    state.arrange("hand", 1, [f"card-spades-{r}" for r in range(10, 15)]
-                  + [f"card-hearts-{r}" for r in range(2, 10)])
-    _deal(state, 0, "4S", "", 10)    # East holds A K Q J 10 of spades
-    assert _team_vars(state, "points") == [120 + 300, 150]  # + 300: Law 80, one game
-    state = _state(text=SCORING, scoring="rubber", deals=1)
-    state.arrange("hand", 2, [f"card-{s}-14" for s in SUITS]
-                  + [f"card-hearts-{r}" for r in range(2, 11)])
-    _deal(state, 0, "1NT", "", 6)    # South's four aces at notrump; down 1
-    assert _team_vars(state, "points") == [150, 50]
+    game = _game(None, "compiled", (("deals", 1), ("scoring", "rubber")))
+    state = game.new_state(4, 1, record_events=True)
+    mine = cards + [f"card-hearts-{r}" for r in range(2, 15 - len(cards))]
+    rest = [f"card-{s}-{r}" for s in SUITS for r in range(2, 15) if f"card-{s}-{r}" not in mine]
+    others = [q for q in range(4) if q != seat]
+    for q in range(4):
+        state.arrange("hand", q, mine if q == seat else rest[13 * others.index(q):][:13])
+    _calls(state, _bid(bid), PASS, PASS, PASS)
+    while not state.is_terminal():
+        state.apply(state.legal_actions()[0])
+    assert line in _says(state)
+    assert sum(" held honors: " in s for s in _says(state)) == 1
 
 
 @pytest.mark.parametrize(("deals", "ns"), [(1, 60 + 100), (2, 60 + 120 + 300)])
