@@ -61,7 +61,7 @@ def _team_vars(state: State, name: str) -> list[int]:
 
 # ------------------------------------------------------------------------ the auction
 def test_the_dealer_opens_with_any_bid_or_a_pass_and_nothing_to_double() -> None:
-    """Law 17A: the dealer (North on board 1, Law 2) makes the first call; Law 19A1: there
+    """Law 17B: the dealer (North on board 1, Law 2) makes the first call; Law 19A1: there
     is no bid to double yet."""
     state = _state()
     assert state.current_player() == 0
@@ -91,7 +91,7 @@ def test_a_bid_must_supersede_the_last_and_doubles_are_of_the_opponents_only() -
 
 
 def test_a_new_bid_after_a_double_cancels_it() -> None:
-    """Law 19D: a double or redouble is superseded by a later legal bid."""
+    """Law 19C: a double or redouble is superseded by a later legal bid."""
     state = _state()
     _calls(state, _bid("1C"), DOUBLE, _bid("1H"))
     assert DOUBLE in _ids(state) and REDOUBLE not in _ids(state)
@@ -321,8 +321,8 @@ def test_rubber_part_scores_make_a_game_and_two_games_to_none_win_700() -> None:
 
 
 def test_rubber_a_side_with_a_game_is_vulnerable_and_two_games_to_one_win_500() -> None:
-    """Rubber Law 77 (a side that has won a game is vulnerable), Law 74 (500 for two games
-    to one), Law 81 (undertricks by vulnerability)."""
+    """The rubber Laws' definitions (a side that has won a game is vulnerable), Law 74 (500
+    for two games to one), Law 81 (undertricks by vulnerability)."""
     state = _state(text=SCORING, scoring="rubber")
     _deal(state, 0, "4S", "", 10)    # North-South game: 120
     _deal(state, 1, "4S", "", 9)     # East-West, not vulnerable, down 1: 50
