@@ -497,3 +497,22 @@ def test_a_hand_seen_by_the_partner_is_hidden_from_the_rivals() -> None:
     assert [seen(p) for p in range(4)] == [[0, 2], [1, 3], [0, 2], [1, 3]]
     # seat 0 sees its partner's cards, so it takes one by name, not blind by position
     assert {a.id for a in s.legal_actions()} == {f"c:{c}" for c in s.zone_cards("hand", 2)}
+
+
+def test_a_define_reads_every_team_as_any_expression_does() -> None:
+    """``teams`` is a declared name in a define when the ruleset has a ``teams:`` line
+    (as ``seats`` always is), and not without one."""
+    text = PARTNERS.read_text(encoding="utf-8").replace(
+        "score: tricks[team of player]",
+        "define most() = max(teams, tricks[it])\n"
+        "score: tricks[team of player] + (1 if tricks[team of player] == most() else 0)")
+    state = rulesplay.loads(text).new_state(4, 5)
+    while not state.is_terminal():
+        state.apply(state.legal_actions()[0])
+    tricks = state.observation(0)["team_vars"]["tricks"]
+    assert state.scores()[0] == tricks[0] + (tricks[0] == max(tricks))
+    alone = text.replace('teams: "North-South" if player % 2 == 0 else "East-West"\n', "") \
+        .replace("[team of winner]", "[winner]").replace("[team of leader]", "[leader]") \
+        .replace("[team of player]", "[player]").replace("team var", "player var")
+    with pytest.raises(RulesError, match="'teams' is not a parameter of 'most'"):
+        rulesplay.loads(alone)

@@ -186,7 +186,8 @@ class Expander:
                     *(z.name for z in r.zones), *(e.name for e in r.enums),
                     *(m.name for e in r.enums for m in e.values),
                     *(c for o in r.options for c in o.choices),
-                    *(a.name for a in r.abilities)}
+                    *(a.name for a in r.abilities),
+                    *(("teams",) if r.teams is not None else ())}
         for n in nodes_of(d.body, ir.Name):
             if n.id not in declared:
                 self.error(f"'{n.id}' is not a parameter of '{d.name}' nor a declared name:"
