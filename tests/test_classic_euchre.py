@@ -62,7 +62,7 @@ def _act(state: State, *moves: tuple[int, str]) -> None:
         state.apply(action)
 
 
-def _order_up_by_seat_1(state: State, keep: set[str] = frozenset()) -> None:  # type: ignore[assignment]
+def _order_up_by_seat_1(state: State, keep: frozenset[str] = frozenset()) -> None:
     """Seat 1 orders up; the dealer (seat 0) discards a card not in ``keep``; no lone hand."""
     _act(state, (1, f"up:{_zone(state, 'upcard')[0]}"))
     discard = next(i for i in _ids(state) if i.split(":")[1] not in keep)
@@ -147,7 +147,8 @@ def test_the_left_bower_follows_a_trump_lead() -> None:
     def fits(s: State) -> bool:
         t = _trump(s)
         two = _zone(s, "hand", 2)
-        return (_left(t) in two and any(c.startswith(t) and c != f"{t}-11" for c in _zone(s, "hand", 1))
+        one = _zone(s, "hand", 1)
+        return (_left(t) in two and any(c.startswith(t) and c != f"{t}-11" for c in one)
                 and not any(c.startswith(t) or c == f"{t}-11" for c in two)
                 and any(c.startswith(SAME_COLOUR[t]) and c != _left(t) for c in two))
     state = _find(fits)
@@ -197,7 +198,7 @@ def test_the_bowers_are_the_highest_trumps(cards: tuple[str, str, str]) -> None:
     t = _trump(state)
     need = ids(t)
     holder = {c: p for p in (1, 2, 3) for c in _zone(state, "hand", p) if c in need}
-    _order_up_by_seat_1(state, keep=set(need))
+    _order_up_by_seat_1(state, keep=frozenset(need))
     for seat in (1, 2, 3):
         mine = next(c for c, p in holder.items() if p == seat)
         _act(state, (seat, f"play:{mine}"))
@@ -248,7 +249,8 @@ def _points_by_hand(seed: int, **options: Any) -> list[tuple[int, bool, int, lis
             tricks = [e for e in (state.events or [])[seen:] if e["type"] == "trick"]
             seen = len(state.events or [])
             made = sum(1 for e in tricks if e["winner"] % 2 == maker % 2)
-            hands.append((maker % 2, alone, made, [a - b for a, b in zip(after, before)]))
+            scored = [a - b for a, b in zip(after, before, strict=True)]
+            hands.append((maker % 2, alone, made, scored))
     return hands
 
 
