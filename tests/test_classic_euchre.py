@@ -233,10 +233,32 @@ def test_without_loners_the_maker_plays_with_the_partner() -> None:
     assert _ids(state) == ["a:no"]
 
 
+def test_a_lone_defender_sits_the_partner_out_too() -> None:
+    """[Going alone] Defending alone (option): against a lone maker, a defender may play
+    alone; both partners sit out and the two lone hands play each trick."""
+    state = _state(5, lone_defenders=True)
+    up = _zone(state, "upcard")[0]
+    _act(state, (1, f"up:{up}"), (1, "a:yes"))
+    assert state.current_player() == 2 and _ids(state) == ["solo:yes", "solo:no"]
+    _act(state, (2, "solo:no"), (0, "solo:yes"))  # seat 0 (the dealer) defends alone
+    _act(state, (0, f"d:{_zone(state, 'hand', 0)[0]}"))
+    assert state.sitting_out() == [2, 3] and state.current_player() == 1
+    _act(state, (1, _ids(state)[0]))
+    _act(state, (0, _ids(state)[0]))
+    trick = [e for e in state.events or [] if e["type"] == "trick"][-1]
+    assert len(trick["cards"]) == 2 and trick["winner"] in (0, 1)
+
+
+def test_without_lone_defenders_nobody_is_asked() -> None:
+    state = _state(5)
+    _act(state, (1, f"up:{_zone(state, 'upcard')[0]}"), (1, "a:yes"))
+    assert state.current_player() == 0 and _ids(state)[0].startswith("d:")
+
+
 # ---------------------------------------------------------------- scoring
-def _points_by_hand(seed: int, **options: Any) -> list[tuple[int, bool, int, list[int]]]:
-    """Plays one game at random; for each hand: the makers' team, alone, the makers'
-    tricks (counted from the trick events) and the points each team scored."""
+def _points_by_hand(seed: int, **options: Any) -> list[tuple[int, bool, bool, int, list[int]]]:
+    """Plays one game at random; for each hand: the makers' team, alone, a lone defender,
+    the makers' tricks (counted from the trick events) and the points each team scored."""
     game = load_game(EUCHRE, **options)
     state = game.new_state(4, seed, record_events=True)
     rng = random.Random(seed)
@@ -244,6 +266,7 @@ def _points_by_hand(seed: int, **options: Any) -> list[tuple[int, bool, int, lis
     seen = 0
     while not state.is_terminal():
         maker, alone = _var(state, "maker"), _var(state, "alone")
+        defender = _var(state, "defender") is not None
         before = list(_var(state, "points"))
         state.apply(rng.choice(_ids(state)))
         after = list(_var(state, "points"))
@@ -252,29 +275,33 @@ def _points_by_hand(seed: int, **options: Any) -> list[tuple[int, bool, int, lis
             seen = len(state.events or [])
             made = sum(1 for e in tricks if e["winner"] % 2 == maker % 2)
             scored = [a - b for a, b in zip(after, before, strict=True)]
-            hands.append((maker % 2, alone, made, scored))
+            hands.append((maker % 2, alone, defender, made, scored))
     return hands
 
 
-def test_every_hand_scores_as_the_table_says() -> None:
+@pytest.mark.parametrize("lone_defenders", [False, True], ids=["standard", "lone-defenders"])
+def test_every_hand_scores_as_the_table_says(lone_defenders: bool) -> None:
     """[Scoring] Makers with 3 or 4 tricks: 1; all 5 (a march): 2; a lone march: 4; makers
-    with fewer than 3 are euchred: the defenders score 2. Over random games, each case
-    occurs and each hand scores so; the game ends when a side reaches 10."""
+    with fewer than 3 are euchred: the defenders score 2 (a lone defender 4, with the
+    option). Over random games, each case occurs and each hand scores so."""
     cases = set()
-    for seed in range(200):
-        for makers, alone, made, scored in _points_by_hand(seed):
+    want_cases = {"made", "march", "lone march", "euchred"} | (
+        {"euchred alone"} if lone_defenders else set())
+    for seed in range(300):
+        for makers, alone, defender, made, scored in _points_by_hand(
+                seed, lone_defenders=lone_defenders):
             if made == 5:
                 want, case = (4 if alone else 2), ("lone march" if alone else "march")
             elif made >= 3:
                 want, case = 1, "made"
             else:
-                want, case = 2, "euchred"
-            side = makers if case != "euchred" else 1 - makers
+                want, case = (4, "euchred alone") if defender else (2, "euchred")
+            side = makers if not case.startswith("euchred") else 1 - makers
             assert scored[side] == want and scored[1 - side] == 0, (seed, makers, made, scored)
             cases.add(case)
-        if seed >= 20 and len(cases) == 4:
+        if seed >= 20 and cases == want_cases:
             break
-    assert cases == {"made", "march", "lone march", "euchred"}
+    assert cases == want_cases
 
 
 def test_the_game_ends_when_a_side_reaches_the_target() -> None:
@@ -291,8 +318,9 @@ def test_the_game_ends_when_a_side_reaches_the_target() -> None:
         assert state.scores() == [points[p % 2] for p in range(4)]
 
 
-@pytest.mark.parametrize("options", [{}, {"stick_the_dealer": True, "loners": False}],
-                         ids=["standard", "stick-no-loners"])
+@pytest.mark.parametrize("options", [{}, {"stick_the_dealer": True, "loners": False},
+                                     {"lone_defenders": True}],
+                         ids=["standard", "stick-no-loners", "lone-defenders"])
 def test_both_engines_play_the_same_games(options: dict[str, Any]) -> None:
     reference = rulesplay.load(EUCHRE, options=options, engine="interpret")
     compiled = rulesplay.load(EUCHRE, options=options, engine="compiled")
