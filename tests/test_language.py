@@ -333,3 +333,15 @@ phase p:
 score: 0
 ''')
     assert g.new_state(2).program.num_cards == 1
+
+
+def test_a_chooser_may_be_any_seat_expression() -> None:
+    # ('partner of p chooses ...' was refused by the grammar: the chooser had to be a name)
+    text = ('game "T"\nplayers 4\nteams: player % 2\ncard c "c":\n    rank: 1..5\n'
+            'zone deck "deck": shared, public\nphase p "P":\n'
+            '    partner of 0 chooses x from deck "pick"\n'
+            '    left of 1 may choose y from deck skip "no"\n    next end\nscore: 0\n')
+    s = rulesplay.loads(text).new_state(4)
+    assert s.current_player() == 2
+    s.apply(s.legal_actions()[0])
+    assert s.current_player() == 2  # left of seat 1

@@ -274,7 +274,7 @@ class StmtPrinter(Stage):
             skip = _words(skip, "unless" if s.skip_unless else "if", _src(s.skip_test))
         count, shape = card_set_text(s.cards)
         self.line(depth, _words(
-            f"{_src(s.player, POSTFIX)}{' secretly' if s.secret else ''} {verb} "
+            f"{_src(s.player, UNARY)}{' secretly' if s.secret else ''} {verb} "
             f"{count}{s.name} from {_src(s.domain, OR)}{shape}{where}", labels_text(s.prompt),
             skip))
 
