@@ -25,7 +25,8 @@ ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "tests" / "printer"
 FILES = sorted(
     [*(ROOT / "rulesets").glob("*.rules"), *(ROOT / "rulesets").glob("*.part"),
-     *(ROOT / "rulesets" / "variants").glob("*.rules"), *CORPUS.glob("*.rules")])
+     *(ROOT / "rulesets" / "variants").glob("*.rules"),
+     *(ROOT / "rulesets" / "classics").glob("*.rules"), *CORPUS.glob("*.rules")])
 
 
 def plain(node: Any) -> Any:
