@@ -10,6 +10,7 @@ import pytest
 
 import rulesplay
 from rulesplay.errors import RulesError
+from rulesplay.show import ruleset_text
 
 BASE = '''
 game "Lab"
@@ -345,3 +346,15 @@ def test_a_chooser_may_be_any_seat_expression() -> None:
     assert s.current_player() == 2
     s.apply(s.legal_actions()[0])
     assert s.current_player() == 2  # left of seat 1
+
+
+@pytest.mark.parametrize("engine", ["compiled", "interpret"])
+def test_deal_all_deals_every_card_round_the_table(engine: str) -> None:
+    # 10 cards to 4 seats from seat 1: seats 1 and 2 get 3, seats 3 and 0 get 2
+    text = ('game "T"\nplayers 4\ncard c "c":\n    rank: 1..10\nzone deck "deck": shared, hidden\n'
+            'zone hand "hand": per player, owner\nphase p "P":\n'
+            '    deal all from deck to hand starting with 1\n'
+            '    0 chooses x from hand[0]\n    next end\nscore: count(hand[player])\n')
+    s = rulesplay.loads(text, engine=engine).new_state(4)
+    assert s.scores() == [2, 3, 3, 2]
+    assert "deal all from deck to hand starting with 1" in ruleset_text(rulesplay.loads(text).ruleset)

@@ -305,10 +305,12 @@ class Reveal(StmtNode):
 
 class Deal(StmtNode):
     """``deal [up to] N from SRC to ZONE [starting with SEAT]``: one card at a time, in seat
-    order; ``up to`` deals as many as possible so that every hand gets the same number."""
+    order; ``up to`` deals as many as possible so that every hand gets the same number.
+    ``deal all from ...`` (``count`` None) deals every card round the table, so the first
+    seats may get one more."""
 
     node: Literal["deal"] = "deal"
-    count: Expr
+    count: Expr | None
     up_to: bool = False
     source: Expr
     to: str

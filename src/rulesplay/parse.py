@@ -555,6 +555,11 @@ class ToIR(Transformer[Token, Any]):
         return ir.Deal(span=self._span(meta), count=count, up_to=up_to is not None,
                        source=source, to=str(to), start=start)
 
+    def deal_all(self, meta: Any, items: list[Any]) -> ir.Deal:
+        _, source, to, start = items
+        return ir.Deal(span=self._span(meta), count=None, source=source, to=str(to),
+                       start=start)
+
     def choose_stmt(self, meta: Any, items: list[Any]) -> ir.Choose:
         player, secret, verb, count, name, domain, shape, where, prompt, skip = items
         optional = str(verb).startswith("may")

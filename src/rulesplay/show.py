@@ -216,8 +216,8 @@ class StmtPrinter(Stage):
 
     def visit_Deal(self, s: ir.Deal, depth: int) -> None:
         start = f" starting with {_src(s.start)}" if s.start is not None else ""
-        self.line(depth, f"deal {'up to ' if s.up_to else ''}{_src(s.count)} from "
-                         f"{_src(s.source)} to {s.to}{start}")
+        count = "all" if s.count is None else f"{'up to ' if s.up_to else ''}{_src(s.count)}"
+        self.line(depth, f"deal {count} from {_src(s.source)} to {s.to}{start}")
 
     def visit_Say(self, s: ir.Say, depth: int) -> None:
         self.line(depth, _words("say", labels_text(s.text)))

@@ -122,17 +122,19 @@ def compile_deal(prog: Program, comp: ExprCompiler, d: ir.Deal) -> Effect:
     starting seat that does not exist.
     """
     lay = prog.layout
-    count, source = comp.expr(d.count), comp.expr(d.source)
+    count = comp.expr(d.count) if d.count is not None else None  # None: every card
+    source = comp.expr(d.source)
     start = comp.expr(d.start) if d.start is not None else (lambda s, it: 0)
     base, n = lay.zone_id[d.to], lay.n
 
     def deal(s: State) -> None:
-        src, want = source(s, None), count(s, None)
+        src = source(s, None)
+        have = len(s.zones[src])
+        want = count(s, None) if count is not None else -(-have // n)
         if want < 0:
             raise RulesRuntimeError(f"cannot deal {want} cards", d.span)
-        have = len(s.zones[src])
         each = min(want, have // n) if d.up_to else want
-        if each * n > have:
+        if each * n > have and count is not None:
             raise RulesRuntimeError(
                 f"cannot deal {want} cards to each of {n} players: "
                 f"{lay.zone_name[src]} holds {have}", d.span)
@@ -142,7 +144,8 @@ def compile_deal(prog: Program, comp: ExprCompiler, d: ir.Deal) -> Effect:
                                     f"does not exist with {n} players", d.span)
         for _ in range(each):
             for k in range(n):
-                move_card(s, s.zones[src][-1], base + (first + k) % n)
+                if s.zones[src]:  # ('deal all': the last round may run out)
+                    move_card(s, s.zones[src][-1], base + (first + k) % n)
     return deal
 
 

@@ -49,7 +49,8 @@ def check_player_counts(game: Game) -> list[Diagnostic]:
         RulesError: a player count's program cannot be built (an option not allowed with
             that many players, a kind with no copies): what ``validate`` reports already.
     """
-    deals = [d for d in nodes_of(game.ruleset, ir.Deal) if not d.up_to]
+    deals = [d for d in nodes_of(game.ruleset, ir.Deal)
+             if not d.up_to and d.count is not None]
     short: dict[int, list[tuple[int, int, int, int]]] = {}  # deal -> (n, each, needed, cards)
     unknown: set[int] = set()
     faults: dict[Span, list[tuple[int, str]]] = {}  # where -> (count, message)
@@ -59,6 +60,7 @@ def check_player_counts(game: Game) -> list[Diagnostic]:
         env = dict(prog.layout.options, players=n)
         fits = True
         for i, d in enumerate(deals):
+            assert d.count is not None  # ('deal all' deals what there is)
             each = value_before_play(d.count, env)
             if each is UNKNOWN or not isinstance(each, int):
                 unknown.add(i)

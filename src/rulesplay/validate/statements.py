@@ -138,7 +138,8 @@ class StmtChecker(Stage):
                           f"'{word}' changes nothing", s.span)
 
     def visit_Deal(self, s: ir.Deal) -> None:
-        self.want(s.count, "int")
+        if s.count is not None:
+            self.want(s.count, "int")
         self.want(s.source, "zone")
         z = self.sym.zones.get(s.to)
         if z is None:
