@@ -357,4 +357,5 @@ def test_deal_all_deals_every_card_round_the_table(engine: str) -> None:
             '    0 chooses x from hand[0]\n    next end\nscore: count(hand[player])\n')
     s = rulesplay.loads(text, engine=engine).new_state(4)
     assert s.scores() == [2, 3, 3, 2]
-    assert "deal all from deck to hand starting with 1" in ruleset_text(rulesplay.loads(text).ruleset)
+    printed = ruleset_text(rulesplay.loads(text).ruleset)
+    assert "deal all from deck to hand starting with 1" in printed
