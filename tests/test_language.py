@@ -359,3 +359,14 @@ def test_deal_all_deals_every_card_round_the_table(engine: str) -> None:
     assert s.scores() == [2, 3, 3, 2]
     printed = ruleset_text(rulesplay.loads(text).ruleset)
     assert "deal all from deck to hand starting with 1" in printed
+
+
+@pytest.mark.parametrize("engine", ["compiled", "interpret"])
+def test_moving_a_zone_per_player_moves_every_seats_cards(engine: str) -> None:
+    # ('move taken to deck' was refused: "got a zone per player")
+    text = ('game "T"\nplayers 3\ncard c "c":\n    rank: 1..9\nzone deck "deck": shared, hidden\n'
+            'zone taken "taken": per player, public\nphase p "P":\n'
+            '    deal 3 from deck to taken\n    move taken to deck\n'
+            '    0 chooses x from deck\n    next end\nscore: count(taken[player])\n')
+    s = rulesplay.loads(text, engine=engine).new_state(3)
+    assert s.scores() == [0, 0, 0] and len(s.legal_actions()) == 9

@@ -246,7 +246,7 @@ class Lowerer:
     def plain_Move(self, code: Code, st: ir.Move, loops: list[_Loop]) -> None:
         comp = self.comp
         typ = comp.type_of(st.cards)
-        cards = comp.gen_coll(st.cards) if typ == "zone" else comp.gen(st.cards)
+        cards = comp.gen_coll(st.cards) if typ in ("zone", "pzone") else comp.gen(st.cards)
         move = move_card if typ == "card" else move_cards
         code.emit(f"{comp.const(move)}(s, {cards}, {comp.gen(st.to)}, {st.end == 'top'})")
 

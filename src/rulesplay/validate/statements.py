@@ -117,7 +117,7 @@ class StmtChecker(Stage):
         if self.unknown_zone(s.cards, "move") or self.unknown_zone(s.to, "move"):
             return
         t = self.expr(s.cards)
-        if t not in ("card", "zone", "list:card", ANY):
+        if t not in ("card", "zone", "pzone", "list:card", ANY):  # (pzone: every seat's)
             self.error(f"'move' needs a card, cards or a zone, got {describe(t)}",
                        s.cards.span)
         self.want(s.to, "zone", what=" (destination of move)")
