@@ -78,8 +78,8 @@ def test_a_card_attribute_out_of_range_is_refused_when_the_cards_are_made() -> N
 
 def test_a_number_taken_from_a_list_is_checked_when_stored() -> None:
     # the list itself holds anything; what is stored from it is checked
-    exc = _fail("repeat 40 times:\n        let t = values(1..2, it * v * v)\n"
-                "        v = max(t)")
+    exc = _fail("repeat 70 times:\n        let t = values(1..2, it + v + v)\n"
+                "        v = max(t)")  # (a sum: a product is checked where it is made)
     assert "out of range" in exc.message and exc.span.line == 11
 
 
@@ -98,17 +98,28 @@ def test_a_cards_label_may_not_read_the_game_and_fails_at_its_place() -> None:
 
 
 def test_a_number_bound_by_a_loop_over_a_list_is_checked_when_stored() -> None:
-    exc = _fail("repeat 40 times:\n        for each x in values(1..2, it * v * v):\n"
+    exc = _fail("repeat 70 times:\n        for each x in values(1..2, it + v + v):\n"
                 "            v = x")
     assert "out of range" in exc.message and exc.span.line == 11  # at "v = x"
 
 
 @pytest.mark.parametrize("engine", ["compiled", "interpret"])
 def test_a_number_shown_in_a_text_is_checked_like_one_stored(engine: str) -> None:
-    # (it printed Python's 'Exceeds the limit (4300 digits) for integer string conversion')
-    game = rulesplay.loads(GAME.format(statement='say "now {v * ' + " * ".join(
+    # (a huge one printed Python's 'Exceeds the limit (4300 digits) ...'; products are now
+    # checked as they are made, so a sum goes out of range here)
+    game = rulesplay.loads(GAME.format(statement='say "now {v + ' + " + ".join(
         ["999999999999999999"] * 50) + '}"', score="0"), file="b.rules", engine=engine)
     with pytest.raises(RulesError) as caught:
         game.new_state(2, record_events=True)
-    assert "digits is out of range: numbers run from" in caught.value.message
+    assert "is out of range: numbers run from" in caught.value.message
     assert (caught.value.span.file, caught.value.span.line) == ("b.rules", 9)
+
+
+@pytest.mark.parametrize("engine", ["compiled", "interpret"])
+def test_a_product_is_checked_as_it_is_made_inside_an_expression(engine: str) -> None:
+    # ((v*v)*(v*v))... inside one expression made numbers of 500,000 digits (0.1 s a step)
+    tree = "v"
+    for _ in range(12):
+        tree = f"({tree} * {tree})"
+    exc = _fail(f"w[0] = {tree} % 7", engine=engine)
+    assert "is out of range: numbers run from" in exc.message and exc.span.line == 9

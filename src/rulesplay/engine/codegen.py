@@ -22,7 +22,7 @@ from ..show import expr_text as ir_text
 from ..validate import Checked
 from ..validate.functions import BUILTINS
 from ..visitor import Stage
-from .expr import Fn, Layout, free_names
+from .expr import Fn, Layout, _product, free_names
 from .expr_facts import invariant_parts, loops, scans
 
 _NOT_CONST = object()
@@ -205,7 +205,7 @@ _FOLD_NOT = {"True": "False", "False": "True"}  # ``not`` of a literal yes/no
 
 HELPERS = {name: obj for name, obj in globals().items()
            if name.startswith("_") and callable(obj) and name != "_NOT_CONST"}
-HELPERS["UNSET"] = UNSET
+HELPERS["UNSET"], HELPERS["_product"] = UNSET, _product
 
 
 class ExprCompiler(Stage):
@@ -599,10 +599,10 @@ class ExprCompiler(Stage):
         if op in ("==", "!=") and (a == "None" or b == "None"):
             # The same test for the values of the language, without calling __eq__.
             return f"({a} {'is' if op == '==' else 'is not'} {b})"
-        if op == "/":
-            return f"_div({a}, {b}, {self.const(ir_text(e))})"
-        if op == "%":
-            return f"_mod({a}, {b}, {self.const(ir_text(e))})"
+        if op in ("/", "%"):
+            return f"{'_div' if op == '/' else '_mod'}({a}, {b}, {self.const(ir_text(e))})"
+        if op == "*":  # (products grow fastest: each is checked as it is made)
+            return f"_product({a}, {b})"
         return f"({a} {op} {b})"
 
     def visit_Call(self, e: ir.Call) -> str:

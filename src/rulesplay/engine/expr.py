@@ -10,6 +10,8 @@ from collections.abc import Callable
 from typing import Any
 
 from .. import ir
+from ..errors import RulesRuntimeError
+from ..limits import MAX_INT, out_of_range
 from ..validate import Checked
 from ..validate.functions import BUILTINS
 from ..visitor import NodeVisitor
@@ -92,3 +94,17 @@ class _FreeNames(NodeVisitor):
         for child in node.children():
             out |= self.visit(child)
         return out
+
+
+def _product(x: int, y: int) -> int:
+    """``x * y`` of the generated code, in the number range (:data:`~rulesplay.limits.MAX_INT`):
+    a product made outside it stops the game, so no number inside an expression grows
+    without end (``((v * v) * (v * v)) ...``).
+
+    Raises:
+        RulesRuntimeError: the product is out of range (placed by the statement running).
+    """
+    v = x * y
+    if -MAX_INT <= v <= MAX_INT:
+        return v
+    raise RulesRuntimeError(out_of_range(v))
