@@ -231,3 +231,13 @@ def test_the_total_stops_a_loop_whose_steps_a_run_raised() -> None:
     s = rulesplay.loads(text, limits={"steps": 1_000_000_000, "total": 100_000}).new_state(2)
     exc = _play_on(s)
     assert "taken 100,000 steps and work" in exc.message and s.steps <= 100_000 + 64
+
+
+def test_an_included_part_may_not_set_a_limit(tmp_path: Path) -> None:
+    # (a 'limit' line in a .part was dropped without a word)
+    (tmp_path / "p.part").write_text("limit steps 5\n", encoding="utf-8")
+    (tmp_path / "t.rules").write_text(ROUND_AND_ROUND.format(limits='include "p.part"\n'),
+                                      encoding="utf-8")
+    with pytest.raises(RulesError) as caught:
+        rulesplay.load(tmp_path / "t.rules")
+    assert "has a 'limit' line, which an included part cannot set" in caught.value.message

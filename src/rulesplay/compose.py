@@ -405,7 +405,7 @@ def _with_includes(ruleset: ir.Ruleset, path: str, sources: dict[str, str], read
 # The lines a ruleset has once, by the field each sets.
 _ONCE_LINES = {"title": "game", "min_players": "players", "author": "author",
                "about": "about", "start": "start", "score": "score:", "tiebreaks": "tiebreak:",
-               "winners": "winners:", "teams": "teams:"}
+               "winners": "winners:", "teams": "teams:", "limits": "limit"}
 
 
 def _declarations_only(part: ir.Ruleset, file: str, span: Span) -> None:
