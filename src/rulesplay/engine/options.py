@@ -20,7 +20,7 @@ def check_option_value(o: ir.OptionDecl, value: Any, players: int | None = None)
     where = f" with {players} players" if players else ""
     if o.type == "bool":
         ok = isinstance(value, bool)
-        allowed = "true or false"
+        allowed = "yes or no"
     elif o.type == "int":
         ok = isinstance(value, int) and not isinstance(value, bool) and \
             (o.lo is None or o.lo <= value) and (o.hi is None or value <= o.hi)
