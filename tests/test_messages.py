@@ -517,3 +517,15 @@ def test_left_and_right_are_words_only_before_of(engine: str) -> None:
             '        d = across\n    next end\nscore: 0\n')
     state = rulesplay.loads(text, engine=engine).new_state(3)
     assert state.is_terminal() and state.observation(0)["vars"] == {"d": "across", "s": 1}
+
+
+@pytest.mark.parametrize(("line", "hint"), [
+    ("    v := 3", "(to assign a value, write '=')"),
+    ("    esle:", "'esle' is not a statement (did you mean 'else'?)"),
+])
+def test_other_spellings_get_a_hint(line: str, hint: str) -> None:
+    text = ('game "T"\nplayers 2\ncard c "c":\n    rank: 1..5\nzone deck "deck": shared, hidden\n'
+            f'var v "v": int = 0\nphase p "P":\n{line}\n    next end\nscore: 0\n')
+    with pytest.raises(RulesError) as caught:
+        rulesplay.loads(text, file="t.rules")
+    assert hint in caught.value.message and caught.value.span.line == 8

@@ -251,6 +251,9 @@ def syntax_error(exc: UnexpectedInput, text: str, file: str) -> RulesSyntaxError
             msg += " (to assign a value, write '=')"
         elif str(tok) == "=" and "COMP_OP" in expected:
             msg += " (to compare, write '==')"
+        elif str(tok) == ":" and tok.start_pos is not None and \
+                text[tok.start_pos + 1:tok.start_pos + 2] == "=" and "ASSIGN_OP" in expected:
+            msg += " (to assign a value, write '=')"
         elif str(tok) == "if" and _line_before(text, tok).strip() == "else":
             msg += " (did you mean 'elif'?)"
         elif tok.start_pos is not None and str(tok) in ("|", ">", "+"):
@@ -346,7 +349,7 @@ def _statement_hint(text: str, tok: Token, expected: set[str]) -> str:
     if not tok.line:
         return ""
     line = text.split("\n")[tok.line - 1]
-    first = line.split()
+    first = [w.rstrip(":") for w in line.split()]  # ('esle:')
     if not first or first[0] in _KEYWORDS or not first[0].isidentifier():
         return ""
     word = _OTHER_WORDS.get(first[0])
