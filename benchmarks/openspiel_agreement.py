@@ -48,6 +48,10 @@ class Match:
     rp_measures: Callable[[rulesplay.State, int, dict[str, Any]], Measures]
     os_measures: Callable[[Any, int], Measures]
     rp_start: Callable[[rulesplay.State], dict[str, Any]] = lambda state: {}
+    players: int = 4
+    # Plays one OpenSpiel side of a game itself (several OpenSpiel games make one rulesplay
+    # game): ``os_play(rng) -> measures``; None: one OpenSpiel game, read by os_measures.
+    os_play: Callable[[random.Random], Measures] | None = None
 
 
 # ----------------------------------------------------------------- Euchre
@@ -149,6 +153,82 @@ def bridge_os(state: Any, decisions: int) -> Measures:
     return out
 
 
+# ----------------------------------------------------------------- Oh Hell
+# OpenSpiel's oh_hell plays one deal (3 players here), its hand size and dealer chosen by
+# chance unless fixed; the hook holds (the dealer may not make the bids add up to the
+# tricks); an exact bid scores 10 plus a point a trick, a missed one a point a trick
+# (off_bid_penalty=false). rulesplay's oh_hell.rules plays a sequence of deals: with
+# sequence=down and max_cards=K, deals of K, K-1, ... 1 cards, dealt by seats 0, 1, 2, 0 ...
+# The OpenSpiel side of one game is K deals with num_tricks_fixed and the dealer fixed the
+# same way, each seat's points summed.
+
+OH_HELL_CARDS = 5
+OH_HELL_PLAYERS = 3
+
+
+def oh_hell_made(points: list[float]) -> float:
+    """Exact bids over the deals, from the points: every trick scores 1 and every exact bid
+    10 more, and the deals have 1 + 2 + ... + K tricks."""
+    return (sum(points) - OH_HELL_CARDS * (OH_HELL_CARDS + 1) // 2) / 10
+
+
+def oh_hell_measures(points: list[float], decisions: int) -> Measures:
+    """Points per seat, exact bids and decisions of one game (either engine)."""
+    out: Measures = {f"seat {p} points": points[p] for p in range(OH_HELL_PLAYERS)}
+    return out | {"exact bids": oh_hell_made(points), "decisions": decisions}
+
+
+def oh_hell_rp(state: rulesplay.State, decisions: int, start: dict[str, Any]) -> Measures:
+    """Oh Hell measures of a finished rulesplay game."""
+    return oh_hell_measures([float(x) for x in state.scores()], decisions)
+
+
+def oh_hell_os(rng: random.Random) -> Measures:
+    """K OpenSpiel oh_hell deals of K, K-1, ... 1 cards, seat d % 3 dealing deal d."""
+    points = [0.0] * OH_HELL_PLAYERS
+    decisions = 0
+    for d in range(OH_HELL_CARDS):
+        game = pyspiel.load_game("oh_hell", {"players": OH_HELL_PLAYERS,
+                                             "num_tricks_fixed": OH_HELL_CARDS - d})
+        state, n = random_openspiel_game(game, rng, first_chance=d % OH_HELL_PLAYERS)
+        points = [a + b for a, b in zip(points, state.returns(), strict=True)]
+        decisions += n
+    return oh_hell_measures(points, decisions)
+
+
+# ----------------------------------------------------------------- Hearts
+# OpenSpiel's hearts plays one hand, the passing direction chosen by chance (none, left,
+# across, right); its defaults: pass three, the 2 of clubs leads, no points on the first
+# trick, hearts must be broken and the queen of spades breaks them, shooting the moon gives
+# the others 26. A seat's return is 26 less its points. rulesplay's hearts.rules passes left
+# in the first hand; target=1 ends the game after it. The OpenSpiel side is fixed to "Left"
+# (outcome 1). Passing is one decision a seat in rulesplay (three cards at once, uniform
+# over the sets of three) and three in OpenSpiel (a card at a time, so the same uniform
+# set): the decisions are counted from the first card played.
+
+HEARTS_PASS_LEFT = 1
+
+
+def hearts_measures(points: list[float], plays: int) -> Measures:
+    """Points per seat, moon shots and card plays of one hand (either engine)."""
+    out: Measures = {f"seat {p} points": points[p] for p in range(4)}
+    return out | {"moon shots": float(sorted(points) == [0, 26, 26, 26]),
+                  "seat 0 points, moon aside": points[0] if points[0] != 26 else 0.0,
+                  "card plays": plays}
+
+
+def hearts_rp(state: rulesplay.State, decisions: int, start: dict[str, Any]) -> Measures:
+    """Hearts measures of a finished one-hand rulesplay game (4 passing decisions)."""
+    return hearts_measures([-float(x) for x in state.scores()], decisions - 4)
+
+
+def hearts_os(rng: random.Random) -> Measures:
+    """One OpenSpiel hearts hand passing left (12 passing decisions, a card at a time)."""
+    state, decisions = random_openspiel_game(pyspiel.load_game("hearts"), rng,
+                                             first_chance=HEARTS_PASS_LEFT)
+    return hearts_measures([26 - r for r in state.returns()], decisions - 12)
+
+
 MATCHES: dict[str, Match] = {
     "euchre": Match("rulesets/classics/euchre.rules",
                     {"target": 1, "stick_the_dealer": True, "loners": True,
@@ -159,6 +239,18 @@ MATCHES: dict[str, Match] = {
                     "bridge(use_double_dummy_result=false,dealer_vul=false,"
                     "non_dealer_vul=false)",
                     bridge_rp, bridge_os),
+    "oh_hell": Match("rulesets/classics/oh_hell.rules",
+                     {"max_cards": OH_HELL_CARDS, "sequence": "down", "hook": True,
+                      "bonus": 10, "missed": "per_trick"},
+                     f"oh_hell(players={OH_HELL_PLAYERS},off_bid_penalty=false,"
+                     f"points_per_trick=1,num_tricks_fixed=K..1)",
+                     oh_hell_rp, lambda state, decisions: {}, players=OH_HELL_PLAYERS,
+                     os_play=oh_hell_os),
+    "hearts": Match("rulesets/classics/hearts.rules",
+                    {"target": 1, "points_on_first_trick": False, "queen_breaks_hearts": True,
+                     "moon": "add"},
+                    "hearts (defaults), passing left", hearts_rp, lambda state, decisions: {},
+                    os_play=hearts_os),
 }
 
 
@@ -167,7 +259,7 @@ def play_rulesplay(match: Match, games: int, seed: int) -> list[Measures]:
     game = rulesplay.load(ROOT / match.ruleset, options=match.options)
     out = []
     for i in range(games):
-        state = game.new_state(4, seed=seed + i)
+        state = game.new_state(match.players, seed=seed + i)
         start = match.rp_start(state)
         rng = random.Random(seed + i)
         decisions = 0
@@ -178,23 +270,36 @@ def play_rulesplay(match: Match, games: int, seed: int) -> list[Measures]:
     return out
 
 
+def random_openspiel_game(game: Any, rng: random.Random,
+                          first_chance: int | None = None) -> tuple[Any, int]:
+    """Play one OpenSpiel game at random; return the final state and the decisions made.
+    ``first_chance``: the outcome taken at the first chance node with a choice (Oh Hell's
+    dealer), instead of sampling it; raises ValueError when it is not one of its outcomes."""
+    state = game.new_initial_state()
+    decisions = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+            if first_chance is not None and len(outcomes) > 1:
+                if first_chance not in outcomes:
+                    raise ValueError(f"{first_chance} is not among {outcomes}")
+                state.apply_action(first_chance)
+                first_chance = None
+            else:
+                state.apply_action(rng.choices(outcomes, probs)[0])
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+            decisions += 1
+    return state, decisions
+
+
 def play_openspiel(match: Match, games: int, seed: int) -> list[Measures]:
     """``games`` random games of the OpenSpiel side, from one generator seeded ``seed``."""
-    game = pyspiel.load_game(match.openspiel)
     rng = random.Random(seed)
-    out = []
-    for _ in range(games):
-        state = game.new_initial_state()
-        decisions = 0
-        while not state.is_terminal():
-            if state.is_chance_node():
-                outcomes, probs = zip(*state.chance_outcomes(), strict=True)
-                state.apply_action(rng.choices(outcomes, probs)[0])
-            else:
-                state.apply_action(rng.choice(state.legal_actions()))
-                decisions += 1
-        out.append(match.os_measures(state, decisions))
-    return out
+    if match.os_play is not None:
+        return [match.os_play(rng) for _ in range(games)]
+    game = pyspiel.load_game(match.openspiel)
+    return [match.os_measures(*random_openspiel_game(game, rng)) for _ in range(games)]
 
 
 @dataclass(frozen=True)
@@ -253,10 +358,10 @@ def main() -> int:
         m = MATCHES[name]
         print(f"{name}: rulesplay {m.ruleset} {m.options} vs OpenSpiel {m.openspiel}, "
               f"{args.games} games each ({time.process_time() - start:.1f} s CPU)")
-        print(f"  {'measure':26s} {'rulesplay':>10s} {'OpenSpiel':>10s} "
+        print(f"  {'measure':28s} {'rulesplay':>10s} {'OpenSpiel':>10s} "
               f"{'difference (99% CI)':>26s}")
         for r in rows:
-            print(f"  {r.measure:26s} {r.rp_mean:10.3f} {r.os_mean:10.3f} "
+            print(f"  {r.measure:28s} {r.rp_mean:10.3f} {r.os_mean:10.3f} "
                   f"{r.diff:+10.3f} +- {r.half:8.3f}   {'agree' if r.agree else 'DIFFER'}"
                   + ("" if r.rp_n == r.os_n == args.games else f"  (n {r.rp_n}, {r.os_n})"))
             differs = differs or not r.agree
