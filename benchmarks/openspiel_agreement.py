@@ -52,6 +52,8 @@ class Match:
     # Plays one OpenSpiel side of a game itself (several OpenSpiel games make one rulesplay
     # game): ``os_play(rng) -> measures``; None: one OpenSpiel game, read by os_measures.
     os_play: Callable[[random.Random], Measures] | None = None
+    # Stops a rulesplay game before its end (after its first hand): ``rp_done(state)``.
+    rp_done: Callable[[rulesplay.State], bool] | None = None
 
 
 # ----------------------------------------------------------------- Euchre
@@ -229,6 +231,30 @@ def hearts_os(rng: random.Random) -> Measures:
     return hearts_measures([26 - r for r in state.returns()], decisions - 12)
 
 
+# ----------------------------------------------------------------- Spades
+# OpenSpiel's spades plays one hand from scores 0-0: North bids first (West deals), nil is
+# 100, no blind nil, 10 a trick bid and 1 a bag, every ten bags -100; the returns are the
+# sides' scores. A side's bids add up to 13 at most and a nil bidder's tricks count towards
+# the partner's bid: options cannot say the first, so variants/spades_openspiel.rules
+# replaces the bidding. rulesplay's spades.rules plays to a target (at least 100, which one hand
+# may reach): the game is stopped after its first hand (its hand counter turns 2), with the
+# target and losing score out of reach. Seat 0 deals there and seat 1 bids first, so the
+# measures are by side: the first bidder's and the dealer's.
+
+def spades_rp(state: rulesplay.State, decisions: int, start: dict[str, Any]) -> Measures:
+    """Spades measures after rulesplay's first hand (team var index: 0 North-South, the
+    dealer's side; 1 East-West, the first bidder's)."""
+    return {"first bidder's side points": state.var("points", 1),
+            "dealer's side points": state.var("points", 0), "decisions": decisions}
+
+
+def spades_os(state: Any, decisions: int) -> Measures:
+    """The same measures of a finished OpenSpiel spades hand (North, 0, bids first)."""
+    returns = state.returns()
+    return {"first bidder's side points": returns[0], "dealer's side points": returns[1],
+            "decisions": decisions}
+
+
 MATCHES: dict[str, Match] = {
     "euchre": Match("rulesets/classics/euchre.rules",
                     {"target": 1, "stick_the_dealer": True, "loners": True,
@@ -251,6 +277,10 @@ MATCHES: dict[str, Match] = {
                      "moon": "add"},
                     "hearts (defaults), passing left", hearts_rp, lambda state, decisions: {},
                     os_play=hearts_os),
+    "spades": Match("rulesets/classics/variants/spades_openspiel.rules",
+                    {"target": 1000, "losing_score": -1000, "bag_limit": 10},
+                    "spades", spades_rp, spades_os,
+                    rp_done=lambda state: state.var("hand_number") > 1),
 }
 
 
@@ -263,7 +293,7 @@ def play_rulesplay(match: Match, games: int, seed: int) -> list[Measures]:
         start = match.rp_start(state)
         rng = random.Random(seed + i)
         decisions = 0
-        while not state.is_terminal():
+        while not state.is_terminal() and not (match.rp_done and match.rp_done(state)):
             state.apply(rng.choice(state.legal_actions()))
             decisions += 1
         out.append(match.rp_measures(state, decisions, start))

@@ -1,5 +1,5 @@
-"""The classic games (Euchre, Bridge, Oh Hell, Hearts) agree with OpenSpiel, an independent
-engine, in random play (issue 12): 100 games per game and engine through
+"""The classic games (Euchre, Bridge, Oh Hell, Hearts, Spades) agree with OpenSpiel, an
+independent engine, in random play (issue 12): 100 games per game and engine through
 ``benchmarks/openspiel_agreement.py``, every measure's difference within its 99% Welch
 interval. The full check is 2,000 games a game:
 ``python benchmarks/openspiel_agreement.py``.
@@ -37,7 +37,7 @@ def rows(request: pytest.FixtureRequest) -> tuple[str, list[openspiel_agreement.
 
 def test_measures_agree_at_99_percent(rows: tuple[str, list[openspiel_agreement.Row]]) -> None:
     name, got = rows
-    assert len(got) >= 5
+    assert len(got) >= 3
     for row in got:
         assert row.rp_n > 0 and row.os_n > 0, row
     differ = [r for r in got if not r.agree and (name, r.measure) not in KNOWN]
