@@ -516,3 +516,12 @@ def test_a_define_reads_every_team_as_any_expression_does() -> None:
         .replace("[team of player]", "[player]").replace("team var", "player var")
     with pytest.raises(RulesError, match="'teams' is not a parameter of 'most'"):
         rulesplay.loads(alone)
+
+
+def test_the_api_reads_a_team_variable_by_any_seat_of_the_team() -> None:
+    # (State.var read a team variable at the index of the seat: seats 2 and 3 read 0)
+    text = ('game "T"\nplayers 4\nteams: player % 2\ncard c "c":\n    rank: 1..5\n'
+            'zone deck "deck": shared, public\nteam var pts "points": int = 0\nphase p "P":\n'
+            '    pts[team of 0] = 5\n    pts[team of 1] = 7\n    next end\nscore: 0\n')
+    s = rulesplay.loads(text).new_state(4)
+    assert [s.var("pts", seat) for seat in range(4)] == [5, 7, 5, 7]

@@ -24,10 +24,6 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 import openspiel_agreement  # noqa: E402
 
 GAMES = 100
-# rulesplay's enum values compare by name, not declaration order, so in bridge.rules's
-# (level, strain) > (level, strain) notrump ranks below spades (7NT lets 7S follow): the
-# contract's strain differs from OpenSpiel's. A rulesplay bug, reported in issue 12.
-KNOWN = {("bridge", "notrump contracts")}
 
 
 @pytest.fixture(scope="module", params=sorted(openspiel_agreement.MATCHES))
@@ -40,14 +36,8 @@ def test_measures_agree_at_99_percent(rows: tuple[str, list[openspiel_agreement.
     assert len(got) >= 3
     for row in got:
         assert row.rp_n > 0 and row.os_n > 0, row
-    differ = [r for r in got if not r.agree and (name, r.measure) not in KNOWN]
+    differ = [r for r in got if not r.agree]
     assert not differ, differ
-
-
-@pytest.mark.xfail(strict=True, reason="enum values compare by name in rulesplay (see KNOWN)")
-def test_bridge_strain_agrees() -> None:
-    got = {r.measure: r for r in openspiel_agreement.compare("bridge", GAMES, seed=1)}
-    assert got["notrump contracts"].agree
 
 
 def test_a_changed_rule_is_caught() -> None:

@@ -575,13 +575,15 @@ class State(TeamResults):
         return base + (owner or 0) if per_player else base
 
     def var(self, name: str, seat: int | None = None) -> Any:
-        """The value of a global, trick or player variable (``seat`` for player ones)."""
+        """The value of a global, trick or player variable (``seat`` for player ones; for a
+        team variable, the value of that seat's team)."""
         lay = self.program.layout
         if name in lay.gslot:
             return self.g[lay.gslot[name]]
         if name in lay.pslot and seat is not None:
             self.seat_arg(seat, onlooker=False)
-            return self.pv[lay.pslot[name]][seat]
+            team = name in self.program.team_vars  # (kept at the team's first seat)
+            return self.pv[lay.pslot[name]][lay.team_of[seat] if team else seat]
         raise RulesError(f"unknown variable '{name}'")
 
     # ------------------------------------------------------------ copies

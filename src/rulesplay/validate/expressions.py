@@ -275,6 +275,15 @@ class ExprChecker(Stage):
                                              and "none" not in (a, b))):
                 self.error(f"type mismatch: cannot order {describe(a)} and {describe(b)}",
                            e.span)
+            elif a == "tuple":  # tuples compare item by item: each item must have an order
+                for item in (i for side in (e.left, e.right) if isinstance(side, ir.TupleExpr)
+                             for i in side.items):
+                    t = self.ctx.out.types.get(id(item), ANY)
+                    if t not in ("int", "bool", "tuple", "player", ANY):
+                        self.error(f"type mismatch: a tuple ordered item by item cannot hold "
+                                   f"{describe(t)} (it has no order; give it a number, e.g. "
+                                   f"a computed attribute)", item.span)
+                        break
             return "bool"
         for side, t in ((e.left, a), (e.right, b)):
             if not compatible(t, "int") or t == "none":
