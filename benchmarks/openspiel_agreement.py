@@ -145,7 +145,7 @@ def bridge_os(state: Any, decisions: int) -> Measures:
         side = bid_at[-1] % 2  # North (0) calls first
         declarer = next(i % 4 for i in bid_at
                         if i % 2 == side and (auction[i] - OS_FIRST_BID) % 5 == strain)
-        tricks = re.search(r"Declarer tricks: (\d+)", str(state))
+        tricks = re.search(r"Declarer tricks(?: won)?: (\d+)", str(state))  # (1.5; 2.0)
         assert tricks is not None
         out |= {"contract level": level, "notrump contracts": float(strain == 4),
                 "declarer's tricks": int(tricks.group(1)),
