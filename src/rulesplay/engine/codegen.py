@@ -205,7 +205,7 @@ _FOLD_NOT = {"True": "False", "False": "True"}  # ``not`` of a literal yes/no
 
 HELPERS = {name: obj for name, obj in globals().items()
            if name.startswith("_") and callable(obj) and name != "_NOT_CONST"}
-HELPERS["UNSET"], HELPERS["_product"] = UNSET, _product
+HELPERS |= {"UNSET": UNSET, "_product": _product}  # (_product: imported from .expr)
 
 
 class ExprCompiler(Stage):

@@ -327,16 +327,12 @@ class TrickNode(Node, Decision):
             for c in cards:
                 s.by[c] = seat
             s.loc[self.card_slot] = cards
-            f[at + 1] += 1
-            if self.pass_for_turn:  # a play: the seats that passed are in again
-                f[at + 3] = f[at + 4]
-            self.then(s, f, True)
-            return
-        card = BlindPick.card(self.source(s, None), action) if isinstance(action, Position) \
-            else action.value
-        move_card(s, card, self.zone(s, None))
-        s.by[card] = seat
-        s.loc[self.card_slot] = card
+        else:
+            card = BlindPick.card(self.source(s, None), action) \
+                if isinstance(action, Position) else action.value
+            move_card(s, card, self.zone(s, None))
+            s.by[card] = seat
+            s.loc[self.card_slot] = card
         f[at + 1] += 1
         if self.pass_for_turn:  # a play: the seats that passed are in again
             f[at + 3] = f[at + 4]
