@@ -35,7 +35,7 @@ LAYERS: dict[str, int] = {
     "codegen": 4, "expr_facts": 4, "texts": 4,
     # 5. the compile step: tables and nodes from the checked IR, a whole program
     "options": 5, "tables": 5, "compile_effects": 5, "compile_stmts": 5, "lower": 5,
-    "routine_code": 5,
+    "lower_trick": 5, "routine_code": 5,
     "build": 5,
     # 6. Game and the loaders
     "game": 6,
