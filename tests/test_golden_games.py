@@ -1,6 +1,8 @@
 """Golden games: the single reference for "the same games" across refactorings.
 
 For every shipped ruleset (``rulesets/*.rules``) and variant (``rulesets/variants/*.rules``),
+and every classic game and its variants (``rulesets/classics/*.rules``,
+``rulesets/classics/variants/*.rules``; file stems are unique across these folders),
 at its smallest and largest player count and seeds 1, 2 and 3, with random bots in every seat,
 ``tests/golden/games/<stem>-p<N>-s<S>.jsonl.gz`` holds, gzip-compressed, the log that
 ``rulesplay run rulesets/... --players N --seed S --log OUT --quiet`` writes from the project
@@ -70,8 +72,10 @@ def cached_load(path: str, options: dict[str, Any] | None = None,
 
 def _rulesets() -> list[str]:
     """The shipped rulesets and variants, as paths relative to the project root."""
-    files = [*(ROOT / "rulesets").glob("*.rules"),
-             *(ROOT / "rulesets" / "variants").glob("*.rules")]
+    files = [path for folder in ("", "variants", "classics", "classics/variants")
+             for path in (ROOT / "rulesets" / folder).glob("*.rules")]
+    stems = [p.stem for p in files]
+    assert len(set(stems)) == len(stems), f"two shipped rulesets share a name: {stems}"
     return sorted(p.relative_to(ROOT).as_posix() for p in files)
 
 
