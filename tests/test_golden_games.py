@@ -19,7 +19,10 @@ log's name as the stored file name, a fixed level), so regenerating an unchanged
 the same bytes and git sees no change. ``gunzip -kN`` or ``zcat`` show one as text.
 
 Regenerate with ``UPDATE_GOLDEN=1 pytest tests/test_golden_games.py`` (this also deletes
-goldens of games no longer shipped). Only a change of ruling may regenerate them, in the
+goldens of games no longer shipped); the classics alone (and their variants) with
+``UPDATE_GOLDEN=1 pytest tests/test_golden_games.py -k "bridge or crazy_eights or euchre or
+hearts or oh_hell or president or spades or whist"``, then check with ``git status`` that no
+other golden changed. Only a change of ruling may regenerate them, in the
 commit that makes that change, with the reason in the commit message; a refactoring or a new
 feature that changes a golden game is a bug.
 """
