@@ -240,3 +240,42 @@ def test_both_engines_play_the_same_games() -> None:
     compiled = rulesplay.loads(source)
     for players, seed in ((2, 1), (4, 2), (7, 3)):
         assert play_both(reference, compiled, players, seed) > 0
+
+
+def test_going_out_with_an_eight_ends_the_hand_without_naming_a_suit() -> None:
+    # [Game] the hand ends as soon as a player is out of cards: an eight played as the last
+    # card names no suit.
+    s = _deal_fixed(3, 1, target=1)
+    suit, rank, off = _setup(s)
+    _table(s, {1: [f"{off}-8"], 2: [f"{off}-5"], 0: [f"{off}-12"]})
+    s.apply(f"card:{off}-8")
+    assert s.is_terminal()
+    assert [s.var("points", q) for q in range(3)] == [0, 5 + 10, 0]
+
+
+@pytest.mark.parametrize("blocked", [False, True])
+def test_penalty_scoring_charges_each_player_their_own_hand(blocked: bool) -> None:
+    # The penalty variation: every player is charged the cards left in their own hand,
+    # whether a player went out or the game was blocked; the lowest total wins.
+    s = _deal_fixed(3, 1, target=1, penalties=True)
+    suit, rank, off = _setup(s)
+    ranks = [r for r in (2, 3, 4, 5, 6, 7) if r != rank]
+    last = f"{suit}-{13 if rank != 13 else 12}"
+    hands = {0: [f"{off}-{ranks[0]}", f"{off}-11"], 1: [f"{off}-{ranks[1]}"],
+             2: [f"{off}-{13 if rank != 13 else 12}" if blocked else f"{off}-8",
+                 f"{off}-{ranks[2]}"]}
+    if not blocked:
+        hands[1] = [last]
+    _table(s, hands, stock=[])
+    if blocked:
+        for q in (1, 2, 0):
+            assert s.current_player() == q and [a.label for a in s.legal_actions()] == ["pass"]
+            s.apply("card:skip")
+    else:
+        s.apply(f"card:{last}")
+    assert s.is_terminal()
+    # (seat 2's eight is always playable, so the blocked hand holds a court card instead)
+    charged = [ranks[0] + 10, ranks[1] if blocked else 0, (10 if blocked else 50) + ranks[2]]
+    assert [s.var("points", q) for q in range(3)] == charged
+    assert s.scores() == [-c for c in charged]
+    assert s.winners() == [1]

@@ -242,3 +242,153 @@ def test_both_engines_play_the_same_games(players: int) -> None:
     reference = rulesplay.load(PRESIDENT, options=options, engine="interpret")
     compiled = rulesplay.load(PRESIDENT, options=options, engine="compiled")
     assert play_both(reference, compiled, players, 1) > 0
+
+
+# ---------------------------------------------------------------- a referee for whole games
+class Referee:
+    """pagat's President beside a game, written from the rule text: who is to play, which
+    sets may be played, when a trick ends and who leads, the order of going out, who deals
+    and what each hand scores."""
+
+    def __init__(self, players: int, revolutions: bool, eight_stop: bool) -> None:
+        self.n, self.revolutions, self.eight_stop = players, revolutions, eight_stop
+        self.points = [0] * players
+        self.hand_number = 0
+
+    def power(self, rank: int) -> int:
+        return 18 - rank if self.revolution else rank
+
+    def new_hand(self, state: State, first: int) -> None:
+        """A hand starts with ``first`` to lead (the 3 of clubs' holder, or the Scum)."""
+        self.hand_number += 1
+        self.counts = [len(_zone(state, "hand", p)) for p in range(self.n)]
+        self.revolution = False
+        self.order: list[int] = []  # seats in the order they went out
+        self.first_lead = self.hand_number == 1
+        self.new_trick(first)
+
+    def new_trick(self, leader: int) -> None:
+        self.top: tuple[int, int] | None = None  # (cards, rank) of the last play
+        self.last, self.passes = leader, 0
+        self.turn = leader
+
+    def active(self) -> list[int]:
+        """The seats still holding cards (counted here: once a hand is over, the state
+        has already dealt the next)."""
+        return [p for p in range(self.n) if self.counts[p]]
+
+    def left_with_cards(self, seat: int) -> int:
+        seat = (seat + 1) % self.n
+        while not self.counts[seat]:
+            seat = (seat + 1) % self.n
+        return seat
+
+    def legal(self, hand: list[str]) -> set[frozenset[str]]:
+        """[Play] the sets of one rank this seat may play now, and ``pass`` unless leading."""
+        by_rank: dict[int, list[str]] = {}
+        for c in hand:
+            by_rank.setdefault(_rank(c), []).append(c)
+        sets: set[frozenset[str]] = set()
+        for rank, cards in by_rank.items():
+            for mask in range(1, 1 << len(cards)):
+                chosen = frozenset(c for i, c in enumerate(cards) if mask >> i & 1)
+                if self.top is None:
+                    if not self.first_lead or "clubs-3" in chosen:
+                        sets.add(chosen)
+                elif len(chosen) == self.top[0] and self.power(rank) > self.power(self.top[1]):
+                    sets.add(chosen)
+        return sets | ({frozenset(["pass"])} if self.top is not None else set())
+
+    def played(self, state: State, seat: int, cards: list[str]) -> None:
+        """After ``seat`` played ``cards`` (``["pass"]`` for a pass); ``state`` is after."""
+        if cards == ["pass"]:
+            self.passes += 1
+        else:
+            self.first_lead = False
+            self.top, self.last, self.passes = (len(cards), _rank(cards[0])), seat, 0
+            self.counts[seat] -= len(cards)
+            if not self.counts[seat]:
+                self.order.append(seat)
+            if self.revolutions and len(cards) == 4:
+                self.revolution = not self.revolution
+        active = self.active()
+        if len(active) <= 1:
+            return  # the hand is over
+        others = [p for p in active if p != self.last]
+        stopped = self.eight_stop and cards != ["pass"] and _rank(cards[0]) == 8
+        while not stopped and self.passes < len(others):
+            seat = self.left_with_cards(seat)
+            if self.legal(_zone(state, "hand", seat)) != {frozenset(["pass"])}:
+                self.turn = seat
+                return
+            self.passes += 1  # a seat that cannot play passes (it is not asked)
+        # The last to play takes the trick and leads; one gone out passes the lead left.
+        leader = self.last if self.last in active else self.left_with_cards(self.last)
+        self.new_trick(leader)
+
+    def score(self) -> list[int]:
+        """[Ranks] the places of the hand just over; each seat scores the seats behind it."""
+        (scum,) = self.active()
+        places = [0] * self.n
+        for i, p in enumerate([*self.order, scum]):
+            places[p] = i + 1
+        for p in range(self.n):
+            self.points[p] += self.n - places[p]
+        return places
+
+
+def referee_game(players: int, seed: int, hands: int, **options: Any) -> None:
+    state = _state(players, seed, hands=hands, **options)
+    ref = Referee(players, options.get("revolutions", False), options.get("eight_stop", False))
+    rng = random.Random(seed)
+    holder = next(p for p in range(players) if "clubs-3" in _zone(state, "hand", p))
+    ref.new_hand(state, holder)
+    scum = holder  # (set when a hand ends: the Scum leads the next)
+    while not state.is_terminal():
+        seat = state.current_player()
+        if state.decision_name() != "play":  # the exchange: checked by the scenario above
+            state.apply(rng.choice(_ids(state)))
+            if state.decision_name() == "play":
+                ref.new_hand(state, scum)
+            continue
+        assert seat == ref.turn
+        hand = _zone(state, "hand", seat)
+        assert {frozenset(_cards(i)) if i != "pass" else frozenset(["pass"])
+                for i in _ids(state)} == ref.legal(hand)
+        action = rng.choice(_ids(state))
+        state.apply(action)
+        ref.played(state, seat, ["pass"] if action == "pass" else _cards(action))
+        if len(ref.active()) <= 1:
+            places = ref.score()
+            assert _var(state, "place") == places
+            assert _var(state, "points") == ref.points
+            assert state.is_terminal() == (ref.hand_number == hands)
+            if state.is_terminal():
+                break
+            # [Deal] the Scum deals: the deal starts at the Scum's left, so with 52 cards
+            # not shared evenly the first seats from there hold a card more. (The Scum has
+            # given the President two cards when the President is asked to give back.)
+            scum, president = places.index(players), places.index(1)
+            sizes = [len(_zone(state, "hand", p)) for p in range(players)]
+            sizes[scum] += 2
+            sizes[president] -= 2
+            extra = 52 % players
+            assert sizes == [52 // players + ((p - scum - 1) % players < extra)
+                             for p in range(players)]
+    assert state.scores() == ref.points
+    assert state.winners() == [p for p in range(players) if ref.points[p] == max(ref.points)]
+
+
+@pytest.mark.parametrize(("players", "seed", "options"), [
+    (4, 1, {}), (5, 2, {}), (6, 3, {"revolutions": True}), (7, 4, {"eight_stop": True}),
+    (5, 5, {"revolutions": True, "eight_stop": True})])
+def test_the_referee_agrees_on_every_turn_play_trick_and_score(
+        players: int, seed: int, options: dict[str, Any]) -> None:
+    """[Play] (who plays next, sets of one rank matching the lead's count and higher, a pass
+    except when leading (a seat that cannot play passes without being asked), the 3 of clubs
+    in the first lead, the trick ending when every other seat holding cards has passed since
+    the last play, the last to play leading, the lead passing left from a seat gone out,
+    seats gone out playing no more), [Ranks] (places in the order of going out, the hand over
+    once a single seat holds cards, that seat the Scum, a point per seat behind), [Deal] (the
+    Scum deals the next hand) and the options, over whole games of 3 hands."""
+    referee_game(players, seed, 3, **options)

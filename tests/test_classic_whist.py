@@ -82,6 +82,7 @@ class Referee:
             win = max(self.trick, key=lambda sc: (suit(sc[1]) == self.trump,
                                                   suit(sc[1]) == led, rank(sc[1])))[0]
             self.tricks[win % 2] += 1
+            self.last_winner = win
             self.trick = []
 
     def score(self) -> None:
@@ -101,22 +102,32 @@ def referee_game(seed: int, **options: Any) -> int:
     rng = random.Random(seed)
     dealer, withheld = 0, 0
     ref.deal(s, dealer)
+    turn = 1  # Play: the dealer's left leads the first trick
     while not s.is_terminal():
         p = s.current_player()
+        assert p == turn
         ids = legal(s)
         hand = s.zone_cards("hand", p) + (s.zone_cards("turnup") if p == dealer else [])
         assert ids == ref.plays(hand)
         action = rng.choice(sorted(ids))
         s.apply(action)
+        tricks = list(ref.tricks)
         ref.played(p, action[5:])
+        # Play: clockwise; the winner of a trick leads the next.
+        turn = (p + 1) % 4 if tricks == ref.tricks else ref.last_winner
         if sum(ref.tricks) == 13:
             withheld += sum(1 for t in (0, 1) if ref.held[t] >= 3 and ref.honours
                             and ref.points[t] == ref.game_points - 1)
             ref.score()
             assert s.observation(None)["team_vars"]["points"] == ref.points
             assert s.is_terminal() == (max(ref.points) >= ref.game_points)
+            # Deal: the deal passes to the left; the new dealer's last card is turned up
+            # (twelve cards in hand) and the seat at the dealer's left leads.
             dealer = (dealer + 1) % 4
+            turn = (dealer + 1) % 4
             if not s.is_terminal():
+                assert [len(s.zone_cards("hand", q)) for q in range(4)] == [
+                    12 if q == dealer else 13 for q in range(4)]
                 ref.deal(s, dealer)
     assert s.scores() == [ref.points[p % 2] for p in range(4)]
     return withheld
@@ -127,9 +138,11 @@ def referee_game(seed: int, **options: Any) -> int:
     (5, {"game_points": 10})])
 def test_the_referee_agrees_on_every_play_trick_and_score(seed: int,
                                                           options: dict[str, Any]) -> None:
-    """pagat, Play (follow suit; the highest trump, or else the highest card of the suit
-    led, wins) and Scoring (one point for each trick over six; honours 4 or 2, not counted
-    by a side with one point to go; game 5, or 7 or 10)."""
+    """pagat, Deal (the deal passes to the left, the new dealer's last card turned up),
+    Play (the dealer's left leads, play goes clockwise, follow suit; the highest trump, or
+    else the highest card of the suit led, wins; the winner leads the next) and Scoring
+    (one point for each trick over six; honours 4 or 2, not counted by a side with one point
+    to go; game 5, or 7 or 10)."""
     referee_game(seed, **options)
 
 

@@ -1,6 +1,8 @@
 """Golden games: the single reference for "the same games" across refactorings.
 
 For every shipped ruleset (``rulesets/*.rules``) and variant (``rulesets/variants/*.rules``),
+and every classic game and its variants (``rulesets/classics/*.rules``,
+``rulesets/classics/variants/*.rules``; file stems are unique across these folders),
 at its smallest and largest player count and seeds 1, 2 and 3, with random bots in every seat,
 ``tests/golden/games/<stem>-p<N>-s<S>.jsonl.gz`` holds, gzip-compressed, the log that
 ``rulesplay run rulesets/... --players N --seed S --log OUT --quiet`` writes from the project
@@ -17,7 +19,10 @@ log's name as the stored file name, a fixed level), so regenerating an unchanged
 the same bytes and git sees no change. ``gunzip -kN`` or ``zcat`` show one as text.
 
 Regenerate with ``UPDATE_GOLDEN=1 pytest tests/test_golden_games.py`` (this also deletes
-goldens of games no longer shipped). Only a change of ruling may regenerate them, in the
+goldens of games no longer shipped); the classics alone (and their variants) with
+``UPDATE_GOLDEN=1 pytest tests/test_golden_games.py -k "bridge or crazy_eights or euchre or
+hearts or oh_hell or president or spades or whist"``, then check with ``git status`` that no
+other golden changed. Only a change of ruling may regenerate them, in the
 commit that makes that change, with the reason in the commit message; a refactoring or a new
 feature that changes a golden game is a bug.
 """
@@ -70,8 +75,10 @@ def cached_load(path: str, options: dict[str, Any] | None = None,
 
 def _rulesets() -> list[str]:
     """The shipped rulesets and variants, as paths relative to the project root."""
-    files = [*(ROOT / "rulesets").glob("*.rules"),
-             *(ROOT / "rulesets" / "variants").glob("*.rules")]
+    files = [path for folder in ("", "variants", "classics", "classics/variants")
+             for path in (ROOT / "rulesets" / folder).glob("*.rules")]
+    stems = [p.stem for p in files]
+    assert len(set(stems)) == len(stems), f"two shipped rulesets share a name: {stems}"
     return sorted(p.relative_to(ROOT).as_posix() for p in files)
 
 

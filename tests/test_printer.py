@@ -26,7 +26,8 @@ CORPUS = ROOT / "tests" / "printer"
 FILES = sorted(
     [*(ROOT / "rulesets").glob("*.rules"), *(ROOT / "rulesets").glob("*.part"),
      *(ROOT / "rulesets" / "variants").glob("*.rules"),
-     *(ROOT / "rulesets" / "classics").glob("*.rules"), *CORPUS.glob("*.rules")])
+     *(ROOT / "rulesets" / "classics").glob("*.rules"),
+     *(ROOT / "rulesets" / "classics" / "variants").glob("*.rules"), *CORPUS.glob("*.rules")])
 
 
 def plain(node: Any) -> Any:
