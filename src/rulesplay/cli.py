@@ -668,9 +668,11 @@ def diff_(base: str, variant: str) -> None:
 
 def _register_simulation() -> None:
     from .sim_cli import compare, simulate
+    from .spaces_cli import spaces
 
     main.add_command(simulate)
     main.add_command(compare)
+    main.add_command(spaces)
 
 
 _register_simulation()
