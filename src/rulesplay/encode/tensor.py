@@ -44,6 +44,7 @@ class Spaces:
 
     Attributes:
         layout, actions: :class:`Layout`, :class:`ActionSpace`.
+        card_index: card id -> card number.
         obs_size: the observation vector's length; num_actions: the action count.
 
     Raises:
@@ -59,6 +60,7 @@ class Spaces:
         self.obs_size = self.layout.size
         self.num_actions = len(self.actions)
         self._decision_index = {name: i for i, name in enumerate(self.layout.decisions)}
+        self.card_index = {cid: c for c, cid in enumerate(self.program.card_ids)}
 
     def observe(self, state: State, seat: int, selection: tuple[int, ...] = ()) -> Vector:
         """Seat ``seat``'s observation of ``state``: float32, shape ``(obs_size,)``, built
@@ -104,8 +106,8 @@ class Spaces:
                 size = seg.size // max(1, prog.num_cards)
                 for cid, values in obs["card_vars"].items():
                     if seg.key in values:
-                        c = prog.card_ids.index(cid)
-                        self._value(out, o + c * size, seg.typ, values[seg.key])
+                        self._value(out, o + self.card_index[cid] * size, seg.typ,
+                                    values[seg.key])
             elif kind == "selection":
                 for c in selection:
                     out[o + lay.face_of[c]] += 1
@@ -205,6 +207,17 @@ class Chooser:
         """int8, shape ``(num_actions,)``: 1 at each legal index."""
         return self.spaces.mask(self.state, self.selection)
 
+    def indices(self, action: Action) -> list[int]:
+        """The indices that take ``action`` (one of ``state.legal_actions()``, say a bot's
+        choice) from here: its own, or for a sequenced decision each of its cards not yet
+        selected (card order) and then ``done``."""
+        name, actions = self.state.decision_name(), self.spaces.actions
+        if name not in actions.sequenced or not isinstance(action.value, tuple):
+            return [actions.index_of(action.id)]
+        ids = self.spaces.program.card_ids
+        return [actions.index_of(f"{name}:+{ids[c]}") for c in action.value
+                if c not in self.selection] + [actions.index_of(f"{name}:done")]
+
     def step(self, index: int) -> Action | None:
         """Take the action at ``index``; returns the game's action when one was applied,
         None when a card was only added to the selection.
@@ -219,7 +232,7 @@ class Chooser:
         aid = self.spaces.actions.ids[index]
         state, name = self.state, self.state.decision_name()
         if name in self.spaces.actions.sequenced and aid.startswith(f"{name}:+"):
-            card = self.spaces.program.card_ids.index(aid.split(":+", 1)[1])
+            card = self.spaces.card_index[aid.split(":+", 1)[1]]
             self.selection = tuple(sorted((*self.selection, card)))
             return None
         if name in self.spaces.actions.sequenced and aid == f"{name}:done":
