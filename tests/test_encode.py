@@ -14,13 +14,14 @@ player count it allows: random play, checking at each decision that
 from __future__ import annotations
 
 import random
+import re
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
 from click.testing import CliRunner
-from conftest import RULESETS, load_game
+from conftest import ROOT, RULESETS, load_game
 
 from rulesplay.cli import main
 from rulesplay.encode.actions import NUMBERS_UNKNOWN, SpaceError
@@ -154,3 +155,30 @@ def test_the_spaces_command_prints_the_layout() -> None:
     assert "=play:" in out.output
     bad = CliRunner().invoke(main, ["spaces", path, "--players", "3"])
     assert bad.exit_code == 2 and "Euchre is for 4 to 4 players, not 3" in bad.output
+
+
+def _doc_blocks(marker: str) -> list[str]:
+    """The ```python blocks of docs/adapters.md that contain ``marker``."""
+    text = (ROOT / "docs" / "adapters.md").read_text(encoding="utf-8")
+    return [b for b in re.findall(r"^```python\n(.*?)^```", text, re.M | re.S) if marker in b]
+
+
+def test_the_docs_example_of_the_encodings_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+    [block] = _doc_blocks("Chooser(")
+    monkeypatch.chdir(ROOT)
+    scope: dict[str, Any] = {}
+    exec(compile(block, "docs/adapters.md", "exec"), scope)  # (the docs of this repository)
+    assert scope["obs"].shape == (scope["spaces"].obs_size,)
+    assert scope["spaces"].actions.ids[scope["index"]].startswith("cards:+")
+    assert len(scope["chooser"].selection) == 1
+
+
+def test_the_docs_show_the_spaces_command_as_it_prints() -> None:
+    text = (ROOT / "docs" / "adapters.md").read_text(encoding="utf-8")
+    shown = text.split("$ rulesplay spaces rulesets/classics/euchre.rules --examples 2\n")[1]
+    shown = shown.split("```")[0]
+    out = CliRunner().invoke(main, ["spaces", str(RULESETS / "classics" / "euchre.rules"),
+                                    "--examples", "2"]).output
+    for line in shown.splitlines():  # (the lines shortened with "..." aside)
+        if "..." not in line:
+            assert line in out.splitlines(), line

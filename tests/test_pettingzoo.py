@@ -6,6 +6,7 @@ example in ``examples/``)."""
 from __future__ import annotations
 
 import importlib.util
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -113,3 +114,14 @@ def test_the_example_plays_random_and_rulesplay_bots() -> None:
     path = str(RULESETS / "classics" / "hearts.rules")  # its pass is chosen card by card
     results = module.play(path, players=4, games=1, bot="random", options={"target": 1})
     assert len(results) == 1 and sorted(results[0].values()).count(1.0) >= 1
+
+
+def test_the_docs_example_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+    text = (ROOT / "docs" / "adapters.md").read_text(encoding="utf-8")
+    [block] = [b for b in re.findall(r"^```python\n(.*?)^```", text, re.M | re.S)
+               if "agent_iter" in b]
+    monkeypatch.chdir(ROOT)
+    scope: dict[str, Any] = {}
+    exec(compile(block, "docs/adapters.md", "exec"), scope)  # (the docs of this repository)
+    e = scope["e"]
+    assert e.agents == [] and e.state.is_terminal()  # played to the end

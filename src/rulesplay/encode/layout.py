@@ -25,8 +25,9 @@ the seat has picked so far in a decision chosen card by card. Segments, in order
   ``sign(v) * ln(1 + |v|)``); an enum one-hot over its values; a player one-hot over the
   seats; a team one-hot over the teams; a card one-hot over the faces. A value the seat
   may not see, or none, is all zeros.
-- ``selection`` (faces): the cards this seat has added so far to a decision chosen card
-  by card (:data:`~rulesplay.encode.actions.SEQUENCE_ABOVE`); zeros otherwise.
+- ``selection`` (faces), in a game with a decision chosen card by card
+  (:data:`~rulesplay.encode.actions.SEQUENCE_ABOVE`): the cards this seat has added so far
+  to it; zeros otherwise.
 
 Seats are absolute (seat 0 first), with the observer's own index in ``seat``.
 """
@@ -191,8 +192,9 @@ class Layout:
             typ = types.get(("card", name), "")
             add(f"card var {name}", prog.num_cards * value_size(typ, prog, nf),
                 f"per card: {value_meaning(typ, prog)}", "cvar", name, typ)
-        add("selection", nf, "count per face: the cards picked so far in a decision "
-            "chosen card by card", "selection")
+        if actions.sequenced:  # (only a game with a decision chosen card by card has it)
+            add("selection", nf, "count per face: the cards picked so far in a decision "
+                "chosen card by card", "selection")
         self.size = sum(s.size for s in self.segments)
 
     def _add(self, name: str, size: int, meaning: str, kind: str, key: Any = None,
