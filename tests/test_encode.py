@@ -23,6 +23,7 @@ import pytest
 from click.testing import CliRunner
 from conftest import ROOT, RULESETS, load_game
 
+import rulesplay
 from rulesplay.cli import main
 from rulesplay.encode.actions import NUMBERS_UNKNOWN, SpaceError
 from rulesplay.encode.tensor import Chooser, Spaces
@@ -182,3 +183,39 @@ def test_the_docs_show_the_spaces_command_as_it_prints() -> None:
     for line in shown.splitlines():  # (the lines shortened with "..." aside)
         if "..." not in line:
             assert line in out.splitlines(), line
+
+
+VALUES_OF_CARDS = """game "Values"
+players 2..2
+enum suit: red, blue
+card card "card":
+    suit: suit
+    rank: 1..9
+zone deck "deck": shared, hidden
+zone hand "hand": per player, owner
+var named "named": int = 0
+
+phase deal "Deal":
+    shuffle deck
+    deal 3 from deck to hand
+    for each player p:
+        p chooses r from values(hand[p], it.rank) "name a rank"
+        named = r
+    end game
+
+score: named
+"""
+
+
+def test_a_choice_of_a_card_attribute_holds_every_value_of_it() -> None:
+    game = rulesplay.loads(VALUES_OF_CARDS)
+    sp = Spaces(game, 2)
+    block = sp.actions.block_of("r")
+    assert block.ids == [f"r:{k}" for k in range(1, 10)] and block.note == ""
+    for seed in range(5):
+        ch = Chooser(sp, game.new_state(num_players=2, seed=seed))
+        while not ch.state.is_terminal():
+            hand = ch.state.zone_cards("hand", ch.state.current_player())
+            ranks = {int(cid.split("-")[1]) for cid in hand}
+            assert {sp.actions.ids[i] for i in ch.legal_indices()} == {f"r:{k}" for k in ranks}
+            ch.step(ch.legal_indices()[0])

@@ -12,7 +12,7 @@ Each decision (by name, in the order the program holds them) gets a block of ids
   :class:`~rulesplay.encode.tensor.Chooser`);
 - a choice of values: ``NAME:VALUE`` for every value the domain's type allows (``no``/``yes``;
   an enum's values; seats; teams; the numbers of a range whose ends are fixed before play,
-  else :data:`NUMBERS_UNKNOWN`);
+  or of a card attribute, ``values(CARDS, it.ATTR)``, else :data:`NUMBERS_UNKNOWN`);
 - ``NAME:skip`` for a ``may choose``, ``pass`` for a climbing trick.
 
 An id is a string, so it means the same in every game of the ruleset at that player count
@@ -195,6 +195,9 @@ class ActionSpace:
         if typ == "list:int":
             env = {**lay.options, "players": lay.n}
             d = decl.domain
+            attr = _attribute_values(d, lay.attr_table)
+            if attr is not None:
+                return attr, ""
             if isinstance(d, ir.RangeExpr):
                 lo, hi = value_before_play(d.lo, env), value_before_play(d.hi, env)
                 if isinstance(lo, int) and isinstance(hi, int):
@@ -210,6 +213,19 @@ class ActionSpace:
         raise SpaceError(f"'{decl.name}' chooses from values of type {typ}, which a fixed "
                          "action space cannot list (bool, enum, player, team and number "
                          "choices can be)")
+
+
+def _attribute_values(d: ir.Expr, table: dict[str, list[Any]]) -> list[Any] | None:
+    """For ``values(CARDS, it.ATTR)`` of a number attribute: every value the game's cards
+    have (a card's attributes are fixed), ascending; else None."""
+    if not (isinstance(d, ir.Call) and d.func == "values" and len(d.args) == 2):
+        return None
+    key = d.args[1]
+    if not (isinstance(key, ir.Attr) and isinstance(key.obj, ir.Name) and key.obj.id == "it"
+            and key.name in table):
+        return None
+    values = {v for v in table[key.name] if isinstance(v, int) and not isinstance(v, bool)}
+    return sorted(values)
 
 
 def _takes_cards(node: Decision) -> bool:
