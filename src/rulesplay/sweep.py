@@ -160,15 +160,16 @@ def run_sweep(path: str, grid: Mapping[str, list[Any]], n: int, players: int | N
               bots: Mapping[int, str] | None = None, seed: int = 0,
               workers: int | None = None, engine: str | None = None,
               limits: Mapping[str, int] | None = None,
-              progress: Callable[[int], None] | None = None) -> Sweep:
+              progress: Callable[[int], None] | None = None, backend: str = "local",
+              address: str | None = None) -> Sweep:
     """Simulate ``n`` games of every combination of ``grid``'s values (the last option
     varying fastest), all on seed ``seed``.
 
     Args:
         path: the ``.rules`` file.
         grid: option -> values (:func:`parse_grid`).
-        n, players, bots, seed, workers, engine, limits: as for
-            :func:`~rulesplay.sim.simulate`.
+        n, players, bots, seed, workers, engine, limits, backend, address: as for
+            :func:`~rulesplay.sim.simulate` (on Ray, one instance for the whole sweep).
         options: options held fixed (not swept).
         progress: called with the games finished so far over the whole sweep.
 
@@ -195,7 +196,7 @@ def run_sweep(path: str, grid: Mapping[str, list[Any]], n: int, players: int | N
             (lambda done, k=k: progress(k * n + done))
         try:
             result = simulate(path, n, players, opts, bots, seed, workers, progress=step,
-                              engine=engine, limits=limits)
+                              engine=engine, limits=limits, backend=backend, address=address)
         except Interrupted:
             sweep.stopped = True
             break

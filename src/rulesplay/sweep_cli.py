@@ -32,6 +32,8 @@ from .sim_cli import (
     _table_bots,
     _term_as_interrupt,
     _warn,
+    check_backend,
+    ray_stopped,
 )
 from .sweep import COLUMNS, MEASURES, Sweep, parse_grid, run_sweep
 
@@ -52,8 +54,8 @@ TABLE_FORMATS = (".csv", ".json")
               help="Replace existing --out/--plot files; start more --workers than cores.")
 def sweep(file: str, n: int, players: int | None, options: tuple[str, ...], bot: str,
           seats: tuple[str, ...], seed: int, workers: int | None, as_json: bool,
-          engine: str, limits: tuple[str, ...], out_path: str | None,
-          plot_path: str | None, force: bool) -> None:
+          engine: str, limits: tuple[str, ...], backend: str, address: str | None,
+          out_path: str | None, plot_path: str | None, force: bool) -> None:
     """Simulate N games of FILE for every combination of option values, on the same seeds.
 
     Give each swept option as --option NAME=A..B (whole numbers from A to B) or
@@ -62,6 +64,7 @@ def sweep(file: str, n: int, players: int | None, options: tuple[str, ...], bot:
     combinations finished by then.
     """
     _check_workers(workers, force)
+    check_backend(backend, address, workers)
     budgets = parse_limits(limits)
     if not options:
         raise click.UsageError("give the options to sweep: --option NAME=A..B or "
@@ -85,11 +88,12 @@ def sweep(file: str, n: int, players: int | None, options: tuple[str, ...], bot:
     for values in grid.values():
         total *= len(values)
     err = terminal.console(stderr=True, highlight=True)
-    with _term_as_interrupt(), _progress(err) as bar:
+    with ray_stopped(backend), _term_as_interrupt(), _progress(err) as bar:
         task = bar.add_task("sweeping", total=total)
         try:
             result = run_sweep(file, grid, n, nplayers, None, bots, seed, workers, engine,
-                               budgets, progress=lambda k: bar.update(task, completed=k))
+                               budgets, progress=lambda k: bar.update(task, completed=k),
+                               backend=backend, address=address)
         except ValueError as exc:
             raise click.UsageError(str(exc)) from None
     if result.stopped:
