@@ -180,14 +180,15 @@ def run_sweep(path: str, grid: Mapping[str, list[Any]], n: int, players: int | N
         RulesError, OptionError, ValueError: as :func:`~rulesplay.sim.simulate` (a
             combination the ruleset refuses is found before any game is played).
     """
-    from .engine.game import load
+    from .engine.game import Game, load
 
     names = list(grid)
     combos = list(itertools.product(*grid.values()))
     fixed = dict(options or {})
+    base = load(path)  # read and checked once; each combination compiled from it
     for values in combos:  # every combination checked before the first game
         opts = {**fixed, **dict(zip(names, values, strict=True))}
-        game = load(path, opts)
+        game = Game(base.ruleset, base.checked, opts, path=base.path, bundle=base.bundle)
         game.program(players if players is not None else game.player_range[0])
     sweep = Sweep(path, names)
     for k, values in enumerate(combos):
