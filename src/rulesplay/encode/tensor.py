@@ -61,6 +61,9 @@ class Spaces:
         self.num_actions = len(self.actions)
         self._decision_index = {name: i for i, name in enumerate(self.layout.decisions)}
         self.card_index = {cid: c for c, cid in enumerate(self.program.card_ids)}
+        self._enum_index = {e.name: {v.name: i for i, v in enumerate(e.values)}
+                            for e in self.program.ruleset.enums}
+        self._team_index = {t: i for i, t in enumerate(self.program.layout.team_members)}
 
     def observe(self, state: State, seat: int, selection: tuple[int, ...] = ()) -> Vector:
         """Seat ``seat``'s observation of ``state``: float32, shape ``(obs_size,)``, built
@@ -138,13 +141,11 @@ class Spaces:
         elif typ == "player":
             out[o + v] = 1
         elif typ == "team":
-            out[o + list(self.program.layout.team_members).index(v)] = 1
+            out[o + self._team_index[v]] = 1
         elif typ == "card":
             out[o + self.layout.face_of[v]] = 1
-        else:
-            enum = next((e for e in self.program.ruleset.enums if e.name == typ), None)
-            if enum is not None:
-                out[o + [x.name for x in enum.values].index(v)] = 1
+        elif typ in self._enum_index:
+            out[o + self._enum_index[typ][v]] = 1
 
     def legal_indices(self, state: State, selection: tuple[int, ...] = ()) -> list[int]:
         """The indices legal now, ascending (see :meth:`Chooser.mask`).
