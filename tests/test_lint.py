@@ -17,6 +17,6 @@ def test_ruff_finds_nothing() -> None:
     ruff = shutil.which("ruff") or str(Path(sys.executable).with_name("ruff"))
     if not Path(ruff).exists():
         pytest.skip("ruff is not installed (pip install -e '.[test]' installs it)")
-    result = subprocess.run([ruff, "check", "src", "tests", "benchmarks"], cwd=ROOT,
+    result = subprocess.run([ruff, "check", "src", "tests", "benchmarks", "examples"], cwd=ROOT,
                             capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stdout + result.stderr

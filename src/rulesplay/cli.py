@@ -668,9 +668,13 @@ def diff_(base: str, variant: str) -> None:
 
 def _register_simulation() -> None:
     from .sim_cli import compare, simulate
+    from .spaces_cli import spaces
+    from .sweep_cli import sweep
 
     main.add_command(simulate)
     main.add_command(compare)
+    main.add_command(spaces)
+    main.add_command(sweep)
 
 
 _register_simulation()

@@ -42,6 +42,9 @@ Z95 = statistics.NormalDist().inv_cdf(0.975)
 __all__ = ["Comparison", "GameRecord", "Result", "compare", "game_seed", "outcome",
            "simulate"]
 
+# Where the games run: processes of this machine, or Ray tasks (rulesplay.sim_ray).
+BACKENDS = ("local", "ray")
+
 # The ways a game ends, as :func:`outcome` tells them apart.
 ALONE, SHARED, TIE, NOBODY = "alone", "shared", "tie", "nobody"
 
@@ -181,7 +184,8 @@ def simulate(path: str, n: int, players: int | None = None,
              options: Mapping[str, Any] | None = None, bots: Mapping[int, str] | None = None,
              seed: int = 0, workers: int | None = None, lang: str | None = None,
              progress: Callable[[int], None] | None = None,
-             engine: str | None = None, limits: Mapping[str, int] | None = None) -> Result:
+             engine: str | None = None, limits: Mapping[str, int] | None = None,
+             backend: str = "local", address: str | None = None) -> Result:
     """Play ``n`` games of the ruleset at ``path`` and gather statistics.
 
     Args:
@@ -197,9 +201,15 @@ def simulate(path: str, n: int, players: int | None = None,
         engine: ``compiled`` or ``interpret`` (:func:`rulesplay.load`; default compiled),
             in this process and every worker; both play the same games.
         limits: the run's budgets (:mod:`rulesplay.limits`), name -> value.
+        backend: ``local`` (processes of this machine) or ``ray`` (Ray tasks, the ``ray``
+            extra: :mod:`rulesplay.sim_ray`; ``workers`` is then the CPUs of a local Ray
+            instance, started unless this process is connected to one).
+        address: with ``ray``, the cluster to join (``HOST:PORT`` or ``auto``); None
+            starts a local instance.
 
     Returns:
-        A :class:`Result`; identical for any ``workers``.
+        A :class:`Result`; identical for any ``workers`` and either backend (but for
+        its ``workers`` and times).
 
     Raises:
         Interrupted: Ctrl-C (KeyboardInterrupt) while the games were played; it carries the
@@ -214,6 +224,8 @@ def simulate(path: str, n: int, players: int | None = None,
 
     if n < 1:
         raise ValueError("the number of games must be at least 1")
+    if backend not in BACKENDS:
+        raise ValueError(f"unknown backend '{backend}'; backends: {', '.join(BACKENDS)}")
     opts = dict(options or {})
     engine = engine or ENGINES[0]
     budgets = dict(limits or {})
@@ -223,6 +235,10 @@ def simulate(path: str, n: int, players: int | None = None,
     table = {p: (bots or {}).get(p, "random") for p in range(nplayers)}
     for p, spec in table.items():
         make_agent(spec, p, 0)  # checks every spec before starting processes
+    if backend == "ray":
+        from .sim_ray import connect, play_on_ray  # the optional 'ray' extra
+
+        workers = connect(address, workers)  # (a local instance: None, every CPU)
     workers = max(1, min(workers or os.cpu_count() or 1, n))
     t0 = time.perf_counter()
     games: list[GameRecord] = []
@@ -239,8 +255,12 @@ def simulate(path: str, n: int, players: int | None = None,
                       team_names=names)
 
     try:
-        _play_all(game, n, nplayers, table, seed, workers, (path, opts, lang, engine, budgets),
-                  games, progress)
+        if backend == "ray":
+            play_on_ray(game, n, nplayers, table, seed, workers, (opts, lang, engine, budgets),
+                        games, progress)
+        else:
+            _play_all(game, n, nplayers, table, seed, workers,
+                      (path, opts, lang, engine, budgets), games, progress)
     except KeyboardInterrupt:
         raise Interrupted(result() if games else None, len(games), n) from None
     return result()
@@ -573,14 +593,15 @@ def compare(base: str, variant: str, n: int, players: int | None = None,
             options: Mapping[str, Any] | None = None, bots: Mapping[int, str] | None = None,
             seed: int = 0, workers: int | None = None, lang: str | None = None,
             progress: Callable[[str, int], None] | None = None,
-            engine: str | None = None, limits: Mapping[str, int] | None = None) -> Comparison:
+            engine: str | None = None, limits: Mapping[str, int] | None = None,
+            backend: str = "local", address: str | None = None) -> Comparison:
     """Simulate ``base`` and ``variant`` on the same seeds and compare them.
 
     Args:
         base, variant: ``.rules`` files (the variant typically ``extends`` the base).
-        n, players, options, bots, seed, workers, lang, engine, limits: as for
-            :func:`simulate` (options that one of the two rulesets does not declare are
-            rejected).
+        n, players, options, bots, seed, workers, lang, engine, limits, backend, address:
+            as for :func:`simulate` (options that one of the two rulesets does not declare
+            are rejected).
         progress: called with ``("base" | "variant", games finished)``.
 
     Returns:
@@ -595,12 +616,13 @@ def compare(base: str, variant: str, n: int, players: int | None = None,
 
     try:
         a = simulate(base, n, players, options, bots, seed, workers, lang, prog("base"),
-                     engine, limits)
+                     engine, limits, backend, address)
     except Interrupted:
         raise Interrupted(None, 0, n) from None  # no variant game yet: nothing to compare
     try:
         b = simulate(variant, n, players if players is not None else a.players, options,
-                     bots, seed, workers, lang, prog("variant"), engine, limits)
+                     bots, seed, workers, lang, prog("variant"), engine, limits, backend,
+                     address)
     except Interrupted as exc:
         assert exc.partial is None or isinstance(exc.partial, Result)
         if exc.partial is None or exc.partial.n < 2:

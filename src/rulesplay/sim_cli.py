@@ -48,7 +48,7 @@ from .cliargs import (
     parse_pairs,
 )
 from .compose import load_ruleset
-from .sim import Comparison, Interrupted, Result
+from .sim import BACKENDS, Comparison, Interrupted, Result
 from .sim import compare as run_compare
 from .sim import simulate as run_simulate
 
@@ -127,6 +127,14 @@ def _common(f: Any) -> Any:
         click.option("--json", "as_json", is_flag=True, help="Print the results as JSON."),
         ENGINE_OPTION,
         LIMIT_OPTION,
+        click.option("--backend", type=click.Choice(BACKENDS), default="local",
+                     show_default=True,
+                     help="Where the games run: processes of this machine, or Ray tasks "
+                          "(the 'ray' extra; a local Ray instance of --workers CPUs, or the "
+                          "cluster at --address). The results are the same."),
+        click.option("--address", default=None, metavar="HOST:PORT",
+                     help="With --backend ray: the Ray cluster to join ('auto': the one "
+                          "this machine belongs to)."),
     ]):
         f = deco(f)
     return f
@@ -283,12 +291,14 @@ def _warn(path: str) -> None:
               help="Replace an existing --plot file; start more --workers than cores.")
 def simulate(file: str, n: int, players: int | None, options: tuple[str, ...], bot: str,
              seats: tuple[str, ...], seed: int, workers: int | None, as_json: bool,
-             engine: str, limits: tuple[str, ...], plot_path: str | None, force: bool) -> None:
+             engine: str, limits: tuple[str, ...], backend: str, address: str | None,
+             plot_path: str | None, force: bool) -> None:
     """Play N games of FILE with bots and report win rates, scores and game length.
 
     Ctrl-C (or SIGTERM) stops the run and reports the games finished by then.
     """
     _check_workers(workers, force)
+    check_backend(backend, address, workers)
     budgets = parse_limits(limits)
     if plot_path:  # before any game is played, so a refusal costs nothing
         _check_plot(plot_path, force)
@@ -300,9 +310,11 @@ def simulate(file: str, n: int, players: int | None, options: tuple[str, ...], b
             task = bar.add_task("simulating", total=n)
             return run_simulate(file, n, nplayers, opts, bots, seed, workers,
                                 progress=lambda k: bar.update(task, completed=k),
-                                engine=engine, limits=budgets)
+                                engine=engine, limits=budgets, backend=backend,
+                                address=address)
 
-    result, stopped = _played(play, Result, err, n)
+    with ray_stopped(backend):
+        result, stopped = _played(play, Result, err, n)
     if as_json:
         click.echo(terminal.json_text(json.dumps(result.to_dict(), indent=2,
                                                  ensure_ascii=False)))
@@ -328,12 +340,14 @@ def simulate(file: str, n: int, players: int | None, options: tuple[str, ...], b
 @click.option("--force", is_flag=True, help="Start more --workers than cores.")
 def compare(base: str, variant: str, n: int, players: int | None, options: tuple[str, ...],
             bot: str, seats: tuple[str, ...], seed: int, workers: int | None,
-            as_json: bool, engine: str, limits: tuple[str, ...], force: bool) -> None:
+            as_json: bool, engine: str, limits: tuple[str, ...], backend: str,
+            address: str | None, force: bool) -> None:
     """Simulate BASE and VARIANT on the same seeds and say what the variant changes.
 
     Ctrl-C (or SIGTERM) stops the run and compares the seeds both finished by then.
     """
     _check_workers(workers, force)
+    check_backend(backend, address, workers)
     budgets = parse_limits(limits)
     opts, nplayers, bots = _table(base, options, players, bot, seats)
     _warn(variant)
@@ -346,9 +360,11 @@ def compare(base: str, variant: str, n: int, players: int | None, options: tuple
             return run_compare(base, variant, n, nplayers, opts, bots, seed, workers,
                                progress=lambda which, k: bar.update(tasks[which],
                                                                     completed=k),
-                               engine=engine, limits=budgets)
+                               engine=engine, limits=budgets, backend=backend,
+                               address=address)
 
-    result, stopped = _played(play, Comparison, err, n)
+    with ray_stopped(backend):
+        result, stopped = _played(play, Comparison, err, n)
     if as_json:
         click.echo(terminal.json_text(json.dumps(result.to_dict(), indent=2,
                                                  ensure_ascii=False)))
@@ -381,6 +397,37 @@ def _played(play: Callable[[], T], kind: type[T], err: Console, n: int) -> tuple
         if isinstance(exc.partial, kind):
             return exc.partial, True
     sys.exit(130)
+
+
+def check_backend(backend: str, address: str | None, workers: int | None) -> None:
+    """``--backend``, ``--address`` and ``--workers`` make sense together, and Ray is
+    installed for ``--backend ray``.
+
+    Raises:
+        click.UsageError: ``--address`` without ``--backend ray``, or ``--workers`` with
+            ``--address`` (a cluster has the CPUs it has). click.ClickException: no Ray.
+    """
+    if address is not None and backend != "ray":
+        raise click.UsageError("--address is for --backend ray")
+    if address is not None and workers is not None:
+        raise click.UsageError("--workers sets the CPUs of a local Ray instance; the cluster "
+                               "at --address uses the CPUs it has (leave --workers out)")
+    if backend == "ray" and importlib.util.find_spec("ray") is None:
+        raise click.ClickException("--backend ray needs Ray: pip install 'rulesplay[ray]' "
+                                   "(or pip install ray)")
+
+
+@contextmanager
+def ray_stopped(backend: str) -> Iterator[None]:
+    """Around a run: with ``--backend ray``, stop the local Ray instance the run started
+    when it ends (a cluster joined with ``--address`` stays up)."""
+    try:
+        yield
+    finally:
+        if backend == "ray":
+            from .sim_ray import shutdown
+
+            shutdown()
 
 
 def _check_workers(workers: int | None, force: bool) -> None:
