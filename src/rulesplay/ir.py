@@ -497,13 +497,22 @@ Stmt = Annotated[
 # ---------------------------------------------------------------- declarations
 
 
-class OptionDecl(DeclNode):
-    """``option NAME: TYPE = DEFAULT "doc"``; TYPE is ``int in lo..hi``, ``bool`` or ``a | b``."""
+class OptionDecl(DeclNode, Sparse):
+    """``option NAME: TYPE = DEFAULT "doc"``; TYPE is ``int in lo..hi``, ``bool`` or ``a | b``.
+
+    A bound written in brackets (``int in 1..(51 / players)``) is an expression of the
+    player count and earlier options, in ``lo_at``/``hi_at`` (``lo``/``hi`` are then None):
+    the range is worked out for each player count.
+    """
+
+    sparse: ClassVar[tuple[str, ...]] = ("lo_at", "hi_at")
 
     name: str
     type: Literal["int", "bool", "choice"]
     lo: int | None = None
     hi: int | None = None
+    lo_at: Expr | None = None
+    hi_at: Expr | None = None
     choices: list[str] = Field(default_factory=list)
     default: Expr
     doc: str = ""
@@ -698,16 +707,19 @@ class Ruleset(Written):
     what a variant file says about its base; :func:`rulesplay.compose.load_ruleset` merges
     them away. A line a ruleset has once (``game``, ``players``, ``score:`` ...) given again
     is kept in ``duplicates`` (the last one counts) for the validator to report.
+    ``usual_players`` is the count a game gets when none is given (``usually N``).
     ``players_span`` and ``start_span`` are where the ``players`` and ``start`` lines are (a
     variant's, when it gives its own), for the diagnostics about them.
     """
 
     written: ClassVar[tuple[str, ...]] = ("duplicates",)
-    sparse: ClassVar[tuple[str, ...]] = ("defines", "teams")
+    sparse: ClassVar[tuple[str, ...]] = ("defines", "teams", "usual_players")
 
     title: Labels = Field(default_factory=Labels)
     min_players: int = 2
     max_players: int = 2
+    # ``players 3..5, usually 4``: the count a game gets when none is given (None: the fewest).
+    usual_players: int | None = None
     players_span: Span = NO_SPAN
     author: str = ""
     about: str = ""

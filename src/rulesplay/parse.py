@@ -296,8 +296,9 @@ class ToIR(Transformer[Token, Any]):
     def players_decl(self, meta: Any, items: list[Any]) -> _Once:
         low = self._int(items[0])
         high = low if items[1] is None else self._int(items[1])
+        usual = None if items[2] is None else self._int(items[2])
         return self._once("players", meta, min_players=low, max_players=high,
-                          players_span=self._span(meta))
+                          usual_players=usual, players_span=self._span(meta))
 
     def author_decl(self, meta: Any, items: list[Any]) -> _Once:
         return self._once("author", meta, author=_unquote(items[0]))
@@ -367,7 +368,11 @@ class ToIR(Transformer[Token, Any]):
                                               default=default, doc=doc, **typ))
 
     def int_type(self, meta: Any, items: list[Any]) -> dict[str, Any]:
-        return {"type": "int", "lo": items[0], "hi": items[1]}
+        lo, hi = items
+        return {"type": "int", "lo": lo if isinstance(lo, int) else None,
+                "hi": hi if isinstance(hi, int) else None,
+                "lo_at": None if isinstance(lo, int) else lo,
+                "hi_at": None if isinstance(hi, int) else hi}
 
     def bool_type(self, meta: Any, items: list[Any]) -> dict[str, Any]:
         return {"type": "bool"}

@@ -63,10 +63,19 @@ def expr_text(e: ir.Expr | None, prec: int = FILTER) -> str:
     return _EXPRS.text(e, prec)
 
 
+def players_text(r: ir.Ruleset) -> str:
+    """A ruleset's player counts for people: ``4``, ``3-5``, ``3-5 (usually 4)``."""
+    text = f"{r.min_players}" if r.min_players == r.max_players \
+        else f"{r.min_players}-{r.max_players}"
+    return text if r.usual_players is None else f"{text} (usually {r.usual_players})"
+
+
 def option_type_text(o: ir.OptionDecl) -> str:
     """An option's type as written: ``bool``, ``int in 1..12``, ``first_coloured | no_lead``."""
     if o.type == "int":
-        return f"int in {o.lo}..{o.hi}"
+        lo = f"({expr_text(o.lo_at)})" if o.lo_at is not None else str(o.lo)
+        hi = f"({expr_text(o.hi_at)})" if o.hi_at is not None else str(o.hi)
+        return f"int in {lo}..{hi}"
     if o.type == "bool":
         return "bool"
     return " | ".join(o.choices)
@@ -466,7 +475,8 @@ def ruleset_text(r: ir.Ruleset) -> str:
     if _given(r, "title"):
         head.append(_words("game", labels_text(r.title)))
     if _given(r, "min_players") or _given(r, "max_players"):
-        head.append(f"players {r.min_players}..{r.max_players}")
+        usual = "" if r.usual_players is None else f", usually {r.usual_players}"
+        head.append(f"players {r.min_players}..{r.max_players}{usual}")
     for name in ("author", "about"):
         if _given(r, name):
             head.append(f"{name} {quote(getattr(r, name))}")

@@ -1,0 +1,112 @@
+"""Gaps found by writing the classic games (issue 11): the usual player count
+(``players 3..5, usually 4``), an option's range that depends on the player count
+(``int in 1..(52 / players)``), how long a climbing trick's pass holds as an expression
+(``pass for this turn if COND``), several named skips in one choice, a choice made by
+``turn``, and a card put at a random place in a zone (``move X to stock at random``).
+
+Each scenario is small; the rules that need both engines run on both.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+import rulesplay
+from rulesplay.cli import main
+from rulesplay.errors import OptionError, RulesError
+
+ENGINES = ("compiled", "interpret")
+CLASSICS = Path(__file__).resolve().parent.parent / "rulesets" / "classics"
+
+_SMALL = '''game "Small"
+PLAYERS
+OPTIONS
+card card "card":
+    rank: 1..12
+    label: "{rank}"
+zone deck "deck": shared, hidden
+zone hand "hand": per player, owner
+phase deal "Deal":
+    deal hand_size from deck to hand
+    next end
+score: count(hand[player])
+'''
+
+
+def _small(players: str, options: str = "option hand_size: int in 1..3 = 2") -> str:
+    return _SMALL.replace("PLAYERS", players).replace("OPTIONS", options)
+
+
+# ------------------------------------------------------------ the usual player count
+def test_the_usual_count_seats_a_game_given_no_count() -> None:
+    game = rulesplay.loads(_small("players 3..5, usually 4"))
+    assert game.usual_players == 4 and game.player_range == (3, 5)
+    assert len(game.new_state(seed=1).scores()) == 4
+    assert len(game.new_state(num_players=3, seed=1).scores()) == 3
+    # without 'usually' the fewest, as before
+    assert len(rulesplay.loads(_small("players 3..5")).new_state(seed=1).scores()) == 3
+
+
+def test_the_usual_count_is_in_the_range() -> None:
+    with pytest.raises(RulesError, match=r"the usual count, 6, is not in players 3..5"):
+        rulesplay.loads(_small("players 3..5, usually 6"))
+
+
+def test_run_and_list_use_the_usual_count() -> None:
+    runner = CliRunner()
+    out = runner.invoke(main, ["run", str(CLASSICS / "hearts.rules"), "--seed", "3",
+                               "--quiet", "--option", "target=1"])
+    assert out.exit_code == 0, out.output
+    assert out.output.count("\n") > 4  # the score table: a row per seat
+    hearts = rulesplay.load(CLASSICS / "hearts.rules")
+    assert hearts.usual_players == 4 and len(hearts.new_state(seed=3).scores()) == 4
+    listed = runner.invoke(main, ["list"]).output
+    assert "Hearts, 3-5 (usually 4) players" in listed
+
+
+def test_the_usual_count_prints_back() -> None:
+    from rulesplay.show import ruleset_text
+    game = rulesplay.loads(_small("players 3..5, usually 4"))
+    again = rulesplay.loads(ruleset_text(game.ruleset))
+    assert again.usual_players == 4
+
+
+# ------------------------------------------------------------ ranges that depend on the count
+def test_an_option_range_is_worked_out_per_player_count() -> None:
+    text = _small("players 2..4", "option hand_size: int in 1..(12 / players) = 3")
+    game = rulesplay.loads(text, options={"hand_size": 6})
+    assert game.new_state(num_players=2, seed=0).scores() == [6, 6]
+    with pytest.raises(OptionError, match=r"option hand_size = 6 with 3 players is not "
+                                          r"allowed; allowed: a whole number from 1 to 4"):
+        game.new_state(num_players=3, seed=0)
+
+
+def test_an_option_default_is_checked_at_every_count() -> None:
+    text = _small("players 2..4", "option hand_size: int in 1..(12 / players) = 4")
+    with pytest.raises(RulesError, match=r"the default of option 'hand_size' is 4 with 4 "
+                                         r"players; allowed: a whole number from 1 to 3"):
+        rulesplay.loads(text)
+    ok = _small("players 2..4", "option hand_size: int in 1..(12 / players) = 12 / players")
+    game = rulesplay.loads(ok)
+    assert [game.new_state(num_players=n).scores()[0] for n in (2, 3, 4)] == [6, 4, 3]
+
+
+def test_a_range_that_cannot_be_empty_or_unknown() -> None:
+    with pytest.raises(RulesError, match=r"option 'hand_size' has the empty range 3..2 "
+                                         r"with 4 players"):
+        rulesplay.loads(_small("players 2..4",
+                               "option hand_size: int in 3..(10 / players) = 3"))
+    with pytest.raises(RulesError, match=r"a bound of option 'hand_size' is a yes/no value "
+                                         r"with 2 players; a range is of whole numbers"):
+        rulesplay.loads(_small("players 2..4",
+                               "option hand_size: int in 1..(players > 2) = 1"))
+
+
+def test_oh_hell_refuses_a_largest_hand_the_pack_cannot_deal() -> None:
+    game = rulesplay.load(CLASSICS / "oh_hell.rules", options={"max_cards": 8})
+    game.new_state(num_players=6, seed=0)  # 52 / 6 = 8
+    with pytest.raises(OptionError, match=r"max_cards = 8 with 7 players.*from 1 to 7"):
+        game.new_state(num_players=7, seed=0)
