@@ -110,3 +110,62 @@ def test_oh_hell_refuses_a_largest_hand_the_pack_cannot_deal() -> None:
     game.new_state(num_players=6, seed=0)  # 52 / 6 = 8
     with pytest.raises(OptionError, match=r"max_cards = 8 with 7 players.*from 1 to 7"):
         game.new_state(num_players=7, seed=0)
+
+
+# ------------------------------------------------------------ a choice made by 'turn'
+_TURN = '''game "Turns"
+players 2..3
+card card "card":
+    rank: 1..8
+    label: "{rank}"
+zone deck "deck": shared, hidden
+zone hand "hand": per player, owner
+zone pile "pile": shared, public
+var turn "player to play": player = 0
+RULE
+phase play "Play":
+    deal 3 from deck to hand
+    repeat 3 times:
+        turn chooses card from hand[turn] "play a card"
+        move card to pile
+        BETWEEN
+        if card.rank > 4:
+            turn chooses again from bool "play again?"
+        turn = left of turn
+    next end
+score: count(pile)
+'''
+
+
+def _turn(between: str = "", rule: str = "") -> str:
+    return _TURN.replace("BETWEEN", between or 'say "played"').replace("RULE", rule)
+
+
+def test_a_choice_by_turn_after_a_card_turn_chose_is_allowed() -> None:
+    """The branch on 'card' (from hand[turn]) decides 'turn chooses': 'turn' is assigned
+    only after the branch, outside the scope of 'card', so it names the same seat."""
+    game = rulesplay.loads(_turn())
+    for engine in ENGINES:
+        s = rulesplay.loads(_turn(), engine=engine).new_state(num_players=2, seed=1)
+        while not s.is_terminal():
+            s.apply(s.legal_actions()[0])
+    assert game.player_range == (2, 3)
+
+
+def test_let_of_a_variable_seat_is_allowed_when_nothing_changes_it() -> None:
+    text = _turn().replace('''        turn chooses card from hand[turn] "play a card"''',
+                           '''        let high = max(hand[turn], it.rank)
+        turn chooses card from hand[turn] where card.rank <= high "play a card"''')
+    rulesplay.loads(text)
+
+
+@pytest.mark.parametrize("between, rule", [
+    ("turn = left of turn", ""),                     # assigned in the scope of 'card'
+    ("if card.rank == 1:\n            turn = 0", ""),  # in a branch of it
+    ("do pass_on", "rule pass_on:\n    turn = left of turn"),  # in a rule it runs
+])
+def test_a_choice_by_turn_after_turn_may_have_changed_is_refused(between: str,
+                                                                 rule: str) -> None:
+    with pytest.raises(RulesError, match=r"'turn' may have named another seat when 'card' "
+                                         r"was worked out"):
+        rulesplay.loads(_turn(between, rule))
