@@ -169,3 +169,57 @@ def test_a_choice_by_turn_after_turn_may_have_changed_is_refused(between: str,
     with pytest.raises(RulesError, match=r"'turn' may have named another seat when 'card' "
                                          r"was worked out"):
         rulesplay.loads(_turn(between, rule))
+
+
+# ------------------------------------------------------------ a card put at a random place
+_BURY = '''game "Bury"
+players 2
+card card "card":
+    rank: 1..10
+    label: "{rank}"
+zone deck "deck": shared, hidden
+zone pile "pile": shared, public
+zone hand "hand": per player, owner
+phase deal "Deal":
+    move top(deck) to pile
+    move pile to deck at random
+    deal 2 from deck to hand
+    repeat 2 times:
+        for each player p:
+            p chooses c from hand[p] "bury a card"
+            move c to deck at random
+    next end
+score: count(deck where it.rank > 5)
+'''
+
+
+def test_a_card_moved_at_random_lands_at_a_place_drawn_by_the_seed() -> None:
+    """Unshuffled, the top card (rank 10) is buried; where it lands depends on the seed
+    only, and over seeds it lands at many places (never always the top)."""
+    places = set()
+    for seed in range(30):
+        s = rulesplay.loads(_BURY).new_state(seed=seed)
+        again = rulesplay.loads(_BURY).new_state(seed=seed)
+        deck = s.zone_cards("deck")
+        assert deck == again.zone_cards("deck")  # determinism: same seed, same place
+        hands = s.zone_cards("hand", 0) + s.zone_cards("hand", 1)
+        assert sorted(deck + hands, key=int) == [str(r) for r in range(1, 11)]
+        places.add(deck.index("10") if "10" in deck else "dealt")
+    assert len(places) > 5
+
+
+def test_both_engines_draw_the_same_places() -> None:
+    from test_differential import play_both
+    ref = rulesplay.loads(_BURY, engine="interpret")
+    comp = rulesplay.loads(_BURY, engine="compiled")
+    for seed in range(5):
+        play_both(ref, comp, 2, seed)
+
+
+def test_at_random_prints_back_and_refuses_a_second_place() -> None:
+    from rulesplay.show import ruleset_text
+    game = rulesplay.loads(_BURY)
+    assert "move c to deck at random" in ruleset_text(game.ruleset)
+    with pytest.raises(RulesError, match=r"'bottom of' and 'at random' say two places"):
+        rulesplay.loads(_BURY.replace("move c to deck at random",
+                                      "move c to bottom of deck at random"))

@@ -166,7 +166,7 @@ other (the engine writes the operator into generated Python source)."""
 UnaryOp = Literal["-", "not"]
 SeatSide = Literal["left", "right", "team", "partner"]
 AssignOp = Literal["=", "+=", "-="]
-MoveEnd = Literal["top", "bottom"]
+MoveEnd = Literal["top", "bottom", "random"]
 VarScope = Literal["global", "player", "team", "trick", "card"]
 # Who sees a variable's value (the words zones use): every seat, only the seat of a player
 # variable, or no seat (only the referee and the whole game's log).
@@ -279,13 +279,19 @@ class Let(StmtNode):
     value: Expr
 
 
-class Move(StmtNode):
-    """``move CARDS to ZONE [top|bottom]``: one card, a filtered list, or a whole zone."""
+class Move(StmtNode, Written):
+    """``move CARDS to [top of|bottom of] ZONE [at random]``: one card, a filtered list, or
+    a whole zone; ``at random`` (``end`` "random") puts each card at a place drawn from the
+    game's generator. ``also_end``: a ``top of``/``bottom of`` written with ``at random``
+    (the validator reports it)."""
+
+    written: ClassVar[tuple[str, ...]] = ("also_end",)
 
     node: Literal["move"] = "move"
     cards: Expr
     to: Expr
     end: MoveEnd = "top"
+    also_end: list[Word] = Field(default_factory=list)
 
 
 class Shuffle(StmtNode):

@@ -544,10 +544,15 @@ class ToIR(Transformer[Token, Any]):
         return ir.Let(span=self._span(meta), name=str(items[0]), value=items[1])
 
     def move_stmt(self, meta: Any, items: list[Any]) -> ir.Move:
-        cards, end, to = items
+        cards, end, to, at_random = items
         # The grammar's words are "top" or "bottom" (pydantic checks them again).
         where = "top" if end is None else cast(ir.MoveEnd, str(end).split()[0])
-        return ir.Move(span=self._span(meta), cards=cards, to=to, end=where)
+        if at_random is None:
+            return ir.Move(span=self._span(meta), cards=cards, to=to, end=where)
+        # ``bottom of Z at random`` says two places: kept for the validator to report.
+        said = [] if end is None else [ir.Word(span=self._tok_span(end), text=str(end))]
+        return ir.Move(span=self._span(meta), cards=cards, to=to, end="random",
+                       also_end=said)
 
     def shuffle_stmt(self, meta: Any, items: list[Any]) -> ir.Shuffle:
         return ir.Shuffle(span=self._span(meta), zone=items[0])

@@ -215,7 +215,8 @@ class StmtPrinter(Stage):
 
     def visit_Move(self, s: ir.Move, depth: int) -> None:
         end = "bottom of " if s.end == "bottom" else ""
-        self.line(depth, f"move {_src(s.cards)} to {end}{_src(s.to)}")
+        at = " at random" if s.end == "random" else ""
+        self.line(depth, f"move {_src(s.cards)} to {end}{_src(s.to)}{at}")
 
     def visit_Shuffle(self, s: ir.Shuffle, depth: int) -> None:
         self.line(depth, f"shuffle {_src(s.zone)}")

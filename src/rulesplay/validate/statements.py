@@ -121,6 +121,9 @@ class StmtChecker(Stage):
             self.error(f"'move' needs a card, cards or a zone, got {describe(t)}",
                        s.cards.span)
         self.want(s.to, "zone", what=" (destination of move)")
+        for said in s.also_end:
+            self.error(f"'{said.text}' and 'at random' say two places for the cards: "
+                       "give one", said.span)
 
     def visit_Shuffle(self, s: ir.Shuffle) -> None:
         self.want(s.zone, "zone", what=" (shuffle needs a zone)")
