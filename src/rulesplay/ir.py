@@ -405,7 +405,11 @@ class Trick(StmtNode, Written):
     one active seat is left; a seat with no playable card passes; the leader may not pass on
     the first play; with ``pass_for_turn`` a pass holds for that turn only (the seat may play
     again later in the trick), and the trick ends when every other seat in it has passed
-    since the last play. ``after_play`` runs after each play with ``player`` and ``card_var`` bound;
+    since the last play; ``pass_turn_test`` (``pass for this turn if COND``, or ``unless``
+    with ``pass_turn_unless``), worked out at each play, says whether the passes so far
+    hold for their turn only (then the play lets those seats in again) or to the end of
+    the trick (an option choosing between the two common rules). ``after_play`` runs
+    after each play with ``player`` and ``card_var`` bound;
     the winner is the player of the card with the highest ``key`` (``it`` bound per card), and
     ``after_trick`` runs with ``winner`` bound. A player who cannot see the cards of
     ``source`` (a face-down pile, the hand on its left) plays blind: it picks a position, and
@@ -425,6 +429,7 @@ class Trick(StmtNode, Written):
     """
 
     written: ClassVar[tuple[str, ...]] = ("duplicates",)
+    sparse: ClassVar[tuple[str, ...]] = ("pass_turn_test", "pass_turn_unless")
 
     node: Literal["trick"] = "trick"
     zone: Expr
@@ -437,6 +442,8 @@ class Trick(StmtNode, Written):
     prompt: Labels = Field(default_factory=Labels)
     pass_label: Labels | None = None
     pass_for_turn: bool = False
+    pass_turn_test: Expr | None = None
+    pass_turn_unless: bool = False
     sits_out: Expr | None = None
     chosen_by: Expr | None = None
     after_play: list[Stmt] = Field(default_factory=list)

@@ -721,7 +721,9 @@ class ToIR(Transformer[Token, Any]):
         duplicates = self._first_of_each(clauses, tables)
         parts = tables["trick"]
         if "pass_label" in parts:
-            parts["pass_label"], parts["pass_for_turn"] = parts["pass_label"]
+            parts["pass_label"], parts["pass_for_turn"], test, unless = parts["pass_label"]
+            if test is not None:
+                parts["pass_turn_test"], parts["pass_turn_unless"] = test, unless
         return ir.Trick(span=self._span(meta), zone=zone, leader=leader,
                         climbing=climbing is not None, duplicates=duplicates, **play,
                         **parts)
@@ -732,8 +734,8 @@ class ToIR(Transformer[Token, Any]):
                 "cards": self._card_set(count, shape)}
 
     def pass_clause(self, meta: Any, items: list[Any]) -> _Part:
-        turn, label = items
-        value = (label, turn is not None)
+        turn, test_word, test, label = items
+        value = (label, turn is not None, test, str(test_word) == "unless")
         return _Part("trick", "pass_label", value, "pass", self._span(meta))
 
     def sits_out(self, meta: Any, items: list[Any]) -> _Part:

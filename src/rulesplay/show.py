@@ -299,6 +299,9 @@ class StmtPrinter(Stage):
                                 f"{_src(s.source, OR)}{shape}{where}", labels_text(s.prompt)))
         if s.pass_label is not None:
             turn = "pass for this turn" if s.pass_for_turn else "pass"
+            if s.pass_turn_test is not None:
+                word = "unless" if s.pass_turn_unless else "if"
+                turn += f" {word} {_src(s.pass_turn_test)}"
             self.line(inner, _words(turn, labels_text(s.pass_label)))
         if s.sits_out is not None:
             self.line(inner, f"sits out if {_src(s.sits_out)}")

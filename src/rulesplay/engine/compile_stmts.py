@@ -338,7 +338,18 @@ def compile_trick(sc: StmtCompiler, index: int, t: ir.Trick,
                      sets=card_sets(sc, "play", t.cards) if t.cards is not None else None,
                      pass_for_turn=t.pass_for_turn,
                      sits_out=comp.expr(t.sits_out) if t.sits_out is not None else None,
-                     chooser=comp.expr(t.chosen_by) if t.chosen_by is not None else None)
+                     chooser=comp.expr(t.chosen_by) if t.chosen_by is not None else None,
+                     pass_test=_pass_test(comp, t))
+
+
+def _pass_test(comp: ExprCompiler, t: ir.Trick) -> Fn | None:
+    """``pass for this turn if COND`` (``unless``: its negation), or None."""
+    if t.pass_turn_test is None:
+        return None
+    test = comp.expr(t.pass_turn_test)
+    if not t.pass_turn_unless:
+        return test
+    return lambda s, it: not test(s, it)
 
 
 def blind_pick(sc: StmtCompiler, name: str, span: Span, cards: ir.Expr, chooser: ir.Expr,

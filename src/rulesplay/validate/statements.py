@@ -350,6 +350,9 @@ class StmtChecker(Stage):
         ctx.scopes.pop()
         with self.ctx.only_reading("a prompt"):
             self.exprs.template(s.pass_label)
+        if s.pass_turn_test is not None:
+            with self.ctx.only_reading("how long a pass holds"):
+                self.want(s.pass_turn_test, "bool", what=" (pass for this turn if)")
         if s.key is None:
             self.error("this trick has no 'won by highest KEY' line saying which card wins, "
                        "e.g. 'won by highest it.rank'", s.span)
