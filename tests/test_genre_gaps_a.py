@@ -343,3 +343,104 @@ def test_president_offers_both_rules_of_the_pass() -> None:
                                     engine=e) for e in ENGINES)
         play_both(ref, comp, 4, 1)
         assert any(_comes_back_after_passing(comp, seed) for seed in range(3)) == again
+
+
+# ------------------------------------------------------------ several named skips
+_SKIPS = '''game "Skips"
+players 2
+card card "card":
+    rank: 1..8
+    label: "{rank}"
+zone deck "deck": shared, hidden
+zone hand "hand": per player, owner
+zone pile "pile": shared, public
+var turn "turn": player = 0
+player var drew "draws": int = 0
+player var passed "passes": int = 0
+
+phase play "Play":
+    deal 2 from deck to hand
+    repeat 6 times:
+        turn SECRETLY may choose card from hand[turn] where card.rank > 4 "play a card"
+            skip "draw a card" as drawing if count(deck) > 0
+            skip "pass" as passing unless any(hand[turn], it.rank > 6)
+        if drawing:
+            move top(deck) to hand[turn]
+            drew[turn] += 1
+        elif passing:
+            passed[turn] += 1
+        else:
+            move card to pile
+        turn = left of turn
+    next end
+
+score: drew[player] - passed[player]
+'''
+
+
+def _skips(secret: str = "", engine: str = "compiled") -> rulesplay.Game:
+    return rulesplay.loads(_SKIPS.replace("SECRETLY ", secret), engine=engine)
+
+
+def test_each_skip_is_its_own_action_and_tells_which_was_taken() -> None:
+    """Unshuffled, seat 0 holds 8 and 6 (may play either, or draw; no pass: it holds a
+    card over 6); the name of the skip taken is true after the choice, the other false."""
+    for engine in ENGINES:
+        s = _skips(engine=engine).new_state(seed=0)
+        legal = {a.id: a.label for a in s.legal_actions()}
+        assert legal == {"card:8": "8", "card:6": "6", "card:skip-drawing": "draw a card"}
+        s.apply("card:skip-drawing")
+        assert s.var("drew", 0) == 1 and s.var("passed", 0) == 0
+        assert len(s.zone_cards("hand", 0)) == 3
+        # seat 1 holds 7 and 5: the same offer; it plays the 7
+        s.apply("card:7")
+        assert s.var("drew", 1) == 0 and s.zone_cards("pile") == ["7"]
+
+
+def test_a_skip_whose_test_fails_is_not_offered() -> None:
+    """With the deck out, a seat with no card over 6 may only pass (or play a card over 4)."""
+    s = _skips().new_state(seed=0)
+    s.arrange("hand", 0, ["1", "2"], spill="pile")
+    s.arrange("deck", None, [], spill="pile")
+    ids = {a.id for a in s.legal_actions()}
+    assert ids == {"card:skip-passing"}
+    s.apply("card:skip-passing")
+    assert s.var("passed", 0) == 1 and s.var("drew", 0) == 0
+
+
+def test_named_skips_play_the_same_on_both_engines_and_print_back() -> None:
+    from test_differential import play_both
+
+    from rulesplay.show import ruleset_text
+    for seed in range(3):
+        play_both(_skips(engine="interpret"), _skips(), 2, seed)
+    text = ruleset_text(_skips().ruleset)
+    assert 'skip "draw a card" as drawing if count(deck) > 0 skip "pass" as passing unless' \
+        in text
+    assert rulesplay.loads(text).ruleset.model_dump(exclude={"span"}) is not None
+
+
+def test_a_secret_choice_with_named_skips_reveals_nothing_more() -> None:
+    """The other seat learns that a secret choice was made, not which skip: its history
+    hides the id, and the flags are secret to every other seat."""
+    s = _skips("secretly ").new_state(seed=0)
+    s.apply("card:skip-drawing")
+    assert s.public_history(1) == [(0, None)]
+    assert s.public_history(0) == [(0, "card:skip-drawing")]
+    with pytest.raises(RulesError, match=r"'drawing'.*a secret choice of turn"):
+        rulesplay.loads(_SKIPS.replace("SECRETLY ", "secretly ").replace(
+            '''        turn = left of turn''', '''        turn = left of turn
+        turn chooses guess from 1..3 where guess > 1 or drawing "guess"'''))
+
+
+@pytest.mark.parametrize("skips, message", [
+    ('skip "draw" skip "pass" as passing', r"a choice with several skips names each one"),
+    ('skip "draw" as card', r"'card' already names this choice or another of its skips"),
+    ('skip "draw" as x skip "pass" as x', r"'x' already names this choice"),
+])
+def test_named_skips_are_named_once_each(skips: str, message: str) -> None:
+    text = _SKIPS.replace("SECRETLY ", "").replace(
+        '''            skip "draw a card" as drawing if count(deck) > 0
+            skip "pass" as passing unless any(hand[turn], it.rank > 6)''', "            " + skips)
+    with pytest.raises(RulesError, match=message):
+        rulesplay.loads(text)

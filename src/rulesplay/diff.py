@@ -161,11 +161,12 @@ class _Constraints(Stage):
 
     def visit_Choose(self, s: ir.Choose) -> None:
         self.found[f"choice '{s.name}'"] = (s.cards, s.where)
-        if s.optional:  # when the skip is offered (``unless``: negated; None: always)
-            test = s.skip_test
-            if test is not None and s.skip_unless:
+        for k in s.skips() if s.optional else []:  # when offered (``unless``: negated)
+            test = k.test
+            if test is not None and k.unless:
                 test = ir.UnOp(span=test.span, op="not", operand=test)
-            self.found[f"skip of '{s.name}'"] = (None, test)
+            named = "" if k.name is None else f" '{k.name}'"
+            self.found[f"skip{named} of '{s.name}'"] = (None, test)
 
     def visit_Trick(self, s: ir.Trick) -> None:
         self.tricks += 1

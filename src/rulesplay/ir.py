@@ -373,6 +373,17 @@ class CardSet(Node):
     shapes: list[CardShape] = Field(default_factory=list)
 
 
+class SkipClause(Node):
+    """A further ``skip "label" as NAME [if|unless COND]`` of a choice (see
+    :class:`Choose`): its label, the local yes/no ``name`` it binds, and when it is
+    offered."""
+
+    label: Labels
+    name: str | None = None
+    test: Expr | None = None
+    unless: bool = False
+
+
 class Choose(StmtNode, Sparse):
     """A decision: ``PLAYER chooses NAME from DOMAIN [where COND] [or skip] "prompt"``.
 
@@ -394,7 +405,26 @@ class Choose(StmtNode, Sparse):
     # (``unless``: when it does not); None: always.
     skip_test: Expr | None = None
     skip_unless: bool = False
-    sparse: ClassVar[tuple[str, ...]] = ("skip_test", "skip_unless")
+    # ``skip "draw a card" as drawing``: the name of the skip, a local yes/no that is true
+    # after the choice when this skip was taken; ``more_skips``: the further skips of the
+    # choice, each named (drawing and passing: two ways not to play).
+    skip_as: str | None = None
+    more_skips: list[SkipClause] = Field(default_factory=list)
+    sparse: ClassVar[tuple[str, ...]] = ("skip_test", "skip_unless", "skip_as", "more_skips")
+
+    def skips(self) -> list[SkipClause]:
+        """Every skip of the choice, the first (in the fields above) included, in the
+        order written; none without a ``skip`` clause."""
+        if self.skip_label is None and not self.more_skips:
+            return []
+        first = SkipClause(span=self.skip_label.span if self.skip_label else self.span,
+                           label=self.skip_label or Labels(), name=self.skip_as,
+                           test=self.skip_test, unless=self.skip_unless)
+        return [first, *self.more_skips]
+
+    def skip_flags(self) -> list[str]:
+        """The local names the choice's named skips bind."""
+        return [k.name for k in self.skips() if k.name is not None]
 
 
 class Trick(StmtNode, Written):

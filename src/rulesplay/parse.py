@@ -571,13 +571,17 @@ class ToIR(Transformer[Token, Any]):
                        start=start)
 
     def choose_stmt(self, meta: Any, items: list[Any]) -> ir.Choose:
-        player, secret, verb, count, name, domain, shape, where, prompt, skip = items
+        player, secret, verb, count, name, domain, shape, where, prompt, *skips = items
+        skip, more = (skips[0], skips[1:]) if skips else (None, [])
         optional = str(verb).startswith("may")
-        label, test, unless = skip if skip is not None else (None, None, False)
+        label, skip_as, test, unless = skip if skip is not None else (None, None, None, False)
+        also = [ir.SkipClause(span=m[0].span if m[0].span.line else self._span(meta),
+                              label=m[0], name=m[1], test=m[2], unless=m[3]) for m in more]
         return ir.Choose(span=self._span(meta), player=player, name=str(name), domain=domain,
                          where=where, optional=optional, skip_label=label, prompt=prompt,
                          secret=secret is not None, cards=self._card_set(count, shape),
-                         skip_test=test, skip_unless=unless)
+                         skip_test=test, skip_unless=unless, skip_as=skip_as,
+                         more_skips=also)
 
     @staticmethod
     def _card_set(count: ir.CardSet | None, shape: ir.CardSet | None) -> ir.CardSet | None:
@@ -612,10 +616,12 @@ class ToIR(Transformer[Token, Any]):
     def shape_run(self, meta: Any, items: list[Any]) -> tuple[str, ir.Expr]:
         return self._shape_key("run", items[1])
 
-    def skip(self, meta: Any, items: list[Any]) -> tuple[ir.Labels, ir.Expr | None, bool]:
+    def skip(self, meta: Any, items: list[Any]
+             ) -> tuple[ir.Labels, str | None, ir.Expr | None, bool]:
         labels: ir.Labels = items[0]  # the labels rule's node
-        word, test = items[1], items[2]
-        return labels, test, word is not None and str(word) == "unless"
+        name, word, test = items[1], items[2], items[3]
+        return (labels, None if name is None else str(name), test,
+                word is not None and str(word) == "unless")
 
     def end_stmt(self, meta: Any, items: list[Any]) -> ir.EndGame:
         return ir.EndGame(span=self._span(meta))

@@ -63,6 +63,16 @@ def expr_text(e: ir.Expr | None, prec: int = FILTER) -> str:
     return _EXPRS.text(e, prec)
 
 
+def _skip_text(k: ir.SkipClause) -> str:
+    """A choice's skip clause as written: ``skip "draw" as drawing if can_draw()``."""
+    text = _words("skip", labels_text(k.label))
+    if k.name is not None:
+        text = _words(text, "as", k.name)
+    if k.test is not None:
+        text = _words(text, "unless" if k.unless else "if", _src(k.test))
+    return text
+
+
 def players_text(r: ir.Ruleset) -> str:
     """A ruleset's player counts for people: ``4``, ``3-5``, ``3-5 (usually 4)``."""
     text = f"{r.min_players}" if r.min_players == r.max_players \
@@ -279,9 +289,7 @@ class StmtPrinter(Stage):
     def visit_Choose(self, s: ir.Choose, depth: int) -> None:
         verb = "may choose" if s.optional else "chooses"
         where = f" where {_src(s.where)}" if s.where is not None else ""
-        skip = _words("skip", labels_text(s.skip_label)) if s.skip_label is not None else ""
-        if s.skip_test is not None:
-            skip = _words(skip, "unless" if s.skip_unless else "if", _src(s.skip_test))
+        skip = " ".join(_skip_text(k) for k in s.skips())
         count, shape = card_set_text(s.cards)
         self.line(depth, _words(
             f"{_src(s.player, UNARY)}{' secretly' if s.secret else ''} {verb} "

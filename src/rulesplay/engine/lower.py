@@ -429,7 +429,8 @@ class Lowerer(TrickLowering):
         self.prog.nodes.append(node)
         resume = code.label()
         code.emit(f"s.span = {k(st.span)}")
-        if node.blind is not None or st.cards is not None:  # (the node lists the actions)
+        if node.blind is not None or st.cards is not None or node.ways is not None:
+            # (the node lists the actions)
             code.emit(f"{k(node.effect)}(s)")
         else:
             seat, legal = code.temp("p"), code.temp("l")

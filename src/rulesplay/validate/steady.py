@@ -64,7 +64,8 @@ class _Scopes:
         for i, s in enumerate(stmts):
             rest = stmts[i + 1:]
             if isinstance(s, ir.Let | ir.Choose):
-                self.note(s.name, _until_read(s.name, [rest, *outer]))
+                for name in [s.name, *(s.skip_flags() if isinstance(s, ir.Choose) else [])]:
+                    self.note(name, _until_read(name, [rest, *outer]))
             elif isinstance(s, ir.ForEachIn):
                 self.note(s.var, [s.body])
             elif isinstance(s, ir.Trick):

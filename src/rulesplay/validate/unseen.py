@@ -489,11 +489,11 @@ def unseen_options(ctx: Context, sight_: Sight) -> None:
                 continue
             errors = pick_errors(sight_, f"'{node.name}'", node.name, node.player,
                                  expr_text(node.player), node.domain, node.where)
-            if node.skip_test is not None:
-                errors += [(f"whether '{node.name}' may be skipped is worked out from "
-                            f"{r.text}, which {expr_text(node.player)} cannot see ({r.why}):"
-                            f" the options listed would show {_shown(r)}", r.expr)
-                           for r in sight_.reads(node.skip_test, node.player)]
+            errors += [(f"whether '{node.name}' may be skipped is worked out from "
+                        f"{r.text}, which {expr_text(node.player)} cannot see ({r.why}):"
+                        f" the options listed would show {_shown(r)}", r.expr)
+                       for k in node.skips() if k.test is not None
+                       for r in sight_.reads(k.test, node.player)]
         elif isinstance(node, ir.Trick):
             player = ir.Name(id="player", span=node.span)
             if node.cards is not None and sight_.holds_cards(node.source) and \
