@@ -444,3 +444,29 @@ def test_named_skips_are_named_once_each(skips: str, message: str) -> None:
             skip "pass" as passing unless any(hand[turn], it.rank > 6)''', "            " + skips)
     with pytest.raises(RulesError, match=message):
         rulesplay.loads(text)
+
+
+def test_a_saved_game_resumes_with_the_skip_taken_and_the_places_drawn() -> None:
+    """The name of the skip taken is a local kept in the save; a card moved at random
+    after resuming lands where it would have without the save (the generator is saved)."""
+    from rulesplay.engine.state import State
+    for text in (_SKIPS.replace("SECRETLY ", ""), _BURY):
+        game = rulesplay.loads(text)
+        s = game.new_state(seed=4)
+        first = s.legal_actions()[-1].id
+        s.apply(first)
+        again = State.from_json(s.to_json(), game)
+        while not s.is_terminal():
+            action = s.legal_actions()[0].id
+            s.apply(action)
+            again.apply(action)
+            assert again.zone_cards("deck") == s.zone_cards("deck")
+        assert again.scores() == s.scores() and again.is_terminal()
+
+
+def test_named_skips_are_for_a_choice_of_one_card_or_value() -> None:
+    text = _SKIPS.replace("SECRETLY ", "").replace(
+        "may choose card from hand[turn] where card.rank > 4",
+        "may choose 2 cards from hand[turn]").replace("move card to pile", "move cards to pile")
+    with pytest.raises(RulesError, match=r"a choice of several cards offers one unnamed skip"):
+        rulesplay.loads(text)

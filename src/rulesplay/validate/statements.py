@@ -286,11 +286,12 @@ class StmtChecker(Stage):
 
     def named_skips(self, s: ir.Choose, skips: list[ir.SkipClause]) -> None:
         """Several skips of one choice are each named (``skip "pass" as passing``), with
-        names of their own; each name is bound, a yes/no: the skip was taken. Several skips
+        names of their own; each name is bound, a yes/no: the skip was taken. Named skips
         are for a choice of one card or value."""
-        if len(skips) > 1 and s.cards is not None:
-            self.error("a choice of several cards offers one skip; several named skips are "
-                       "for a choice of one card or value", skips[1].span)
+        if s.cards is not None and (len(skips) > 1 or s.skip_as is not None):
+            self.error("a choice of several cards offers one unnamed skip; named skips are "
+                       "for a choice of one card or value", skips[-1].span)
+            return
         seen = {s.name}
         for k in skips:
             if k.name is None:
