@@ -96,7 +96,8 @@ def test_a_card_matches_in_suit_or_rank_and_an_eight_at_any_time() -> None:
     miss = f"{off}-{1 if rank != 1 else 2}"
     _table(s, {1: [same_suit, same_rank, eight, miss]})
     assert _legal(s) == {same_suit, same_rank, eight, "skip-drawing"}
-    assert [a.label for a in s.legal_actions() if a.id.endswith("skip-drawing")] == ["draw a card"]
+    assert [a.label for a in s.legal_actions()
+            if a.id.endswith("skip-drawing")] == ["draw a card"]
 
 
 def test_an_eight_names_the_suit_the_next_player_must_follow() -> None:
@@ -271,7 +272,7 @@ def test_penalty_scoring_charges_each_player_their_own_hand(blocked: bool) -> No
     if blocked:
         for q in (1, 2, 0):
             assert s.current_player() == q and [a.label for a in s.legal_actions()] == ["pass"]
-            s.apply("card:skip")
+            s.apply("card:skip-passing")
     else:
         s.apply(f"card:{last}")
     assert s.is_terminal()
