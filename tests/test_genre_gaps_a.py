@@ -470,3 +470,21 @@ def test_named_skips_are_for_a_choice_of_one_card_or_value() -> None:
         "may choose 2 cards from hand[turn]").replace("move card to pile", "move cards to pile")
     with pytest.raises(RulesError, match=r"a choice of several cards offers one unnamed skip"):
         rulesplay.loads(text)
+
+
+def test_the_fixed_action_space_numbers_each_named_skip() -> None:
+    """The adapters' action space, read from the declaration, holds each named skip's id;
+    every action of random games has its index."""
+    import random
+
+    from rulesplay.encode.actions import ActionSpace
+    game = _skips()
+    space = ActionSpace(game.program(2))
+    assert {"card:skip-drawing", "card:skip-passing"} <= set(space.ids)
+    assert "card:skip" not in space.ids
+    for seed in range(5):
+        s, rng = game.new_state(seed=seed), random.Random(seed)
+        while not s.is_terminal():
+            action = rng.choice(s.legal_actions())
+            assert space.ids[space.index_of(action.id)] == action.id
+            s.apply(action)

@@ -171,6 +171,16 @@ class SkipWay:
         return a if self.text is None else Action(a.id, self.text(s), None, a.choice, False)
 
 
+def skip_ids(node: Decision, choice: str) -> list[str]:
+    """The ids of the skips decision ``node`` (named ``choice``) may offer: each named
+    skip's (``NAME:skip-WORD``, a node with :class:`SkipWay` s), else ``NAME:skip`` for a
+    ``may choose``; none otherwise. What a fixed action space numbers."""
+    ways = getattr(node, "ways", None)
+    if ways is not None:
+        return [w.action.id for w in ways]
+    return [f"{choice}:skip"] if getattr(node, "optional", False) else []
+
+
 class ChooseNode(Decision):
     """``PLAYER chooses NAME from DOMAIN [where COND]`` (``may choose``: skipping allowed).
 
