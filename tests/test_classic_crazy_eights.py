@@ -95,8 +95,9 @@ def test_a_card_matches_in_suit_or_rank_and_an_eight_at_any_time() -> None:
     eight = f"{off}-8"
     miss = f"{off}-{1 if rank != 1 else 2}"
     _table(s, {1: [same_suit, same_rank, eight, miss]})
-    assert _legal(s) == {same_suit, same_rank, eight, "skip"}
-    assert [a.label for a in s.legal_actions() if a.id.endswith("skip")] == ["draw a card"]
+    assert _legal(s) == {same_suit, same_rank, eight, "skip-drawing"}
+    assert [a.label for a in s.legal_actions()
+            if a.id.endswith("skip-drawing")] == ["draw a card"]
 
 
 def test_an_eight_names_the_suit_the_next_player_must_follow() -> None:
@@ -111,7 +112,7 @@ def test_an_eight_names_the_suit_the_next_player_must_follow() -> None:
     assert s.current_player() == 1 and s.decision_name() == "named"
     s.apply(f"named:{off}")
     assert s.current_player() == 2 and s.var("called") == off
-    assert _legal(s) == {named, f"{_other(suit)}-8", "skip"}
+    assert _legal(s) == {named, f"{_other(suit)}-8", "skip-drawing"}
 
 
 def test_drawing_goes_on_until_the_player_plays_or_the_stock_is_out() -> None:
@@ -123,11 +124,11 @@ def test_drawing_goes_on_until_the_player_plays_or_the_stock_is_out() -> None:
     misses = [f"{off}-{r}" for r in (2, 3, 4, 5) if r != rank][:3]
     _table(s, {1: misses[:1]}, stock=[playable, *misses[1:]])
     for n in (1, 2):
-        assert _legal(s) == {"skip"}
-        s.apply("card:skip")
+        assert _legal(s) == {"skip-drawing"}
+        s.apply("card:skip-drawing")
         assert s.current_player() == 1 and len(s.zone_cards("hand", 1)) == 1 + n
-    assert _legal(s) == {"skip"}
-    s.apply("card:skip")
+    assert _legal(s) == {"skip-drawing"}
+    s.apply("card:skip-drawing")
     assert _legal(s) == {playable}
     s.apply(f"card:{playable}")
     assert s.current_player() == 0 and s.var("called") == suit
@@ -143,11 +144,11 @@ def test_a_draw_limit_lets_the_player_pass_after_drawing() -> None:
     suit, rank, off = _setup(s)
     _table(s, {1: [f"{off}-{r}" for r in (2, 3) if r != rank]},
            stock=[f"{off}-6", f"{off}-{4 if rank != 4 else 5}"])
-    assert _legal(s) == {"skip"}
-    s.apply("card:skip")
+    assert _legal(s) == {"skip-drawing"}
+    s.apply("card:skip-drawing")
     assert s.current_player() == 1 and len(s.zone_cards("hand", 1)) == 3
     assert [a.label for a in s.legal_actions()] == ["pass"]
-    s.apply("card:skip")
+    s.apply("card:skip-passing")
     assert s.current_player() == 0 and s.var("passes") == 1
 
 
@@ -183,7 +184,7 @@ def test_a_blocked_game_pays_the_lowest_hand_the_differences() -> None:
                2: [f"{off}-{ranks[3]}"]}, stock=[])
     for q in (1, 2, 0):
         assert s.current_player() == q and [a.label for a in s.legal_actions()] == ["pass"]
-        s.apply("card:skip")
+        s.apply("card:skip-passing")
     assert s.is_terminal()
     # Seat 0 holds the lowest hand.
     expect = ranks[1] + ranks[2] - ranks[0] + ranks[3] - ranks[0]
@@ -209,12 +210,13 @@ def test_random_games_follow_the_rule_text_at_every_decision(players: int, seed:
         stock = len(s.zone_cards("stock"))
         playable = {c for c in hand if _matches(c, s.var("called"), top)}
         can_draw = stock > 0 and drawn < limit
-        assert _legal(s) == playable | ({"skip"} if can_draw or not playable else set())
+        assert _legal(s) == playable | ({"skip-drawing"} if can_draw else set()) | (
+            {"skip-passing"} if not can_draw and not playable else set())
         action = rng.choice(s.legal_actions())
         hands = [s.zone_cards("hand", q) for q in range(players)]
         before = list(totals)
         s.apply(action)
-        if action.id.endswith("skip") and can_draw:
+        if action.id.endswith("skip-drawing") and can_draw:
             drawn += 1
             assert len(s.zone_cards("stock")) == stock - 1
         else:
@@ -270,7 +272,7 @@ def test_penalty_scoring_charges_each_player_their_own_hand(blocked: bool) -> No
     if blocked:
         for q in (1, 2, 0):
             assert s.current_player() == q and [a.label for a in s.legal_actions()] == ["pass"]
-            s.apply("card:skip")
+            s.apply("card:skip-passing")
     else:
         s.apply(f"card:{last}")
     assert s.is_terminal()

@@ -230,7 +230,8 @@ def test_a_lone_makers_partner_sits_out_and_the_next_seat_leads() -> None:
 def test_without_loners_the_maker_plays_with_the_partner() -> None:
     state = _state(5, loners=False)
     _act(state, (1, f"up:{_zone(state, 'upcard')[0]}"))
-    assert _ids(state) == ["a:no"]
+    # No decision to go alone: the dealer picks up and discards, and nobody sits out.
+    assert state.decision_name() == "d" and state.var("alone") is False
 
 
 def test_a_lone_defender_sits_the_partner_out_too() -> None:

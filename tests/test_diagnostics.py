@@ -165,7 +165,7 @@ def test_syntax_error_names_what_was_expected_readably() -> None:
     assert info.value.message == "unexpected 'won'; expected 'to' or an operator"
     with pytest.raises(RulesSyntaxError) as info:
         load_text(text.replace("players 2..4", "players 2-4"))
-    assert info.value.message == "unexpected '-'; expected '..' or end of line"
+    assert info.value.message == "unexpected '-'; expected one of: ',', '..', end of line"
     with pytest.raises(RulesSyntaxError) as info:
         load_text(text.replace("lead = c.suit", "lead = "))
     assert info.value.message == "unexpected end of line; expected an expression"

@@ -205,7 +205,7 @@ def test_options_graph_compile_and_validate(folder: Path) -> None:
     assert f"Sale {MARK}: options" in _cli("options", path)
     assert f"Play {MARK}" in _cli("graph", path)
     assert f"Deal {MARK}" in _cli("graph", path, "--format", "dot")
-    assert f"Sale {MARK}: 2-2 players" in _cli("compile", path)
+    assert f"Sale {MARK}: 2 players" in _cli("compile", path)
     assert ir.Ruleset.model_validate_json(_cli("compile", path, "--json")) == \
         load_ruleset(path)[0]
     assert "ok" in _cli("validate", path, str(folder / "variant.rules"))

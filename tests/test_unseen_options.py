@@ -102,9 +102,10 @@ def test_every_way_of_naming_another_seat_is_refused(choice: str, read: str) -> 
      "pick != taken.rank", "reads hand[left of p] (through 'taken')"),
     ("dealer secretly chooses guess from 1..6\np chooses pick from 1..9 "
      "where pick != guess", "reads 'guess', which p cannot see (a secret choice of dealer)"),
-    ("let n = sum(hand[dealer], it.rank)\ndealer chooses pick from 1..30 "
-     "where pick <= n", "reads hand[dealer] (through 'n'), which dealer cannot see (only its "
-     "owner sees its cards, and 'dealer' may have named another seat when 'n' was worked out)"),
+    ("let n = sum(hand[dealer], it.rank)\ndealer = left of dealer\ndealer chooses pick "
+     "from 1..30 where pick <= n", "reads hand[dealer] (through 'n'), which dealer cannot "
+     "see (only its owner sees its cards, and 'dealer' may have named another seat when "
+     "'n' was worked out)"),
 ])
 def test_cards_variables_and_choices_the_chooser_may_not_see_are_refused(
         choice: str, said: str) -> None:

@@ -46,7 +46,7 @@ from .narrate import Narrator, score_table, teams_line, winner_line
 from .outfiles import fresh_name
 from .seatview import SeatView
 from .session import HUMAN, Session, play
-from .show import option_type_text
+from .show import option_type_text, players_text
 from .words import tr
 
 
@@ -148,7 +148,7 @@ def _new_state(game: Game, players: int | None, seed: int) -> State:
 @main.command()
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--players", "-p", type=int, default=None,
-              help="Seats at the table (default: the ruleset's minimum).")
+              help="Seats at the table (default: the ruleset's usual count, else its minimum).")
 @click.option("--seed", "-s", type=int, default=None,
               help="Seed of the game's random generator (default: a random one, printed).")
 @click.option("--option", "-o", "options", multiple=True, metavar="K=V",
@@ -196,7 +196,7 @@ def run(file: str, players: int | None, seed: int | None, options: tuple[str, ..
     game = _load_game(file, dict(parse_pairs(options, "--option")), lang, engine,
                       parse_limits(limits))
     echo_warnings(game.checked.warnings)
-    n = players if players is not None else game.player_range[0]
+    n = players if players is not None else game.usual_players
     try:
         game.program(n)  # the player count is allowed (checked before seats are read)
     except OptionError as exc:
@@ -533,7 +533,7 @@ def validate(files: tuple[str, ...]) -> None:
               help="Print the Python code its phases are compiled to, with the file:line of "
                    "each statement.")
 @click.option("--players", "-p", type=int, default=None,
-              help="With --python: the player count to compile for (default: the minimum).")
+              help="With --python: the player count to compile for (default: the usual count).")
 def compile_(file: str, as_json: bool, as_python: bool, players: int | None) -> None:
     """Parse and check FILE; print its IR as JSON (--json), its compiled code (--python)
     or a short summary."""
@@ -547,13 +547,13 @@ def compile_(file: str, as_json: bool, as_python: bool, players: int | None) -> 
         return
     if as_python:
         try:
-            prog = game.program(players if players is not None else r.min_players)
+            prog = game.program(players if players is not None else game.usual_players)
         except OptionError as exc:
             raise click.UsageError(exc.message) from None
         click.echo(terminal.clean(listing(prog)), nl=False)
         return
-    cards = game.program(r.min_players).num_cards
-    click.echo(terminal.clean(f"{game.title}: {r.min_players}-{r.max_players} players, "
+    cards = game.program(game.usual_players).num_cards
+    click.echo(terminal.clean(f"{game.title}: {players_text(r)} players, "
                               f"{cards} cards, {len(r.zones)} zones, {len(r.phases)} phases, "
                               f"{len(r.options)} options (use --json for the IR)"))
 
@@ -593,9 +593,7 @@ def list_(folder: str | None) -> None:
             continue
         r = game.ruleset
         based = re.search(r'^extends "([^"\n]*)"', path.read_text(encoding="utf-8"), re.M)
-        players = f"{r.min_players}" if r.min_players == r.max_players \
-            else f"{r.min_players}-{r.max_players}"
-        head = f"{name}: {game.title}, {players} players"
+        head = f"{name}: {game.title}, {players_text(r)} players"
         click.echo(terminal.clean(head + (f" (a variant of {based.group(1)})" if based else "")))
         if r.about and not based:
             click.echo(terminal.clean(f"    {r.about}"))

@@ -519,6 +519,7 @@ def merge(base: ir.Ruleset, variant: ir.Ruleset) -> ir.Ruleset:
             update[name] = getattr(variant, name)
     if "min_players" in given:
         update["min_players"], update["max_players"] = variant.min_players, variant.max_players
+        update["usual_players"] = variant.usual_players
         update["players_span"] = variant.players_span
     for name in ("start", "score", "winners", "teams"):
         if getattr(variant, name) is not None:

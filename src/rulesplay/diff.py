@@ -13,7 +13,7 @@ from typing import Any
 
 from . import ir
 from .phasegraph import start_phase
-from .show import card_set_text, expr_text, option_type_text
+from .show import card_set_text, expr_text, option_type_text, players_text
 from .visitor import Stage
 
 __all__ = ["diff", "expr_text", "option_text"]
@@ -63,7 +63,8 @@ def _options(base: ir.Ruleset, var: ir.Ruleset) -> list[str]:
     out, common = _added_removed("option", b, v, option_text)
     for n in common:
         x, y = b[n], v[n]
-        if (x.type, x.lo, x.hi, x.choices) != (y.type, y.lo, y.hi, y.choices):
+        if (x.type, x.lo, x.hi, x.choices) != (y.type, y.lo, y.hi, y.choices) or \
+                option_type_text(x) != option_type_text(y):
             out.append(f"option '{n}': {option_text(x)} -> {option_text(y)}")
         elif not _same(x.default, y.default):
             out.append(f"option '{n}': default {expr_text(x.default)} -> "
@@ -160,11 +161,12 @@ class _Constraints(Stage):
 
     def visit_Choose(self, s: ir.Choose) -> None:
         self.found[f"choice '{s.name}'"] = (s.cards, s.where)
-        if s.optional:  # when the skip is offered (``unless``: negated; None: always)
-            test = s.skip_test
-            if test is not None and s.skip_unless:
+        for k in s.skips() if s.optional else []:  # when offered (``unless``: negated)
+            test = k.test
+            if test is not None and k.unless:
                 test = ir.UnOp(span=test.span, op="not", operand=test)
-            self.found[f"skip of '{s.name}'"] = (None, test)
+            named = "" if k.name is None else f" '{k.name}'"
+            self.found[f"skip{named} of '{s.name}'"] = (None, test)
 
     def visit_Trick(self, s: ir.Trick) -> None:
         self.tricks += 1
@@ -243,9 +245,9 @@ def diff(base: ir.Ruleset, variant: ir.Ruleset) -> list[str]:
     out: list[str] = []
     if base.title.text != variant.title.text:
         out.append(f"title {base.title.text!r} -> {variant.title.text!r}")
-    if (base.min_players, base.max_players) != (variant.min_players, variant.max_players):
-        out.append(f"players {base.min_players}..{base.max_players} -> "
-                   f"{variant.min_players}..{variant.max_players}")
+    if (base.min_players, base.max_players, base.usual_players) != \
+            (variant.min_players, variant.max_players, variant.usual_players):
+        out.append(f"players {players_text(base)} -> {players_text(variant)}")
     out += _options(base, variant)
     out += _enums(base, variant)
     out += _kinds(base, variant)

@@ -166,7 +166,7 @@ other (the engine writes the operator into generated Python source)."""
 UnaryOp = Literal["-", "not"]
 SeatSide = Literal["left", "right", "team", "partner"]
 AssignOp = Literal["=", "+=", "-="]
-MoveEnd = Literal["top", "bottom"]
+MoveEnd = Literal["top", "bottom", "random"]
 VarScope = Literal["global", "player", "team", "trick", "card"]
 # Who sees a variable's value (the words zones use): every seat, only the seat of a player
 # variable, or no seat (only the referee and the whole game's log).
@@ -279,13 +279,19 @@ class Let(StmtNode):
     value: Expr
 
 
-class Move(StmtNode):
-    """``move CARDS to ZONE [top|bottom]``: one card, a filtered list, or a whole zone."""
+class Move(StmtNode, Written):
+    """``move CARDS to [top of|bottom of] ZONE [at random]``: one card, a filtered list, or
+    a whole zone; ``at random`` (``end`` "random") puts each card at a place drawn from the
+    game's generator. ``also_end``: a ``top of``/``bottom of`` written with ``at random``
+    (the validator reports it)."""
+
+    written: ClassVar[tuple[str, ...]] = ("also_end",)
 
     node: Literal["move"] = "move"
     cards: Expr
     to: Expr
     end: MoveEnd = "top"
+    also_end: list[Word] = Field(default_factory=list)
 
 
 class Shuffle(StmtNode):
@@ -367,6 +373,17 @@ class CardSet(Node):
     shapes: list[CardShape] = Field(default_factory=list)
 
 
+class SkipClause(Node):
+    """A further ``skip "label" as NAME [if|unless COND]`` of a choice (see
+    :class:`Choose`): its label, the local yes/no ``name`` it binds, and when it is
+    offered."""
+
+    label: Labels
+    name: str | None = None
+    test: Expr | None = None
+    unless: bool = False
+
+
 class Choose(StmtNode, Sparse):
     """A decision: ``PLAYER chooses NAME from DOMAIN [where COND] [or skip] "prompt"``.
 
@@ -388,7 +405,26 @@ class Choose(StmtNode, Sparse):
     # (``unless``: when it does not); None: always.
     skip_test: Expr | None = None
     skip_unless: bool = False
-    sparse: ClassVar[tuple[str, ...]] = ("skip_test", "skip_unless")
+    # ``skip "draw a card" as drawing``: the name of the skip, a local yes/no that is true
+    # after the choice when this skip was taken; ``more_skips``: the further skips of the
+    # choice, each named (drawing and passing: two ways not to play).
+    skip_as: str | None = None
+    more_skips: list[SkipClause] = Field(default_factory=list)
+    sparse: ClassVar[tuple[str, ...]] = ("skip_test", "skip_unless", "skip_as", "more_skips")
+
+    def skips(self) -> list[SkipClause]:
+        """Every skip of the choice, the first (in the fields above) included, in the
+        order written; none without a ``skip`` clause."""
+        if self.skip_label is None and not self.more_skips:
+            return []
+        first = SkipClause(span=self.skip_label.span if self.skip_label else self.span,
+                           label=self.skip_label or Labels(), name=self.skip_as,
+                           test=self.skip_test, unless=self.skip_unless)
+        return [first, *self.more_skips]
+
+    def skip_flags(self) -> list[str]:
+        """The local names the choice's named skips bind."""
+        return [k.name for k in self.skips() if k.name is not None]
 
 
 class Trick(StmtNode, Written):
@@ -399,7 +435,11 @@ class Trick(StmtNode, Written):
     one active seat is left; a seat with no playable card passes; the leader may not pass on
     the first play; with ``pass_for_turn`` a pass holds for that turn only (the seat may play
     again later in the trick), and the trick ends when every other seat in it has passed
-    since the last play. ``after_play`` runs after each play with ``player`` and ``card_var`` bound;
+    since the last play; ``pass_turn_test`` (``pass for this turn if COND``, or ``unless``
+    with ``pass_turn_unless``), worked out at each play, says whether the passes so far
+    hold for their turn only (then the play lets those seats in again) or to the end of
+    the trick (an option choosing between the two common rules). ``after_play`` runs
+    after each play with ``player`` and ``card_var`` bound;
     the winner is the player of the card with the highest ``key`` (``it`` bound per card), and
     ``after_trick`` runs with ``winner`` bound. A player who cannot see the cards of
     ``source`` (a face-down pile, the hand on its left) plays blind: it picks a position, and
@@ -419,6 +459,7 @@ class Trick(StmtNode, Written):
     """
 
     written: ClassVar[tuple[str, ...]] = ("duplicates",)
+    sparse: ClassVar[tuple[str, ...]] = ("pass_turn_test", "pass_turn_unless")
 
     node: Literal["trick"] = "trick"
     zone: Expr
@@ -431,6 +472,8 @@ class Trick(StmtNode, Written):
     prompt: Labels = Field(default_factory=Labels)
     pass_label: Labels | None = None
     pass_for_turn: bool = False
+    pass_turn_test: Expr | None = None
+    pass_turn_unless: bool = False
     sits_out: Expr | None = None
     chosen_by: Expr | None = None
     after_play: list[Stmt] = Field(default_factory=list)
@@ -497,13 +540,22 @@ Stmt = Annotated[
 # ---------------------------------------------------------------- declarations
 
 
-class OptionDecl(DeclNode):
-    """``option NAME: TYPE = DEFAULT "doc"``; TYPE is ``int in lo..hi``, ``bool`` or ``a | b``."""
+class OptionDecl(DeclNode, Sparse):
+    """``option NAME: TYPE = DEFAULT "doc"``; TYPE is ``int in lo..hi``, ``bool`` or ``a | b``.
+
+    A bound written in brackets (``int in 1..(51 / players)``) is an expression of the
+    player count and earlier options, in ``lo_at``/``hi_at`` (``lo``/``hi`` are then None):
+    the range is worked out for each player count.
+    """
+
+    sparse: ClassVar[tuple[str, ...]] = ("lo_at", "hi_at")
 
     name: str
     type: Literal["int", "bool", "choice"]
     lo: int | None = None
     hi: int | None = None
+    lo_at: Expr | None = None
+    hi_at: Expr | None = None
     choices: list[str] = Field(default_factory=list)
     default: Expr
     doc: str = ""
@@ -698,16 +750,19 @@ class Ruleset(Written):
     what a variant file says about its base; :func:`rulesplay.compose.load_ruleset` merges
     them away. A line a ruleset has once (``game``, ``players``, ``score:`` ...) given again
     is kept in ``duplicates`` (the last one counts) for the validator to report.
+    ``usual_players`` is the count a game gets when none is given (``usually N``).
     ``players_span`` and ``start_span`` are where the ``players`` and ``start`` lines are (a
     variant's, when it gives its own), for the diagnostics about them.
     """
 
     written: ClassVar[tuple[str, ...]] = ("duplicates",)
-    sparse: ClassVar[tuple[str, ...]] = ("defines", "teams")
+    sparse: ClassVar[tuple[str, ...]] = ("defines", "teams", "usual_players")
 
     title: Labels = Field(default_factory=Labels)
     min_players: int = 2
     max_players: int = 2
+    # ``players 3..5, usually 4``: the count a game gets when none is given (None: the fewest).
+    usual_players: int | None = None
     players_span: Span = NO_SPAN
     author: str = ""
     about: str = ""

@@ -296,8 +296,9 @@ class ToIR(Transformer[Token, Any]):
     def players_decl(self, meta: Any, items: list[Any]) -> _Once:
         low = self._int(items[0])
         high = low if items[1] is None else self._int(items[1])
+        usual = None if items[2] is None else self._int(items[2])
         return self._once("players", meta, min_players=low, max_players=high,
-                          players_span=self._span(meta))
+                          usual_players=usual, players_span=self._span(meta))
 
     def author_decl(self, meta: Any, items: list[Any]) -> _Once:
         return self._once("author", meta, author=_unquote(items[0]))
@@ -367,7 +368,11 @@ class ToIR(Transformer[Token, Any]):
                                               default=default, doc=doc, **typ))
 
     def int_type(self, meta: Any, items: list[Any]) -> dict[str, Any]:
-        return {"type": "int", "lo": items[0], "hi": items[1]}
+        lo, hi = items
+        return {"type": "int", "lo": lo if isinstance(lo, int) else None,
+                "hi": hi if isinstance(hi, int) else None,
+                "lo_at": None if isinstance(lo, int) else lo,
+                "hi_at": None if isinstance(hi, int) else hi}
 
     def bool_type(self, meta: Any, items: list[Any]) -> dict[str, Any]:
         return {"type": "bool"}
@@ -539,10 +544,15 @@ class ToIR(Transformer[Token, Any]):
         return ir.Let(span=self._span(meta), name=str(items[0]), value=items[1])
 
     def move_stmt(self, meta: Any, items: list[Any]) -> ir.Move:
-        cards, end, to = items
+        cards, end, to, at_random = items
         # The grammar's words are "top" or "bottom" (pydantic checks them again).
         where = "top" if end is None else cast(ir.MoveEnd, str(end).split()[0])
-        return ir.Move(span=self._span(meta), cards=cards, to=to, end=where)
+        if at_random is None:
+            return ir.Move(span=self._span(meta), cards=cards, to=to, end=where)
+        # ``bottom of Z at random`` says two places: kept for the validator to report.
+        said = [] if end is None else [ir.Word(span=self._tok_span(end), text=str(end))]
+        return ir.Move(span=self._span(meta), cards=cards, to=to, end="random",
+                       also_end=said)
 
     def shuffle_stmt(self, meta: Any, items: list[Any]) -> ir.Shuffle:
         return ir.Shuffle(span=self._span(meta), zone=items[0])
@@ -561,13 +571,17 @@ class ToIR(Transformer[Token, Any]):
                        start=start)
 
     def choose_stmt(self, meta: Any, items: list[Any]) -> ir.Choose:
-        player, secret, verb, count, name, domain, shape, where, prompt, skip = items
+        player, secret, verb, count, name, domain, shape, where, prompt, *skips = items
+        skip, more = (skips[0], skips[1:]) if skips else (None, [])
         optional = str(verb).startswith("may")
-        label, test, unless = skip if skip is not None else (None, None, False)
+        label, skip_as, test, unless = skip if skip is not None else (None, None, None, False)
+        also = [ir.SkipClause(span=m[0].span if m[0].span.line else self._span(meta),
+                              label=m[0], name=m[1], test=m[2], unless=m[3]) for m in more]
         return ir.Choose(span=self._span(meta), player=player, name=str(name), domain=domain,
                          where=where, optional=optional, skip_label=label, prompt=prompt,
                          secret=secret is not None, cards=self._card_set(count, shape),
-                         skip_test=test, skip_unless=unless)
+                         skip_test=test, skip_unless=unless, skip_as=skip_as,
+                         more_skips=also)
 
     @staticmethod
     def _card_set(count: ir.CardSet | None, shape: ir.CardSet | None) -> ir.CardSet | None:
@@ -602,10 +616,12 @@ class ToIR(Transformer[Token, Any]):
     def shape_run(self, meta: Any, items: list[Any]) -> tuple[str, ir.Expr]:
         return self._shape_key("run", items[1])
 
-    def skip(self, meta: Any, items: list[Any]) -> tuple[ir.Labels, ir.Expr | None, bool]:
+    def skip(self, meta: Any, items: list[Any]
+             ) -> tuple[ir.Labels, str | None, ir.Expr | None, bool]:
         labels: ir.Labels = items[0]  # the labels rule's node
-        word, test = items[1], items[2]
-        return labels, test, word is not None and str(word) == "unless"
+        name, word, test = items[1], items[2], items[3]
+        return (labels, None if name is None else str(name), test,
+                word is not None and str(word) == "unless")
 
     def end_stmt(self, meta: Any, items: list[Any]) -> ir.EndGame:
         return ir.EndGame(span=self._span(meta))
@@ -711,7 +727,9 @@ class ToIR(Transformer[Token, Any]):
         duplicates = self._first_of_each(clauses, tables)
         parts = tables["trick"]
         if "pass_label" in parts:
-            parts["pass_label"], parts["pass_for_turn"] = parts["pass_label"]
+            parts["pass_label"], parts["pass_for_turn"], test, unless = parts["pass_label"]
+            if test is not None:
+                parts["pass_turn_test"], parts["pass_turn_unless"] = test, unless
         return ir.Trick(span=self._span(meta), zone=zone, leader=leader,
                         climbing=climbing is not None, duplicates=duplicates, **play,
                         **parts)
@@ -722,8 +740,8 @@ class ToIR(Transformer[Token, Any]):
                 "cards": self._card_set(count, shape)}
 
     def pass_clause(self, meta: Any, items: list[Any]) -> _Part:
-        turn, label = items
-        value = (label, turn is not None)
+        turn, test_word, test, label = items
+        value = (label, turn is not None, test, str(test_word) == "unless")
         return _Part("trick", "pass_label", value, "pass", self._span(meta))
 
     def sits_out(self, meta: Any, items: list[Any]) -> _Part:

@@ -63,10 +63,29 @@ def expr_text(e: ir.Expr | None, prec: int = FILTER) -> str:
     return _EXPRS.text(e, prec)
 
 
+def _skip_text(k: ir.SkipClause) -> str:
+    """A choice's skip clause as written: ``skip "draw" as drawing if can_draw()``."""
+    text = _words("skip", labels_text(k.label))
+    if k.name is not None:
+        text = _words(text, "as", k.name)
+    if k.test is not None:
+        text = _words(text, "unless" if k.unless else "if", _src(k.test))
+    return text
+
+
+def players_text(r: ir.Ruleset) -> str:
+    """A ruleset's player counts for people: ``4``, ``3-5``, ``3-5 (usually 4)``."""
+    text = f"{r.min_players}" if r.min_players == r.max_players \
+        else f"{r.min_players}-{r.max_players}"
+    return text if r.usual_players is None else f"{text} (usually {r.usual_players})"
+
+
 def option_type_text(o: ir.OptionDecl) -> str:
     """An option's type as written: ``bool``, ``int in 1..12``, ``first_coloured | no_lead``."""
     if o.type == "int":
-        return f"int in {o.lo}..{o.hi}"
+        lo = f"({expr_text(o.lo_at)})" if o.lo_at is not None else str(o.lo)
+        hi = f"({expr_text(o.hi_at)})" if o.hi_at is not None else str(o.hi)
+        return f"int in {lo}..{hi}"
     if o.type == "bool":
         return "bool"
     return " | ".join(o.choices)
@@ -206,7 +225,8 @@ class StmtPrinter(Stage):
 
     def visit_Move(self, s: ir.Move, depth: int) -> None:
         end = "bottom of " if s.end == "bottom" else ""
-        self.line(depth, f"move {_src(s.cards)} to {end}{_src(s.to)}")
+        at = " at random" if s.end == "random" else ""
+        self.line(depth, f"move {_src(s.cards)} to {end}{_src(s.to)}{at}")
 
     def visit_Shuffle(self, s: ir.Shuffle, depth: int) -> None:
         self.line(depth, f"shuffle {_src(s.zone)}")
@@ -269,9 +289,7 @@ class StmtPrinter(Stage):
     def visit_Choose(self, s: ir.Choose, depth: int) -> None:
         verb = "may choose" if s.optional else "chooses"
         where = f" where {_src(s.where)}" if s.where is not None else ""
-        skip = _words("skip", labels_text(s.skip_label)) if s.skip_label is not None else ""
-        if s.skip_test is not None:
-            skip = _words(skip, "unless" if s.skip_unless else "if", _src(s.skip_test))
+        skip = " ".join(_skip_text(k) for k in s.skips())
         count, shape = card_set_text(s.cards)
         self.line(depth, _words(
             f"{_src(s.player, UNARY)}{' secretly' if s.secret else ''} {verb} "
@@ -289,6 +307,9 @@ class StmtPrinter(Stage):
                                 f"{_src(s.source, OR)}{shape}{where}", labels_text(s.prompt)))
         if s.pass_label is not None:
             turn = "pass for this turn" if s.pass_for_turn else "pass"
+            if s.pass_turn_test is not None:
+                word = "unless" if s.pass_turn_unless else "if"
+                turn += f" {word} {_src(s.pass_turn_test)}"
             self.line(inner, _words(turn, labels_text(s.pass_label)))
         if s.sits_out is not None:
             self.line(inner, f"sits out if {_src(s.sits_out)}")
@@ -466,7 +487,8 @@ def ruleset_text(r: ir.Ruleset) -> str:
     if _given(r, "title"):
         head.append(_words("game", labels_text(r.title)))
     if _given(r, "min_players") or _given(r, "max_players"):
-        head.append(f"players {r.min_players}..{r.max_players}")
+        usual = "" if r.usual_players is None else f", usually {r.usual_players}"
+        head.append(f"players {r.min_players}..{r.max_players}{usual}")
     for name in ("author", "about"):
         if _given(r, name):
             head.append(f"{name} {quote(getattr(r, name))}")

@@ -191,7 +191,7 @@ def simulate(path: str, n: int, players: int | None = None,
     Args:
         path: the ``.rules`` file.
         n: number of games (at least 1).
-        players: seats (default: the ruleset's minimum).
+        players: seats (default: the ruleset's usual count, else its minimum).
         options: ruleset options by name (strings allowed, as from the command line).
         bots: agent spec per seat (``"random"``, ``"mcts:iterations=200"``...); default random.
         seed: the run's seed; game ``i`` is seeded with :func:`game_seed` ``(seed, i)``.
@@ -230,7 +230,7 @@ def simulate(path: str, n: int, players: int | None = None,
     engine = engine or ENGINES[0]
     budgets = dict(limits or {})
     game = load(path, opts, lang, engine, budgets)
-    nplayers = players if players is not None else game.player_range[0]
+    nplayers = players if players is not None else game.usual_players
     game.program(nplayers)  # checks the player count and options
     table = {p: (bots or {}).get(p, "random") for p in range(nplayers)}
     for p, spec in table.items():

@@ -95,7 +95,7 @@ def _table_bots(bot: str, seats: dict[int, str], players: int) -> dict[int, str]
 
 def _players_of(path: str, options: dict[str, Any], players: int | None) -> int:
     """``--players``, checked against the ruleset's range before any seat is set up (a huge
-    count would otherwise be a huge table); default the ruleset's minimum."""
+    count would otherwise be a huge table); default the ruleset's usual count."""
     from .engine.game import load
 
     game = load(path, options)
@@ -103,7 +103,7 @@ def _players_of(path: str, options: dict[str, Any], players: int | None) -> int:
     if players is not None and not lo <= players <= hi:
         raise click.UsageError(f"--players: {game.title} is for {lo} to {hi} players, "
                                f"not {players}")
-    return lo if players is None else players
+    return game.usual_players if players is None else players
 
 
 def _common(f: Any) -> Any:
@@ -111,7 +111,7 @@ def _common(f: Any) -> Any:
         click.option("-n", "--games", "n", type=int, callback=at_least_one, default=1000,
                      show_default=True, help="Number of games."),
         click.option("--players", type=int, default=None,
-                     help="Number of players (default: the ruleset's minimum)."),
+                     help="Number of players (default: the ruleset's usual count)."),
         click.option("--option", "options", multiple=True, metavar="K=V",
                      help="Set a ruleset option (repeatable)."),
         click.option("--bot", default="random", show_default=True,

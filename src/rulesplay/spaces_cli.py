@@ -21,7 +21,7 @@ __all__ = ["spaces"]
 @click.command()
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--players", type=int, default=None,
-              help="Number of players (default: the ruleset's minimum).")
+              help="Number of players (default: the ruleset's usual count).")
 @click.option("--option", "options", multiple=True, metavar="K=V",
               help="Set a ruleset option (repeatable).")
 @click.option("--examples", type=click.IntRange(0, 100), default=3, show_default=True,
@@ -39,7 +39,7 @@ def spaces(file: str, players: int | None, options: tuple[str, ...], examples: i
     if players is not None and not lo <= players <= hi:
         raise click.UsageError(f"--players: {game.title} is for {lo} to {hi} players, "
                                f"not {players}")
-    n = lo if players is None else players
+    n = game.usual_players if players is None else players
     prog = game.program(n)
     try:
         actions = ActionSpace(prog)

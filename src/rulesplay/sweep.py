@@ -189,7 +189,7 @@ def run_sweep(path: str, grid: Mapping[str, list[Any]], n: int, players: int | N
     for values in combos:  # every combination checked before the first game
         opts = {**fixed, **dict(zip(names, values, strict=True))}
         game = Game(base.ruleset, base.checked, opts, path=base.path, bundle=base.bundle)
-        game.program(players if players is not None else game.player_range[0])
+        game.program(players if players is not None else game.usual_players)
     sweep = Sweep(path, names)
     for k, values in enumerate(combos):
         opts = {**fixed, **dict(zip(names, values, strict=True))}

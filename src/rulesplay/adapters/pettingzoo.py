@@ -54,7 +54,8 @@ def env(ruleset: str | Game, players: int | None = None,
 
     Args:
         ruleset: a ``.rules`` path (or a loaded :class:`~rulesplay.Game`).
-        players: the player count (default: the ruleset's minimum).
+        players: the player count (default: the ruleset's usual count, ``usually N``,
+            else its minimum).
         options: ruleset options by name (ignored for a loaded game, which has its own).
         render_mode: None, ``"ansi"`` (``render()`` returns the table as text) or
             ``"human"`` (prints it).
@@ -92,7 +93,7 @@ class RulesplayEnv(AECEnv):  # type: ignore[misc]  # (pettingzoo publishes no ty
         if reward not in REWARDS:
             raise ValueError(f"reward {reward!r}: use 'win' or 'score'")
         self.game, self.render_mode, self.reward = game, render_mode, reward
-        n = game.player_range[0] if players is None else players
+        n = game.usual_players if players is None else players
         self.spaces = Spaces(game, n)
         self.possible_agents = [f"player_{i}" for i in range(n)]
         high = max(float(self.spaces.program.num_cards), _SQUASHED)

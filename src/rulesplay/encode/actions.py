@@ -13,7 +13,8 @@ Each decision (by name, in the order the program holds them) gets a block of ids
 - a choice of values: ``NAME:VALUE`` for every value the domain's type allows (``no``/``yes``;
   an enum's values; seats; teams; the numbers of a range whose ends are fixed before play,
   or of a card attribute, ``values(CARDS, it.ATTR)``, else :data:`NUMBERS_UNKNOWN`);
-- ``NAME:skip`` for a ``may choose``, ``pass`` for a climbing trick.
+- ``NAME:skip`` for a ``may choose`` (a choice that names its skips: ``NAME:skip-WORD`` for
+  each, ``skip "pass" as passing``), ``pass`` for a climbing trick.
 
 An id is a string, so it means the same in every game of the ruleset at that player count
 and with those options; its index is its position in :attr:`ActionSpace.ids`.
@@ -26,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from .. import ir
 from ..engine.card_sets import action_space
-from ..engine.choices import ChooseNode, Decision
+from ..engine.choices import ChooseNode, Decision, skip_ids
 from ..validate.constants import value_before_play
 from ..validate.functions import UNKNOWN
 
@@ -235,10 +236,11 @@ def _takes_cards(node: Decision) -> bool:
 
 
 def _extras(name: str, nodes: list[Decision]) -> list[str]:
-    """``NAME:skip`` when some node may be skipped, ``pass`` for a climbing trick."""
-    out = []
-    if any(getattr(n, "optional", False) for n in nodes):
-        out.append(f"{name}:skip")
+    """``NAME:skip`` when some node may be skipped (each named skip's id, for a node that
+    names them), ``pass`` for a climbing trick."""
+    out: list[str] = []
+    for n in nodes:
+        out += [aid for aid in skip_ids(n, name) if aid not in out]
     if any(getattr(n, "climbing", False) for n in nodes):
         out.append("pass")
     return out

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 from ..errors import RUNTIME_FAULTS, RulesRuntimeError, RulesValidationError, Span
 from ..limits import MAX_SET_ACTIONS
 from .actions import BY_NODE, Action, SetAction
-from .choices import ChooseNode, Decision
+from .choices import ChooseNode, Decision, skip_ids
 
 if TYPE_CHECKING:
     from .program import Program
@@ -252,8 +252,7 @@ def action_space(prog: Program, choice: str) -> list[str]:
                 ids.extend(f"{choice}:{k}" for k in range(1, prog.num_cards + 1))
         else:
             raise ValueError(f"'{choice}' chooses values, not cards: its ids are its values")
-        if getattr(node, "optional", False):
-            ids.append(f"{choice}:skip")
+        ids.extend(skip_ids(node, choice))
         if getattr(node, "climbing", False):
             ids.append("pass")
     return list(dict.fromkeys(ids))

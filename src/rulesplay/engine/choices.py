@@ -147,6 +147,40 @@ class BlindPick:
         return card
 
 
+class SkipWay:
+    """One skip of a choice that names its skips (``skip "draw a card" as drawing if
+    COND``): its action (id ``NAME:skip-drawing``; ``NAME:skip`` unnamed), its label made
+    per listing, when it is offered, and the local slot of its name (None: unnamed).
+
+    Args:
+        action: the skip's action (value None: the choice's name is none).
+        text: its label made from the state, or None (the action's own).
+        test: ``f(state, None)`` -> whether it is offered now, or None: always.
+        flag: the local slot set True when this skip is taken (False otherwise).
+    """
+
+    __slots__ = ("action", "text", "test", "flag")
+
+    def __init__(self, action: Action, text: Callable[[State], str] | None, test: Fn | None,
+                 flag: int | None) -> None:
+        self.action, self.text, self.test, self.flag = action, text, test, flag
+
+    def made(self, s: State) -> Action:
+        """The skip's action, its label worked out now."""
+        a = self.action
+        return a if self.text is None else Action(a.id, self.text(s), None, a.choice, False)
+
+
+def skip_ids(node: Decision, choice: str) -> list[str]:
+    """The ids of the skips decision ``node`` (named ``choice``) may offer: each named
+    skip's (``NAME:skip-WORD``, a node with :class:`SkipWay` s), else ``NAME:skip`` for a
+    ``may choose``; none otherwise. What a fixed action space numbers."""
+    ways = getattr(node, "ways", None)
+    if ways is not None:
+        return [w.action.id for w in ways]
+    return [f"{choice}:skip"] if getattr(node, "optional", False) else []
+
+
 class ChooseNode(Decision):
     """``PLAYER chooses NAME from DOMAIN [where COND]`` (``may choose``: skipping allowed).
 
@@ -172,6 +206,8 @@ class ChooseNode(Decision):
         stands_for: for a choice of ``values(CARDS, KEY)``: ``f(state, value)`` -> the cards
             of CARDS whose KEY is that value (what the value stands for, shown to its
             chooser, who sees them: a choice's options read only what it sees); else None.
+        ways: the skips of a choice that names them (:class:`SkipWay`, offered in order),
+            or None (one unnamed skip, or none: ``optional``, ``may_skip``).
     """
 
     def __init__(self, index: int, name: str, span: Span, player: Fn, domain: Fn,
@@ -180,8 +216,9 @@ class ChooseNode(Decision):
                  skip_text: Callable[[State], str] | None,
                  prompt_text: Callable[[State], str], blind: BlindPick | None = None,
                  stands_for: Callable[[State, Any], list[int]] | None = None,
-                 may_skip: Fn | None = None) -> None:
+                 may_skip: Fn | None = None, ways: list[SkipWay] | None = None) -> None:
         self.index, self.name, self.span = index, name, span
+        self.ways = ways
         self.may_skip = may_skip
         self.player, self.domain, self.filter, self.slot = player, domain, filter, slot
         self.value_slot = slot
@@ -192,8 +229,8 @@ class ChooseNode(Decision):
         self.blind = blind
         self.stands_for = stands_for
         self._fixed_skip: Action | None = None  # the skip action, when its label is fixed
-        # Never a blind pick: the action's value is the chosen value (no position).
-        self.resolves = BINDS if blind is None else BY_NODE
+        # Never a blind pick, no named skip: the action's value is all there is to bind.
+        self.resolves = BINDS if blind is None and ways is None else BY_NODE
 
     def effect(self, s: State) -> None:
         """Reaching the statement makes the decision pending for its player."""
@@ -212,7 +249,8 @@ class ChooseNode(Decision):
         return RulesRuntimeError(
             f"no legal choice for '{self.name}': the domain is empty and the choice "
             "cannot be skipped (write 'may choose' or guard it with 'if'"
-            + (", or offer the skip in this case" if self.may_skip is not None else "")
+            + (", or offer the skip in this case"
+               if self.may_skip is not None or self.ways is not None else "")
             + ")", self.span)
 
     def no_player(self) -> RulesRuntimeError:
@@ -227,7 +265,9 @@ class ChooseNode(Decision):
             out = blind.positions(s, cards, self.filter, self.actions)
         else:
             out = [get(v) for v in self.filter(s, cards)]
-        if self.optional and (self.may_skip is None or self.may_skip(s, None)):
+        if self.ways is not None:
+            out += [w.made(s) for w in self.ways if w.test is None or w.test(s, None)]
+        elif self.optional and (self.may_skip is None or self.may_skip(s, None)):
             out.append(self.skip(s))
         return out
 
@@ -271,6 +311,10 @@ class ChooseNode(Decision):
         if isinstance(action, Position):
             value = BlindPick.card(self.domain(s, None), action)
         s.loc[self.slot] = value
+        if self.ways is not None:  # which skip was taken, if any
+            for w in self.ways:
+                if w.flag is not None:
+                    s.loc[w.flag] = action.id == w.action.id
 
     def prompt(self, s: State) -> str:
         return self.prompt_text(s)

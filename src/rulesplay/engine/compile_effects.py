@@ -90,10 +90,11 @@ def _seat_checked(value: Fn, n: int, a: ir.Assign) -> Fn:
 
 
 def compile_move(prog: Program, comp: ExprCompiler, m: ir.Move) -> Effect:
-    """``move CARDS to ZONE [top|bottom]``: one card, a list, or every card of a zone."""
+    """``move CARDS to ZONE [top|bottom|at random]``: one card, a list, or every card of a
+    zone (at random: each at a place drawn from the state's generator)."""
     whole = comp.type_of(m.cards) in ("zone", "pzone")  # (pzone: every seat's cards)
     cards = comp.coll(m.cards) if whole else comp.expr(m.cards)
-    to, top = comp.expr(m.to), m.end == "top"
+    to, top = comp.expr(m.to), None if m.end == "random" else m.end == "top"
     return lambda s: move_cards(s, cards(s, None), to(s, None), top)
 
 

@@ -20,7 +20,7 @@ from ..validate.unseen import reads_cards_of
 from ..visitor import NodeVisitor, Stage
 from .actions import Action, ActionCache
 from .card_sets import CardSets, Key, SetChooseNode
-from .choices import BlindPick, ChooseNode
+from .choices import BlindPick, ChooseNode, SkipWay
 from .compile_effects import (
     compile_assign,
     compile_deal,
@@ -261,7 +261,29 @@ def compile_choose(sc: StmtCompiler, index: int, c: ir.Choose) -> ChooseNode:
                              sets=card_sets(sc, c.name, c.cards))
     return ChooseNode(index, c.name, c.span, player, domain, filter, slot, c.optional,
                       c.secret, actions, skip_text, prompt_text, blind, _stands_for(sc, c),
-                      _may_skip(sc, c))
+                      _may_skip(sc, c), _skip_ways(sc, c, actions))
+
+
+def _skip_ways(sc: StmtCompiler, c: ir.Choose, actions: ActionCache) -> list[SkipWay] | None:
+    """The skips of a choice that names them, each its own action (id ``NAME:skip-WORD``)
+    and the slot of its name; None for one unnamed skip (the common case)."""
+    if c.skip_as is None and not c.more_skips:
+        return None
+    ways = []
+    for k in c.skips():
+        plain = actions.get(None)
+        aid = plain.id if k.name is None else f"{plain.id}-{k.name}"
+        test = None if k.test is None else sc.comp.expr(k.test)
+        if test is not None and k.unless:
+            test = _negated(test)
+        text = sc.template(k.label) if k.label.text is not None else None
+        ways.append(SkipWay(Action(aid, plain.label, None, c.name, False), text, test,
+                            None if k.name is None else sc.layout.local(k.name)))
+    return ways
+
+
+def _negated(test: Fn) -> Fn:
+    return lambda s, it: not test(s, it)
 
 
 def _may_skip(sc: StmtCompiler, c: ir.Choose) -> Fn | None:
@@ -338,7 +360,18 @@ def compile_trick(sc: StmtCompiler, index: int, t: ir.Trick,
                      sets=card_sets(sc, "play", t.cards) if t.cards is not None else None,
                      pass_for_turn=t.pass_for_turn,
                      sits_out=comp.expr(t.sits_out) if t.sits_out is not None else None,
-                     chooser=comp.expr(t.chosen_by) if t.chosen_by is not None else None)
+                     chooser=comp.expr(t.chosen_by) if t.chosen_by is not None else None,
+                     pass_test=_pass_test(comp, t))
+
+
+def _pass_test(comp: ExprCompiler, t: ir.Trick) -> Fn | None:
+    """``pass for this turn if COND`` (``unless``: its negation), or None."""
+    if t.pass_turn_test is None:
+        return None
+    test = comp.expr(t.pass_turn_test)
+    if not t.pass_turn_unless:
+        return test
+    return lambda s, it: not test(s, it)
 
 
 def blind_pick(sc: StmtCompiler, name: str, span: Span, cards: ir.Expr, chooser: ir.Expr,

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 Effect = Callable[["State"], None]
 
 
-def move_cards(s: State, cards: Any, to: int, top: bool = True) -> None:
+def move_cards(s: State, cards: Any, to: int, top: bool | None = True) -> None:
     """Move one card (an int) or several (in order) to zone ``to``; resets card variables;
     while a choice of a card resolves (``s.watch``), notes who sees that card arrive. The
     events of the cards that do not end on top of a zone whose top card alone some seat
@@ -37,7 +37,9 @@ def move_cards(s: State, cards: Any, to: int, top: bool = True) -> None:
         cards: a card id, or an iterable of card ids (copied first, so moving a whole zone
             out of itself is safe).
         to: destination zone id.
-        top: put the cards on top (end of the list) or at the bottom (start), keeping order.
+        top: put the cards on top (end of the list) or at the bottom (start), keeping order;
+            None: each card in turn at a place drawn from the state's generator (one of
+            the zone's ``len + 1`` gaps, ``randrange``), as :func:`move_cards_at_random`.
     """
     if cards is None:
         return
@@ -62,7 +64,13 @@ def _leave(s: State, batch: list[int]) -> None:
         zones[where[c]].remove(c)
 
 
-def _arrive(s: State, batch: list[int], src: int | None, to: int, top: bool) -> None:
+def move_cards_at_random(s: State, cards: Any, to: int) -> None:
+    """``move CARDS to ZONE at random``: :func:`move_cards` putting each card, in order, at
+    a place drawn from the state's one generator (chance; both engines call this)."""
+    move_cards(s, cards, to, None)
+
+
+def _arrive(s: State, batch: list[int], src: int | None, to: int, top: bool | None) -> None:
     """Put ``batch`` (already out of its zones: ``src`` when all came from one, else
     None and ``where`` still says where each was) into zone ``to``, with what
     :func:`move_cards` says."""
@@ -85,6 +93,10 @@ def _arrive(s: State, batch: list[int], src: int | None, to: int, top: bool) -> 
             where[c] = to
     if top:
         zones[to].extend(batch)
+    elif top is None:
+        zone, draw = zones[to], s.rng.randrange
+        for c in batch:
+            zone.insert(draw(len(zone) + 1), c)
     else:
         zones[to][:0] = batch
     if events is not None and prog.top_only(to):

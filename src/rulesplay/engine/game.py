@@ -100,6 +100,13 @@ class Game:
     def player_range(self) -> tuple[int, int]:
         return self.ruleset.min_players, self.ruleset.max_players
 
+    @property
+    def usual_players(self) -> int:
+        """The player count a game gets when none is given: the ruleset's ``usually N``,
+        else its fewest."""
+        r = self.ruleset
+        return r.min_players if r.usual_players is None else r.usual_players
+
     def program(self, num_players: int) -> Program:
         """The game compiled for ``num_players`` (built once, then cached)."""
         lo, hi = self.player_range
@@ -121,7 +128,8 @@ class Game:
         """A new game, run up to its first decision.
 
         Args:
-            num_players: seats at the table (default: the ruleset's minimum).
+            num_players: seats at the table (default: the ruleset's usual count, ``usually N``,
+                else its minimum).
             seed: seed of the state's random generator (all chance flows from it).
             record_events: keep every decision and card movement in ``state.events``;
                 ``"counts"``: keep only how many tricks, phases... there were (a
@@ -131,7 +139,7 @@ class Game:
             OptionError: a player count that is not an int or is outside the ruleset's
                 range, an option value not allowed for it, or a seed that is not an int.
         """
-        n = self.player_range[0] if num_players is None else num_players
+        n = self.usual_players if num_players is None else num_players
         program = self.program(n)
         if not isinstance(seed, int) or isinstance(seed, bool):
             raise OptionError(f"the seed is a whole number (an int), not {seed!r}")

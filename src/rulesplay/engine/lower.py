@@ -26,7 +26,14 @@ from ..visitor import NodeVisitor
 from .actions import ActionCache
 from .budgets import STEP_BATCH, spend_steps
 from .compile_stmts import StmtCompiler, compile_choose
-from .effects import PhaseNode, end_game, move_card, move_cards, ordered_seats
+from .effects import (
+    PhaseNode,
+    end_game,
+    move_card,
+    move_cards,
+    move_cards_at_random,
+    ordered_seats,
+)
 from .lower_trick import TrickLowering
 from .routine_code import Code
 from .routines import Routine, fail, fixed_listing, no_resume, turn_order
@@ -246,6 +253,9 @@ class Lowerer(TrickLowering):
         comp = self.comp
         typ = comp.type_of(st.cards)
         cards = comp.gen_coll(st.cards) if typ in ("zone", "pzone") else comp.gen(st.cards)
+        if st.end == "random":  # the one place chance is drawn, shared with the frames
+            code.emit(f"{comp.const(move_cards_at_random)}(s, {cards}, {comp.gen(st.to)})")
+            return
         move = move_card if typ == "card" else move_cards
         code.emit(f"{comp.const(move)}(s, {cards}, {comp.gen(st.to)}, {st.end == 'top'})")
 
@@ -419,7 +429,8 @@ class Lowerer(TrickLowering):
         self.prog.nodes.append(node)
         resume = code.label()
         code.emit(f"s.span = {k(st.span)}")
-        if node.blind is not None or st.cards is not None:  # (the node lists the actions)
+        if node.blind is not None or st.cards is not None or node.ways is not None:
+            # (the node lists the actions)
             code.emit(f"{k(node.effect)}(s)")
         else:
             seat, legal = code.temp("p"), code.temp("l")

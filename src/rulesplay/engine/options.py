@@ -9,28 +9,41 @@ from .. import ir
 from ..errors import OptionError
 
 
-def check_option_value(o: ir.OptionDecl, value: Any, players: int | None = None) -> None:
+def check_option_value(o: ir.OptionDecl, value: Any, players: int | None = None,
+                       bounds: tuple[int | None, int | None] | None = None) -> None:
     """Raise :class:`OptionError` unless ``value`` is allowed for option ``o``.
 
     Args:
         o: the option's declaration (type bool, int with a range, or a list of choices).
         value: the value, already of the option's type (see :func:`coerce_option`).
         players: the player count, named in the message when given (a per-count default).
+        bounds: an int option's range worked out for ``players`` (its bounds that are
+            expressions of the player count, ``int in 1..(51 / players)``); without it, the
+            written numbers only (a bound that is an expression is checked once the player
+            count is known).
     """
     where = f" with {players} players" if players else ""
     if o.type == "bool":
         ok = isinstance(value, bool)
         allowed = "yes or no"
     elif o.type == "int":
+        lo, hi = (o.lo, o.hi) if bounds is None else bounds
         ok = isinstance(value, int) and not isinstance(value, bool) and \
-            (o.lo is None or o.lo <= value) and (o.hi is None or value <= o.hi)
-        allowed = f"a whole number from {o.lo} to {o.hi}"
+            (lo is None or lo <= value) and (hi is None or value <= hi)
+        allowed = range_text(lo, hi)
     else:
         ok = value in o.choices
         allowed = "one of " + ", ".join(o.choices)
     if not ok:
         raise OptionError(f"option {o.name} = {_shown(value)}{where} is not allowed; "
                           f"allowed: {allowed}", o.span)
+
+
+def range_text(lo: int | None, hi: int | None) -> str:
+    """What an int option allows, for messages: ``a whole number from 1 to 8`` (a bound not
+    known yet is left out)."""
+    return "a whole number" + ("" if lo is None else f" from {lo}") + \
+        ("" if hi is None else f" to {hi}")
 
 
 def _shown(value: Any) -> str:

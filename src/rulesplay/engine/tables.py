@@ -36,12 +36,15 @@ def build_options(prog: Program, comp: ExprCompiler, values: Mapping[str, Any]) 
     """Every option's value for this player count: the chosen one, else its default.
 
     Raises:
-        OptionError: a value the option does not allow with this many players.
+        OptionError: a value the option does not allow with this many players (its range
+            worked out for that count when a bound is an expression of it).
     """
     lay = prog.layout
     for o in prog.ruleset.options:
         value = values[o.name] if o.name in values else comp.expr(o.default)(None, None)
-        check_option_value(o, value, lay.n)
+        bounds = (o.lo if o.lo_at is None else comp.expr(o.lo_at)(None, None),
+                  o.hi if o.hi_at is None else comp.expr(o.hi_at)(None, None))
+        check_option_value(o, value, lay.n, bounds)
         lay.options[o.name] = value
 
 

@@ -45,6 +45,9 @@ class TrickNode(Node, Decision):
         key: ``f(state, card)`` -> the card's rank in the trick (highest wins).
         climbing: a climbing trick (play higher or pass) rather than a standard one.
         pass_for_turn: in a climbing trick, a pass holds for that turn only.
+        pass_test: ``f(state, None)`` -> whether, at a play, the passes so far held for
+            their turn only (``pass for this turn if``), or None: always (with
+            ``pass_for_turn``).
         sits_out: ``f(state, None)`` with ``player`` set -> whether that seat sits the
             trick out (tested for every seat as the trick begins), or None.
         chooser: ``f(state, None)`` with ``player`` set -> the seat that chooses that
@@ -72,7 +75,7 @@ class TrickNode(Node, Decision):
                  pass_action: Action, prompt_text: Callable[[State], str],
                  blind: BlindPick | None = None, sets: CardSets | None = None,
                  pass_for_turn: bool = False, sits_out: Fn | None = None,
-                 chooser: Fn | None = None) -> None:
+                 chooser: Fn | None = None, pass_test: Fn | None = None) -> None:
         self.index, self.span, self.name = index, span, "play"
         self.n = n
         self.zone, self.leader = zone, leader
@@ -81,6 +84,7 @@ class TrickNode(Node, Decision):
         self.key = key
         self.climbing = climbing
         self.pass_for_turn = climbing and pass_for_turn
+        self.pass_test = pass_test
         self.sits_out, self.chooser = sits_out, chooser
         # Whether the turn goes round the seats in play (some may sit out) rather than
         # the whole table in order.
@@ -334,8 +338,8 @@ class TrickNode(Node, Decision):
             s.by[card] = seat
             s.loc[self.card_slot] = card
         f[at + 1] += 1
-        if self.pass_for_turn:  # a play: the seats that passed are in again
-            f[at + 3] = f[at + 4]
+        if self.pass_for_turn and (self.pass_test is None or self.pass_test(s, None)):
+            f[at + 3] = f[at + 4]  # a play: the seats that passed are in again
         self.then(s, f, True)
 
     def then(self, s: State, f: list[Any], played: bool) -> None:

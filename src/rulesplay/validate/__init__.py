@@ -75,6 +75,9 @@ class Checker:
         for o in r.options:
             ctx.scopes.append({})
             exprs.expr(o.default)
+            for bound in (o.lo_at, o.hi_at):
+                if bound is not None:
+                    exprs.want(bound, "int")
             ctx.scopes.pop()
         for v in r.vars:
             t = ctx.var_type(v)

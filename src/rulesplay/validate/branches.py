@@ -122,8 +122,9 @@ _EVERY_SEAT = ir.Name(id="(every seat)")
 
 def trick_flow_sight(ctx: Context, sight: Sight) -> None:
     """Report a trick's flow worked out from what some seat cannot see: every seat learns
-    who sits a trick out (``sits out if``), who chooses each card (``chosen by``) and
-    whether a trick ends early (the tests around an ``end trick`` in ``after play``), so
+    who sits a trick out (``sits out if``), who chooses each card (``chosen by``), how
+    long a pass holds (``pass for this turn if``) and whether a trick ends early (the
+    tests around an ``end trick`` in ``after play``), so
     these may read only what every seat sees (``player`` and the card just played stand
     for any seat and the card on the table)."""
     for node in ir.walk(ctx.r):
@@ -134,6 +135,8 @@ def trick_flow_sight(ctx: Context, sight: Sight) -> None:
             parts.append(("who sits out this trick", node.sits_out))
         if node.chosen_by is not None:
             parts.append(("who chooses each card", node.chosen_by))
+        if node.pass_turn_test is not None:
+            parts.append(("how long a pass holds", node.pass_turn_test))
         for inner in ir.walk(node.after_play):
             if isinstance(inner, ir.If | ir.Repeat) and any(nodes_of(inner, ir.EndTrick)):
                 tests = inner.tests if isinstance(inner, ir.If) else \

@@ -199,15 +199,60 @@ def _show_value(value: Any) -> str:
     return str(value)
 
 
-def _option_problem(o: ir.OptionDecl, value: Any) -> str | None:
-    """Why ``value`` is not allowed for option ``o`` (the engine's rule), or None."""
+def _bound_names(o: ir.OptionDecl) -> set[str]:
+    """The names an option's range reads (``int in 1..(51 / players)``)."""
+    return set().union(*(_names(b) for b in (o.lo_at, o.hi_at) if b is not None))
+
+
+def _bounds(o: ir.OptionDecl, env: dict[str, Any], where: str,
+            report: Callable[[str, ir.Expr | ir.Node, tuple[str, int]], None],
+            ) -> tuple[Any, Any] | None:
+    """Option ``o``'s range at one player count (``env``: the names known before play),
+    its bounds that are expressions worked out; None when one cannot be, or the range is
+    empty (reported).
+
+    Rules: a bound in brackets may use numbers, ``players``, earlier options and choice
+    values, as a default may, and is a whole number; the range holds a number."""
+    bounds: list[Any] = []
+    for written, at in ((o.lo, o.lo_at), (o.hi, o.hi_at)):
+        if at is None:
+            bounds.append(written)
+            continue
+        try:
+            value = const_eval(at, env)
+        except _NotConstant as exc:
+            report(f"the range of option '{o.name}' cannot be worked out: it must be known "
+                   "before play: use numbers, 'players', earlier options and choice values",
+                   exc.node, (o.name, 1))
+            return None
+        except _EvalFault as exc:
+            report(f"the range of option '{o.name}' cannot be worked out{where}: "
+                   f"{exc.message}", exc.node, (o.name, 1))
+            return None
+        except _Reported:
+            return None
+        if not isinstance(value, int) or isinstance(value, bool):
+            report(f"a bound of option '{o.name}' is {_show_value(value)}{where}; a range "
+                   "is of whole numbers", at, (o.name, 1))
+            return None
+        bounds.append(value)
+    lo, hi = bounds
+    if lo is not None and hi is not None and lo > hi:
+        report(f"option '{o.name}' has the empty range {lo}..{hi}{where}", o, (o.name, 1))
+        return None
+    return lo, hi
+
+
+def _option_problem(o: ir.OptionDecl, value: Any, lo: Any, hi: Any) -> str | None:
+    """Why ``value`` is not allowed for option ``o`` whose range is ``lo..hi`` at this
+    player count (the engine's rule), or None."""
     if o.type == "bool":
         return None if isinstance(value, bool) else "allowed: yes or no"
     if o.type == "int":
         if isinstance(value, int) and not isinstance(value, bool) and \
-                (o.lo is None or o.lo <= value) and (o.hi is None or value <= o.hi):
+                (lo is None or lo <= value) and (hi is None or value <= hi):
             return None
-        return f"allowed: a whole number from {o.lo} to {o.hi}"
+        return f"allowed: a whole number from {lo} to {hi}"
     return None if value in o.choices else "allowed: " + ", ".join(o.choices)
 
 
@@ -240,7 +285,7 @@ def constant_checks(c: Context) -> dict[int, dict[str, Any]]:
             c.error(f"option '{o.name}' has the empty range {o.lo}..{o.hi}", o.span)
     varying = {"players"}  # names whose value depends on the player count
     for o in r.options:
-        if _names(o.default) & varying:
+        if (_names(o.default) | _bound_names(o)) & varying:
             varying.add(o.name)
     for n in range(r.min_players, r.max_players + 1):
         env = envs[n] = dict(base, players=n)
@@ -267,7 +312,10 @@ def constant_checks(c: Context) -> dict[int, dict[str, Any]]:
             if o.type == "int" and o.lo is not None and o.hi is not None and o.lo > o.hi:
                 env[o.name] = value  # the empty range is reported once, above
                 continue
-            problem = _option_problem(o, value)
+            bounds = _bounds(o, env, where, report)
+            if bounds is None:
+                continue
+            problem = _option_problem(o, value, *bounds)
             if problem is not None:
                 report(f"the default of option '{o.name}' is {_show_value(value)}{where}; "
                        f"{problem}", o.default, (o.name, 0))

@@ -59,6 +59,10 @@ class Declarations:
         if r.min_players < 1 or r.max_players < r.min_players or r.max_players > 64:
             ctx.error(f"players {r.min_players}..{r.max_players} is not a range of 1 to 64 "
                       "players", r.players_span if r.players_span.line else r.span)
+        elif r.usual_players is not None and not \
+                r.min_players <= r.usual_players <= r.max_players:
+            ctx.error(f"the usual count, {r.usual_players}, is not in players "
+                      f"{r.min_players}..{r.max_players}", r.players_span)
         named: set[str] = set()
         for lim in r.limits:
             problem = limit_problem(lim.name, lim.value, in_ruleset=True)

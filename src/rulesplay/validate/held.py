@@ -144,7 +144,8 @@ def _check(ctx: Context, sight: Sight, what: str, held: ir.Expr, waits: list[Dec
     parts = taken[2] if taken is not None and not renamed else [held]
     first = {_seat(d): d for d in reversed(waits)}
     for chooser, decision in reversed(first.values()):
-        reads = [r for part in parts for r in sight.reads(part, chooser, others, True)]
+        reads = [r for part in parts
+                 for r in sight.reads(part, chooser, others, True, holder)]
         if reads:
             hint = f"'{holder}' is also bound to other values, so a sample cannot " \
                 "re-point it at the cards it deals: give it a name of its own" if renamed \

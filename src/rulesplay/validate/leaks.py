@@ -165,8 +165,8 @@ def _texts(node: ir.Node) -> Iterator[tuple[str, ir.Labels]]:
         yield "this 'say' text", node.text
     elif isinstance(node, ir.Choose):
         yield "this prompt", node.prompt
-        if node.skip_label is not None:
-            yield "this skip label", node.skip_label
+        for k in node.skips():
+            yield "this skip label", k.label
     elif isinstance(node, ir.Trick):
         yield "this prompt", node.prompt
         if node.pass_label is not None:

@@ -48,6 +48,8 @@ def binders(ruleset: ir.Ruleset, checked: Checked) -> dict[str, list[Binder]]:
             cards = elem_type(checked.types.get(id(node.domain), "")) == "card"
             add(node.name, (node.domain,) if cards else (),
                 node.player if node.secret else None)
+            for flag in node.skip_flags():  # which skip was taken: as open as the choice
+                add(flag, (), node.player if node.secret else None)
         elif isinstance(node, ir.Trick):
             add(node.card_var, (node.source,))
         elif isinstance(node, ir.Trigger):

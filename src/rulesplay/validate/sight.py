@@ -95,12 +95,11 @@ def secret_action_labels(ctx: Context) -> None:
     """Report skip and pass labels that read a variable some seat may not see (an action's
     label is told to every seat, unmasked)."""
     for node in ir.walk(ctx.r):
-        labels = node.skip_label if isinstance(node, ir.Choose) else \
-            node.pass_label if isinstance(node, ir.Trick) else None
-        if labels is None:
-            continue
-        for read in placeholder_reads(ctx.out, labels)[:1]:
-            what = "skip" if isinstance(node, ir.Choose) else "pass"
-            ctx.error(f"this {what} label reads '{read.text}', which is "
-                      f"{read.var.visibility}: a decision's label is told to every seat, so "
-                      "it cannot hide the value", labels.span)
+        every = [k.label for k in node.skips()] if isinstance(node, ir.Choose) else \
+            [node.pass_label] if isinstance(node, ir.Trick) and node.pass_label else []
+        for labels in every:
+            for read in placeholder_reads(ctx.out, labels)[:1]:
+                what = "skip" if isinstance(node, ir.Choose) else "pass"
+                ctx.error(f"this {what} label reads '{read.text}', which is "
+                          f"{read.var.visibility}: a decision's label is told to every seat, "
+                          "so it cannot hide the value", labels.span)

@@ -121,6 +121,9 @@ class StmtChecker(Stage):
             self.error(f"'move' needs a card, cards or a zone, got {describe(t)}",
                        s.cards.span)
         self.want(s.to, "zone", what=" (destination of move)")
+        for said in s.also_end:
+            self.error(f"'{said.text}' and 'at random' say two places for the cards: "
+                       "give one", said.span)
 
     def visit_Shuffle(self, s: ir.Shuffle) -> None:
         self.want(s.zone, "zone", what=" (shuffle needs a zone)")
@@ -254,9 +257,10 @@ class StmtChecker(Stage):
 
     # ------------------------------------------------------------ decisions
     def visit_Choose(self, s: ir.Choose) -> None:
-        if s.skip_label is not None and not s.optional:
+        if (s.skip_label is not None or s.more_skips) and not s.optional:
+            label = s.skip_label or s.more_skips[0].label
             self.error("'skip' needs 'may choose' (a choice that can be skipped)",
-                       s.skip_label.span if s.skip_label.span.line else s.span)
+                       label.span if label.span.line else s.span)
         self.want(s.player, "player", what=" (who chooses)")
         with self.ctx.only_reading("a choice's options"):
             el = self.coll(s.domain, None, " to choose from")
@@ -267,15 +271,41 @@ class StmtChecker(Stage):
             with self.ctx.only_reading("a choice's 'where' filter"):
                 self.want(s.where, "bool")
             self.ctx.scopes.pop()
-        if s.skip_test is not None:  # (a skip without 'may choose' is reported above)
-            with self.ctx.only_reading("whether a choice may be skipped"):
-                self.want(s.skip_test, "bool", what=" (when the skip is offered)")
+        skips = s.skips()
+        for k in skips:  # (a skip without 'may choose' is reported above)
+            if k.test is not None:
+                with self.ctx.only_reading("whether a choice may be skipped"):
+                    self.want(k.test, "bool", what=" (when the skip is offered)")
         # The prompt is shown before the choice is made: it cannot name the choice.
         with self.ctx.only_reading("a prompt"):
             self.exprs.template(s.prompt)
-            if s.skip_label is not None:
-                self.exprs.template(s.skip_label)
+            for k in skips:
+                self.exprs.template(k.label)
         self.ctx.bind(s.name, el, s.span)
+        self.named_skips(s, skips)
+
+    def named_skips(self, s: ir.Choose, skips: list[ir.SkipClause]) -> None:
+        """Several skips of one choice are each named (``skip "pass" as passing``), with
+        names of their own; each name is bound, a yes/no: the skip was taken. Named skips
+        are for a choice of one card or value."""
+        if s.cards is not None and (len(skips) > 1 or s.skip_as is not None):
+            self.error("a choice of several cards offers one unnamed skip; named skips are "
+                       "for a choice of one card or value", skips[-1].span)
+            return
+        seen = {s.name}
+        for k in skips:
+            if k.name is None:
+                if len(skips) > 1:
+                    self.error("a choice with several skips names each one, e.g. "
+                               "'skip \"pass\" as passing': the name says after the choice "
+                               "which was taken", k.span)
+                continue
+            if k.name in seen:
+                self.error(f"'{k.name}' already names this choice or another of its skips",
+                           k.span)
+                continue
+            seen.add(k.name)
+            self.ctx.bind(k.name, "bool", k.span)
 
     def card_set(self, c: ir.CardSet, el: str, domain: ir.Expr) -> str:
         """Several cards as one decision (``3 cards``, ``1..4 cards of one rank``): a count
@@ -347,6 +377,9 @@ class StmtChecker(Stage):
         ctx.scopes.pop()
         with self.ctx.only_reading("a prompt"):
             self.exprs.template(s.pass_label)
+        if s.pass_turn_test is not None:
+            with self.ctx.only_reading("how long a pass holds"):
+                self.want(s.pass_turn_test, "bool", what=" (pass for this turn if)")
         if s.key is None:
             self.error("this trick has no 'won by highest KEY' line saying which card wins, "
                        "e.g. 'won by highest it.rank'", s.span)

@@ -30,7 +30,7 @@ them. A trick's play is such a choice of a card by the player whose turn it is.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import NamedTuple
 
 from .. import ir
@@ -38,6 +38,7 @@ from ..show import expr_text
 from ..visibility import sight
 from ..visitor import NodeVisitor, nodes_of
 from .locals import binders, dependency_order
+from .steady import ANY_VAR, changing
 from .symbols import Checked, Context
 from .types import elem_type
 
@@ -74,7 +75,11 @@ class _Item:
         key: the seat it belongs to as written (``hand[KEY]``, the secret chooser), if any.
         names: the names in ``key``.
         settled: ``key`` is written with local names and constants only, which do not
-            change in their scope (a variable may change between two statements).
+            change in their scope (a variable may change between two statements), or
+            with variables that nothing assigns in the scope of the local name whose
+            binding reads this (:mod:`.steady`).
+        moving: the global variables ``key`` is written with (for :mod:`.steady`);
+            ``None`` when it reads another name that may change.
     """
 
     expr: ir.Expr
@@ -85,6 +90,7 @@ class _Item:
     key: str | None
     names: frozenset[str]
     settled: bool
+    moving: frozenset[str] | None = None
 
     def judge(self, who: str, others: frozenset[str], earlier: str | None
               ) -> Read | None:
@@ -142,6 +148,7 @@ class Sight:
         self.res, self.types, self.local_types = checked.res, checked.types, \
             checked.local_types
         self.binders = binders(ruleset, checked)
+        self.changing = changing(ruleset)
         self.shown_in_play = shown_in_play(ruleset)
         self._bound: dict[str, _Summary] = {}  # local name -> what its binders read
         self._order: list[list[str]] | None = None
@@ -170,7 +177,7 @@ class Sight:
         return None
 
     def reads(self, e: ir.Expr, chooser: ir.Expr, others: frozenset[str] = frozenset(),
-              earlier: bool = False) -> list[Read]:
+              earlier: bool = False, binding: str | None = None) -> list[Read]:
         """What ``e`` reads that the text does not prove ``chooser`` sees, in the order
         written.
 
@@ -182,11 +189,14 @@ class Sight:
                 followed, never the chooser.
             earlier: ``e`` is worked out before the decision (not where it is written),
                 so a seat written as the chooser is the chooser only when written with
-                local names.
+                local names, or with variables nothing assigns in the scope of local
+                ``binding`` (the name ``e`` is given to) up to its last read.
         """
         who = expr_text(chooser)
         found = self._summary([e])
-        out = [r for item in found.items
+        items = found.items if binding is None else \
+            [self.steady(item, binding) for item in found.items]
+        out = [r for item in items
                if (r := item.judge(who, others, "" if earlier else None)) is not None]
         for name in found.names:
             r = None if name.id in others else self.witness(name.id, who)
@@ -223,13 +233,26 @@ class Sight:
         summary = self._bound.get(name)
         if summary is None:
             binds = self.binders.get(name, [])
-            summary = self._bound[name] = self._summary([x for b in binds for x in b.exprs])
+            summary = self._summary([x for b in binds for x in b.exprs])
+            # A seat written with variables nothing assigns in the name's scope is the
+            # same seat wherever the name is read.
+            summary = self._bound[name] = _Summary(
+                [self.steady(item, name) for item in summary.items], summary.names)
             for b in binds:
                 if b.secret_of is not None:
                     summary.items.append(self.item(
                         ir.Name(id=name, span=b.secret_of.span), f"'{name}'", False, "secret",
                         "it", b.secret_of))
         return summary
+
+    def steady(self, item: _Item, name: str) -> _Item:
+        """``item`` read in binding local ``name``, settled when its seat is written with
+        variables that nothing assigns in the scope of ``name`` (:mod:`.steady`)."""
+        changed = self.changing.get(name, frozenset({ANY_VAR}))
+        if item.settled or item.moving is None or item.moving & changed \
+                or ANY_VAR in changed:
+            return item
+        return replace(item, settled=True)
 
     def _summary(self, exprs: list[ir.Expr]) -> _Summary:
         collect = _Collect(self)
@@ -242,10 +265,12 @@ class Sight:
         """A read at ``e`` of something declared ``visibility`` belonging to seat ``key``
         (see :class:`_Item`)."""
         names = [] if key is None else list(nodes_of(key, ir.Name))
+        cats = {n.id: self.category(n) for n in names}
+        moving = frozenset(n for n, cat in cats.items() if cat == "var")
+        fixed = all(cat in ("local", "var", "option", "players") for cat in cats.values())
         return _Item(e, text, cards, visibility, what,
                      None if key is None else expr_text(key),
-                     frozenset(n.id for n in names),
-                     all(self.category(n) == "local" for n in names))
+                     frozenset(cats), not moving and fixed, moving if fixed else None)
 
     def by_position(self, e: ir.Expr) -> tuple[ir.Expr, ir.ZoneDecl, list[ir.Expr]] | None:
         """When ``e`` is a zone, or cards taken from one by position only (``first(2,
@@ -464,11 +489,11 @@ def unseen_options(ctx: Context, sight_: Sight) -> None:
                 continue
             errors = pick_errors(sight_, f"'{node.name}'", node.name, node.player,
                                  expr_text(node.player), node.domain, node.where)
-            if node.skip_test is not None:
-                errors += [(f"whether '{node.name}' may be skipped is worked out from "
-                            f"{r.text}, which {expr_text(node.player)} cannot see ({r.why}):"
-                            f" the options listed would show {_shown(r)}", r.expr)
-                           for r in sight_.reads(node.skip_test, node.player)]
+            errors += [(f"whether '{node.name}' may be skipped is worked out from "
+                        f"{r.text}, which {expr_text(node.player)} cannot see ({r.why}):"
+                        f" the options listed would show {_shown(r)}", r.expr)
+                       for k in node.skips() if k.test is not None
+                       for r in sight_.reads(k.test, node.player)]
         elif isinstance(node, ir.Trick):
             player = ir.Name(id="player", span=node.span)
             if node.cards is not None and sight_.holds_cards(node.source) and \
