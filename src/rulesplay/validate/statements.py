@@ -212,6 +212,8 @@ class StmtChecker(Stage):
     def visit_ForEachPlayer(self, s: ir.ForEachPlayer) -> None:
         if s.start is not None:
             self.want(s.start, "player")
+        if s.until is not None:  # (tested before each turn: the loop's name is not bound)
+            self.want(s.until, "bool", what=" (until)")
         self.ctx.scopes.append({})
         self.ctx.bind(s.var, "player", s.span)
         if s.order is not None:
@@ -328,6 +330,8 @@ class StmtChecker(Stage):
         if s.chosen_by is not None:
             with self.ctx.only_reading("'chosen by'"):
                 self.want(s.chosen_by, "player", what=" (chosen by)")
+        # 'before play' runs as a seat's turn comes: the seat is bound, no card yet.
+        self.block(s.before_play)
         el = self.coll(s.source, None)
         if el not in ("card", ANY):
             self.error(f"players play cards; the source holds {describe('list:' + el)}",
