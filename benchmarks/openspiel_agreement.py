@@ -114,7 +114,7 @@ def euchre_os(state: Any, decisions: int) -> Measures:
 # vulnerable (its defaults), a passed-out deal scores 0; returns are the North-South score
 # for North and South and its negative for East and West.
 
-STRAINS = ["club", "diamond", "heart", "spade", "notrump"]
+STRAINS = ["clubs", "diamonds", "hearts", "spades", "notrump"]
 
 
 def bridge_rp(state: rulesplay.State, decisions: int, start: dict[str, Any]) -> Measures:

@@ -527,10 +527,16 @@ class EnumValue(Node):
     labels: Labels = Field(default_factory=Labels)
 
 
-class EnumDecl(DeclNode):
+class EnumDecl(DeclNode, Sparse):
+    """``enum NAME: a, b, c``. A value that names an enum declared before it stands for
+    that enum's values (``enum strain: suit, notrump``): as checked, ``values`` holds them
+    all and ``extends`` names the enums whose values it shares (empty as parsed)."""
+
     name: str
     values: list[EnumValue]
     labels: Labels = Field(default_factory=Labels)
+    extends: list[str] = Field(default_factory=list)
+    sparse: ClassVar[tuple[str, ...]] = ("extends",)
 
 
 class AttrDecl(Node):

@@ -25,6 +25,7 @@ from .branches import hidden_branches, trick_flow_sight
 from .constants import MAX_CARDS, const_eval, constant_checks, value_before_play
 from .cycles import ability_cycles, call_depths
 from .declarations import Declarations, card_label_reads
+from .enums import related, shared_enums
 from .expand import Expander
 from .expressions import ExprChecker
 from .functions import BUILTINS, PER_ELEMENT, Builtin
@@ -36,7 +37,7 @@ from .sight import secret_action_labels
 from .statements import StmtChecker
 from .symbols import RESERVED, Checked, Context, Symbols
 from .teams import team_checks
-from .types import ANY, compatible, describe, elem_type, per_player_hint
+from .types import ANY, compatible, describe, elem_type, per_player_hint, sharing
 from .unseen import Sight, unseen_options
 from .warn import unused_options
 
@@ -53,10 +54,13 @@ class Checker:
     """
 
     def __init__(self, ruleset: ir.Ruleset) -> None:
-        # Defines and attributes that read the game are expanded where they are used first.
+        # Enums that share values are written out; defines and attributes that read the
+        # game are expanded where they are used, first.
+        ruleset, enum_errors = shared_enums(ruleset)
+        self.shared = related(ruleset)
         self.expander = expander = Expander(ruleset)
         self.ctx = Context(expander.ruleset())
-        self.ctx.out.diagnostics.extend(expander.diagnostics)
+        self.ctx.out.diagnostics.extend(enum_errors + expander.diagnostics)
         expander.diagnostics = self.ctx.out.diagnostics
         self.ctx.expand = expander.expr
         self.ctx.defines = expander.defines
@@ -171,16 +175,18 @@ def check(ruleset: ir.Ruleset, sources: dict[str, str] | None = None) -> Checked
         RulesValidationError: with every error found, sorted by position (warnings are not
             included).
     """
-    checked = Checker(ruleset).run()
-    checked.sources = dict(sources or {})
-    ruleset = checked.ruleset  # (with defines and state-dependent attributes expanded)
-    if checked.diagnostics:
-        diags = _in_order(checked.diagnostics)
-        first = diags[0]
-        raise RulesValidationError(first.message, first.span, diags).attach_source(
-            sources or {})
-    checked.warnings = _in_order(checked.warnings + lookalike_warnings(checked.sources)
-                                 + public_leaks(ruleset, checked))
+    checker = Checker(ruleset)
+    with sharing(checker.shared):
+        checked = checker.run()
+        checked.sources = dict(sources or {})
+        ruleset = checked.ruleset  # (with defines and state-dependent attributes expanded)
+        if checked.diagnostics:
+            diags = _in_order(checked.diagnostics)
+            first = diags[0]
+            raise RulesValidationError(first.message, first.span, diags).attach_source(
+                sources or {})
+        checked.warnings = _in_order(checked.warnings + lookalike_warnings(checked.sources)
+                                     + public_leaks(ruleset, checked))
     for diag in checked.warnings:
         diag.source = checked.sources.get(diag.span.file)
     return checked
