@@ -127,6 +127,17 @@ class StmtChecker(Stage):
 
     def visit_Reveal(self, s: ir.Reveal) -> None:
         word = "reveal" if s.shown else "hide"
+        var = self.sym.vars.get(s.zone.id) if isinstance(s.zone, ir.Name) and \
+            self.ctx.lookup_local(s.zone.id) is None else None
+        if var is not None:  # 'reveal VAR': its value, every seat's, is shown from now on
+            if var.scope in ("card", "trick"):
+                self.error(f"'{word}' shows a variable of the game, a player or a team; "
+                           f"'{var.name}' is a {var.scope} variable", s.zone.span)
+            elif var.visibility == "public":
+                self.ctx.warn(f"variable '{var.name}' is public: every seat sees it already, "
+                              f"so '{word}' changes nothing", s.span)
+            self.expr(s.zone)
+            return
         if self.unknown_zone(s.zone, word):
             return
         self.want(s.zone, "zone", what=f" ({word} needs a zone, or one seat's zone)")
