@@ -16,7 +16,9 @@ all; everything else that reads such a zone's cards is reported, once per place,
 warning (a ruleset may mean it, e.g. a card revealed on purpose, but never by accident).
 What has been revealed to every seat where a statement runs (:mod:`.shown`: a hand laid
 open with ``reveal hand[p]``, a hidden variable shown with ``reveal VAR``) is not hidden
-there, so reading it is no leak.
+there, so reading it is no leak; nor is a seat found from hidden cards (the holder of a
+card leads) given to a public variable when that seat's own turn comes before any other
+seat decides (:mod:`.next_turn`): its turn shows it anyway.
 
 (The options of a choice are shown to its chooser: reading there what the chooser may not
 see is an error, see :mod:`.unseen`.)
@@ -30,6 +32,7 @@ from .. import ir
 from ..errors import Diagnostic, Span
 from ..show import expr_text
 from ..visitor import NodeVisitor
+from .next_turn import seat_shown_next
 from .shown import Shown, shown_at
 from .sight import SecretRead, secret_reads
 from .symbols import Checked
@@ -130,14 +133,15 @@ def public_leaks(ruleset: ir.Ruleset, checked: Checked) -> list[Diagnostic]:
     shown_where = shown_at(ruleset)
 
     def report(what: str, exprs: list[ir.Expr], span: Span, var: ir.VarDecl | None = None,
-               seat: str | None = None, shown: Shown = frozenset()) -> None:
+               seat: str | None = None, shown: Shown = frozenset(),
+               seat_set: ir.Assign | None = None) -> None:
         reads = _HiddenReads(zones, secret, seat, shown)
         for e in exprs:
             reads.visit(e)
         if var is not None:  # a variable written: also the variables its seers may not see
             reads.found += [f"the variable {r}" for e in exprs
                             for r in _unseen_by(secret_reads(e, checked), seat, shown)]
-        if reads.found:
+        if reads.found and not (seat_set is not None and seat_shown_next(ruleset, seat_set)):
             shown = ", ".join(dict.fromkeys(reads.found))
             who, them = ("its own seat", "that seat") if seat is not None else \
                 ("every seat that sees its card", "some of them") \
@@ -157,10 +161,12 @@ def public_leaks(ruleset: ir.Ruleset, checked: Checked) -> list[Diagnostic]:
             target, var = node.target, _target(node.target, variables)
             seat = expr_text(target.key) if isinstance(target, ir.Index) and \
                 var is not None and var.visibility == "owner" else None
+            # (a seat whose own turn, next, shows it to all: see next_turn)
+            exempt = var is not None and var.type == "player" and var.visibility == "public"
             if var is None or var.visibility != "hidden":
                 if var is not None or not isinstance(target, ir.Name):
                     report(f"'{expr_text(target)}'", [node.value], node.value.span, var,
-                           seat, shown)
+                           seat, shown, node if exempt else None)
         for what, labels in _texts(node):
             report(what, list(_placeholders(checked, labels)), labels.span, shown=shown)
     return out
