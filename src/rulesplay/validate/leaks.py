@@ -142,7 +142,7 @@ def public_leaks(ruleset: ir.Ruleset, checked: Checked) -> list[Diagnostic]:
             reads.found += [f"the variable {r}" for e in exprs
                             for r in _unseen_by(secret_reads(e, checked), seat, shown)]
         if reads.found and not (seat_set is not None and seat_shown_next(ruleset, seat_set)):
-            shown = ", ".join(dict.fromkeys(reads.found))
+            found = ", ".join(dict.fromkeys(reads.found))
             who, them = ("its own seat", "that seat") if seat is not None else \
                 ("every seat that sees its card", "some of them") \
                 if var is not None and var.scope == "card" else ("every seat", "some seats")
@@ -150,7 +150,7 @@ def public_leaks(ruleset: ir.Ruleset, checked: Checked) -> list[Diagnostic]:
                 f"; declare '{var.name}' owner or hidden to keep it from the others" \
                 if var.scope == "player" and seat is None else \
                 f"; declare '{var.name}' hidden to keep it from every seat"
-            out.append(Diagnostic(f"{what} is shown to {who}, but it reads {shown}, which "
+            out.append(Diagnostic(f"{what} is shown to {who}, but it reads {found}, which "
                                   f"{them} may not see{hint}", span, severity="warning"))
 
     for node in ir.walk(ruleset):

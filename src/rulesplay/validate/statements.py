@@ -140,7 +140,7 @@ class StmtChecker(Stage):
             return
         if self.unknown_zone(s.zone, word):
             return
-        self.want(s.zone, "zone", what=f" ({word} needs a zone, or one seat's zone)")
+        self.want(s.zone, "zone", what=f" ({word} needs a zone, one seat's zone or a variable)")
         base = s.zone.obj if isinstance(s.zone, ir.Index) else s.zone
         zone = self.sym.zones.get(base.id) if isinstance(base, ir.Name) else None
         if zone is not None and zone.visibility == "public" and \
