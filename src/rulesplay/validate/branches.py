@@ -34,8 +34,9 @@ Guarded = list[tuple[list[ir.Expr], list[ir.Stmt]]]  # blocks, each with its tes
 def _guarded(node: ir.Node, phases: dict[str, ir.PhaseDecl]) -> Guarded:
     """The blocks ``node`` runs by a test, each with the tests that decide it runs: an
     ``if``'s branch by its own test and those before it, its ``else`` by all of them, a
-    ``repeat while``'s body by its test (a ``for each player ... until``'s by its), the body of a phase that a phase goes on to by
-    the guards of its ``next`` lines up to that one."""
+    ``repeat while``'s body by its test (a ``for each player ... until``'s by its), the
+    body of a phase that a phase goes on to by the guards of its ``next`` lines up to that
+    one."""
     if isinstance(node, ir.If):
         out = [(node.tests[:k + 1], body) for k, body in enumerate(node.bodies)]
         return [*out, (node.tests, node.orelse)]
