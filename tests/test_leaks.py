@@ -120,6 +120,8 @@ def test_what_is_shown_anyway_is_no_leak(stmt: str) -> None:
      "reads the cards of 'hand[0]'"),
     ("reveal hand[0]\n    n = sum(hand[1], it.rank)", "reads the cards of 'hand[1]'"),
     ("n = secret\n    reveal secret", "reads the variable 'secret' (hidden)"),
+    ("reveal secret\n    repeat 2 times:\n        n = secret\n        hide secret",
+     "reads the variable 'secret' (hidden)"),  # (hidden again by the second pass)
     ("lead = owner(first(hand where it.rank > 4))\n    1 chooses x from 1..2",
      "'lead' is shown to every seat, but it reads the cards of 'hand'"),
     ("lead = owner(first(hand where it.rank > 4))\n    if n > 0:\n        0 chooses y from 1..2\n"

@@ -5,7 +5,8 @@ The leak warnings (:mod:`.leaks`) read it: a public variable given a value read 
 revealed hand, or from a hidden variable once it is revealed, shows no seat anything new.
 The reckoning is by the text, block by block: a ``reveal`` holds for the statements after
 it in its block (and the blocks inside them); a ``hide`` anywhere in a statement (inside a
-branch or a loop, through ``do RULE``) ends it after that statement; a ``reveal ZONE[p]``
+branch or a loop, through ``do RULE``) ends it after that statement, and in the whole of a
+loop or trick that holds it (a block that runs again may run after it); a ``reveal ZONE[p]``
 in the body of ``for each player p`` shows every seat's ZONE after the loop. Nothing is
 carried from one phase, rule or ability to another (a warning there is kept).
 """
@@ -38,8 +39,13 @@ def _block(stmts: list[ir.Stmt], shown: Shown, out: dict[int, Shown],
     for st in stmts:
         if shown:
             out[id(st)] = shown
+        # A block that runs again (a loop's body, a trick's blocks) may run after a 'hide'
+        # in it: what that may hide is not shown anywhere in it.
+        again = _without(shown, _hidden_in(st, rules, set())) \
+            if isinstance(st, ir.Repeat | ir.ForEachPlayer | ir.ForEachIn | ir.Trick) \
+            else shown
         for inner in _inner_blocks(st):
-            _block(inner, shown, out, rules)
+            _block(inner, again, out, rules)
         shown = _after(st, shown, rules)
 
 
@@ -60,15 +66,20 @@ def _after(st: ir.Stmt, shown: Shown, rules: dict[str, list[ir.Stmt]]) -> Shown:
     if isinstance(st, ir.Reveal):
         text = expr_text(st.zone)
         return shown | {text} if st.shown else shown - {text}
-    hidden = _hidden_in(st, rules, set())
-    if hidden:
-        shown = frozenset(s for s in shown if s not in hidden and s.split("[")[0] not in hidden)
+    shown = _without(shown, _hidden_in(st, rules, set()))
     if isinstance(st, ir.ForEachPlayer):  # 'reveal hand[p]' for every p: all of 'hand'
         shown |= {x.zone.obj.id for x in st.body if isinstance(x, ir.Reveal) and x.shown
                   and isinstance(x.zone, ir.Index) and isinstance(x.zone.obj, ir.Name)
                   and isinstance(x.zone.key, ir.Name) and x.zone.key.id == st.var
                   and st.until is None}
     return shown
+
+
+def _without(shown: Shown, hidden: set[str]) -> Shown:
+    """``shown`` less what ``hidden`` names (a zone's name hides every seat's)."""
+    if not hidden:
+        return shown
+    return frozenset(s for s in shown if s not in hidden and s.split("[")[0] not in hidden)
 
 
 def _hidden_in(node: ir.Node, rules: dict[str, list[ir.Stmt]], seen: set[str]) -> set[str]:
