@@ -69,9 +69,14 @@ class Checker:
         self.exprs = ExprChecker(self.ctx)
         self.stmts = StmtChecker(self.ctx, self.exprs)
 
-    def run(self) -> Checked:  # noqa: C901 - one line per part of a ruleset
+    def run(self) -> Checked:
         """Run the passes; return the :class:`Checked` result with its diagnostics
-        (unsorted; :func:`check` sorts them)."""
+        (unsorted; :func:`check` sorts them). The enums that share values are compatible
+        while they run (:func:`~rulesplay.validate.types.sharing`)."""
+        with sharing(self.shared):
+            return self._passes()
+
+    def _passes(self) -> Checked:  # noqa: C901 - one line per part of a ruleset
         ctx, exprs, stmts, r = self.ctx, self.exprs, self.stmts, self.ctx.r
         declarations = Declarations(ctx, exprs)
         declarations.run()
@@ -175,18 +180,16 @@ def check(ruleset: ir.Ruleset, sources: dict[str, str] | None = None) -> Checked
         RulesValidationError: with every error found, sorted by position (warnings are not
             included).
     """
-    checker = Checker(ruleset)
-    with sharing(checker.shared):
-        checked = checker.run()
-        checked.sources = dict(sources or {})
-        ruleset = checked.ruleset  # (with defines and state-dependent attributes expanded)
-        if checked.diagnostics:
-            diags = _in_order(checked.diagnostics)
-            first = diags[0]
-            raise RulesValidationError(first.message, first.span, diags).attach_source(
-                sources or {})
-        checked.warnings = _in_order(checked.warnings + lookalike_warnings(checked.sources)
-                                     + public_leaks(ruleset, checked))
+    checked = Checker(ruleset).run()
+    checked.sources = dict(sources or {})
+    ruleset = checked.ruleset  # (with defines and state-dependent attributes expanded)
+    if checked.diagnostics:
+        diags = _in_order(checked.diagnostics)
+        first = diags[0]
+        raise RulesValidationError(first.message, first.span, diags).attach_source(
+            sources or {})
+    checked.warnings = _in_order(checked.warnings + lookalike_warnings(checked.sources)
+                                 + public_leaks(ruleset, checked))
     for diag in checked.warnings:
         diag.source = checked.sources.get(diag.span.file)
     return checked
