@@ -350,6 +350,17 @@ def test_reveal_of_a_trick_or_card_variable_is_refused_and_of_a_public_one_warne
     assert any("'shown' is public" in w for w in warnings)
 
 
+def test_a_choice_may_read_a_variable_once_it_is_revealed() -> None:
+    """The options of a choice are shown to its chooser: reading another seat's ``owner``
+    variable there is an error, but not once it is revealed (earlier in the block)."""
+    ask = "    3 chooses n from 0..(mine[0] + 1) \"guess\"\n    1 chooses again"
+    text = HONOURS.replace("    1 chooses again", ask)
+    rulesplay.loads(text)  # (after 'reveal mine')
+    never = text.replace("    reveal mine\n", "")
+    with pytest.raises(RulesValidationError, match="'mine\\[0\\]'"):
+        rulesplay.loads(never)
+
+
 def test_whist_honours_are_held_as_dealt_and_claimed_at_scoring() -> None:
     """pagat, Whist, "Scoring": honours (A K Q J of trumps) held by a side score; they are
     claimed when the hand is scored, so no seat sees the other side's count before."""
