@@ -17,7 +17,8 @@ could run no pass at all is not followed past). The seat's turn is a choice it m
 another chooses its card, ``chosen by``; a leader that sits out hands the lead on to the
 next seat in play, and who sits out is told to all, so the leader is known to be among
 them). The variable set again before any decision, or the game's end, ends the search too;
-any other decision first is a leak.
+any other decision first is a leak, and so is the end of a rule that sets it (run from
+places the search does not follow).
 """
 
 from __future__ import annotations
@@ -33,6 +34,8 @@ _Known = frozenset[tuple[str, frozenset[str]]]  # tests known to hold: text and 
 
 
 class _Search:
+    """The search for the next decision after an assignment to variable ``var``."""
+
     def __init__(self, r: ir.Ruleset, var: str) -> None:
         self.var = var
         self.phases = {p.name: p for p in r.phases}
@@ -85,8 +88,10 @@ class _Search:
         return None
 
     def transitions(self, phase: ir.PhaseDecl | None, known: _Known, depth: int) -> bool:
+        """Whether every phase that ``phase`` may go on to reaches the seat's turn first
+        (the end of a rule run from who knows where does not)."""
         if phase is None:
-            return True
+            return False
         texts = {text for text, _ in known}
         for t in phase.transitions:
             sure = t.guard is None or expr_text(t.guard) in texts
