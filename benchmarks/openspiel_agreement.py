@@ -114,7 +114,7 @@ def euchre_os(state: Any, decisions: int) -> Measures:
 # vulnerable (its defaults), a passed-out deal scores 0; returns are the North-South score
 # for North and South and its negative for East and West.
 
-STRAINS = ["club", "diamond", "heart", "spade", "notrump"]
+STRAINS = ["clubs", "diamonds", "hearts", "spades", "notrump"]
 
 
 def bridge_rp(state: rulesplay.State, decisions: int, start: dict[str, Any]) -> Measures:
@@ -318,9 +318,9 @@ def c8_rp_step(state: rulesplay.State, action: rulesplay.Action, counts: dict[st
 
 
 def c8_rp(state: rulesplay.State, decisions: int, counts: dict[str, Any]) -> Measures:
-    """Measures of a finished one-hand rulesplay game (seat 0 deals; cards left are laid
-    in 'shown')."""
-    hands = [[int(c.split("-")[1]) for c in state.zone_cards("shown", p)]
+    """Measures of a finished one-hand rulesplay game (seat 0 deals; the cards left are
+    shown in each 'hand')."""
+    hands = [[int(c.split("-")[1]) for c in state.zone_cards("hand", p)]
              for p in range(state.num_players)]
     return c8_measures(hands, 0, [float(x) for x in state.scores()], counts, decisions)
 

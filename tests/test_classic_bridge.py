@@ -25,7 +25,7 @@ PATH = Path(__file__).parent.parent / "rulesets" / "classics" / "bridge.rules"
 TEXT = PATH.read_text(encoding="utf-8")
 ENGINES = ("compiled", "interpret")
 BIDS = [f"call:bid-{level}-{s}" for level in range(1, 8)
-        for s in ("club", "diamond", "heart", "spade", "notrump")]
+        for s in ("clubs", "diamonds", "hearts", "spades", "notrump")]
 PASS, DOUBLE, REDOUBLE = "call:call-pass", "call:call-double", "call:call-redouble"
 SUITS = ("clubs", "diamonds", "hearts", "spades")
 
@@ -52,8 +52,8 @@ def _calls(state: State, *calls: str) -> None:
 
 
 def _bid(name: str) -> str:
-    """``"4S"`` -> ``"call:bid-4-spade"``."""
-    strain = {"C": "club", "D": "diamond", "H": "heart", "S": "spade", "NT": "notrump"}
+    """``"4S"`` -> ``"call:bid-4-spades"``."""
+    strain = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades", "NT": "notrump"}
     return f"call:bid-{name[0]}-{strain[name[1:]]}"
 
 

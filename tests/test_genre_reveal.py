@@ -214,7 +214,7 @@ def test_a_save_keeps_the_revealed_zone_and_resumes_the_same_game(engine: str) -
     s = game.new_state(4, seed=SEED)
     _play_first(s, 2)
     data = json.loads(s.to_json())
-    assert data["version"] == 6 and data["revealed"] == list(s.revealed) != []
+    assert data["version"] == 7 and data["revealed"] == list(s.revealed) != []
     back = State.from_json(s.to_json(), game)
     assert back.revealed == s.revealed
     for seat in (0, 1, 3, None):

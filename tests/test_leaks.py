@@ -18,6 +18,7 @@ zone deck: shared, hidden
 zone pile: shared, top
 zone hand: per player, owner
 var topc: card
+var lead: player
 var n: int = 0
 var secret: int = 0 hidden
 player var bid: int = 0
@@ -91,5 +92,41 @@ def test_what_goes_into_a_variable_only_its_seers_see_is_fine(stmt: str) -> None
      "others"),
 ])
 def test_unseen_values_written_where_others_see_them_are_warned(stmt: str, said: str) -> None:
+    (message,) = _warnings(stmt)
+    assert said in message
+
+
+# What has been shown to every seat is no secret (reveal ZONE, reveal VAR: validate/shown.py),
+# and a seat found from hidden cards is no secret when its own turn comes next (the holder
+# of a card leads: validate/next_turn.py). A read before the reveal, after a hide, or a seat
+# whose turn is not next still leaks.
+@pytest.mark.parametrize("stmt", [
+    "reveal hand[0]\n    n = sum(hand[0], it.rank)",
+    "for each player q:\n        reveal hand[q]\n    n = sum(hand, it.rank)",
+    "reveal secret\n    n = secret",
+    "reveal mine\n    bid[0] = mine[0]",
+    "lead = owner(first(hand where it.rank > 4))\n    lead chooses x from hand[lead]",
+    "lead = owner(first(hand where it.rank > 4))\n    if lead == none:\n        lead = 0\n"
+    "    trick in pile led by lead:\n        each player plays c from hand[player]\n"
+    "        won by highest it.rank",
+])
+def test_what_is_shown_anyway_is_no_leak(stmt: str) -> None:
+    assert _warnings(stmt) == []
+
+
+@pytest.mark.parametrize(("stmt", "said"), [
+    ("n = sum(hand[0], it.rank)\n    reveal hand[0]", "reads the cards of 'hand[0]'"),
+    ("reveal hand[0]\n    hide hand[0]\n    n = sum(hand[0], it.rank)",
+     "reads the cards of 'hand[0]'"),
+    ("reveal hand[0]\n    n = sum(hand[1], it.rank)", "reads the cards of 'hand[1]'"),
+    ("n = secret\n    reveal secret", "reads the variable 'secret' (hidden)"),
+    ("reveal secret\n    repeat 2 times:\n        n = secret\n        hide secret",
+     "reads the variable 'secret' (hidden)"),  # (hidden again by the second pass)
+    ("lead = owner(first(hand where it.rank > 4))\n    1 chooses x from 1..2",
+     "'lead' is shown to every seat, but it reads the cards of 'hand'"),
+    ("lead = owner(first(hand where it.rank > 4))\n    if n > 0:\n        0 chooses y from 1..2\n"
+     "    lead chooses x from hand[lead]", "'lead' is shown to every seat"),
+])
+def test_what_is_read_before_it_is_shown_still_leaks(stmt: str, said: str) -> None:
     (message,) = _warnings(stmt)
     assert said in message

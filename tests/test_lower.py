@@ -166,7 +166,7 @@ def test_a_save_names_its_engine_and_another_engine_refuses_it() -> None:
     s = compiled.new_state(2, 3)
     s.apply(s.legal_actions()[0])
     data = json.loads(s.to_json())
-    assert data["engine"] == "compiled" and data["version"] == 6
+    assert data["engine"] == "compiled" and data["version"] == 7
     with pytest.raises(RulesError, match="'compiled' engine"):
         rulesplay.load(path, engine="interpret").state_from_json(data)
     again = rulesplay.State.from_json(data)  # the game rebuilt with the saved engine

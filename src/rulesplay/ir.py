@@ -340,15 +340,21 @@ class Repeat(StmtNode):
     body: list[Stmt]
 
 
-class ForEachPlayer(StmtNode):
-    """``for each player p [from SEAT] [counterclockwise]``: every seat once, in turn order."""
+class ForEachPlayer(StmtNode, Sparse):
+    """``for each player p [from SEAT] [counterclockwise]``: every seat once, in turn order.
+
+    With ``until`` (``for each player p from SEAT until COND``) the loop goes round the
+    table again and again: COND is tested before each seat's turn (``p`` not bound in it)
+    and the loop ends when it holds; each turn counts against the game's step budget."""
 
     node: Literal["foreach"] = "foreach"
     var: str
     start: Expr | None = None
     clockwise: bool = True
     order: Expr | None = None  # ``ordered by KEY``: highest KEY first, ties in turn order
+    until: Expr | None = None  # round the table until this holds (tested before each turn)
     body: list[Stmt]
+    sparse: ClassVar[tuple[str, ...]] = ("until",)
 
 
 class CardShape(Node):
@@ -445,6 +451,11 @@ class Trick(StmtNode, Written):
     ``source`` (a face-down pile, the hand on its left) plays blind: it picks a position, and
     ``where`` may not test the card (as for a blind ``chooses``).
 
+    ``before_play`` runs when a seat's turn comes, before its legal plays are listed
+    (``player`` bound to the seat about to play: a card it takes into ``source`` may be
+    played); it runs only for a seat that plays (not one that sits the trick out or has
+    passed out of a climbing trick), and for a dummy's turn with ``player`` the dummy.
+
     ``sits_out`` (``player`` bound), tested for every seat when the trick begins, names the
     seats that sit this trick out: the plays go round the others, and a leader that sits out
     leads through the next seat that plays. ``chosen_by`` (``player`` bound: the seat whose
@@ -459,7 +470,7 @@ class Trick(StmtNode, Written):
     """
 
     written: ClassVar[tuple[str, ...]] = ("duplicates",)
-    sparse: ClassVar[tuple[str, ...]] = ("pass_turn_test", "pass_turn_unless")
+    sparse: ClassVar[tuple[str, ...]] = ("pass_turn_test", "pass_turn_unless", "before_play")
 
     node: Literal["trick"] = "trick"
     zone: Expr
@@ -476,6 +487,7 @@ class Trick(StmtNode, Written):
     pass_turn_unless: bool = False
     sits_out: Expr | None = None
     chosen_by: Expr | None = None
+    before_play: list[Stmt] = Field(default_factory=list)
     after_play: list[Stmt] = Field(default_factory=list)
     key: Expr | None = None
     after_trick: list[Stmt] = Field(default_factory=list)
@@ -566,10 +578,16 @@ class EnumValue(Node):
     labels: Labels = Field(default_factory=Labels)
 
 
-class EnumDecl(DeclNode):
+class EnumDecl(DeclNode, Sparse):
+    """``enum NAME: a, b, c``. A value that names an enum declared before it stands for
+    that enum's values (``enum strain: suit, notrump``): as checked, ``values`` holds them
+    all and ``extends`` names the enums whose values it shares (empty as parsed)."""
+
     name: str
     values: list[EnumValue]
     labels: Labels = Field(default_factory=Labels)
+    extends: list[str] = Field(default_factory=list)
+    sparse: ClassVar[tuple[str, ...]] = ("extends",)
 
 
 class AttrDecl(Node):

@@ -663,6 +663,12 @@ class ToIR(Transformer[Token, Any]):
                                 clockwise=str(direction or "clockwise") == "clockwise",
                                 body=body)
 
+    def foreach_until(self, meta: Any, items: list[Any]) -> ir.ForEachPlayer:
+        var, start, direction, until, body = items
+        return ir.ForEachPlayer(span=self._span(meta), var=str(var), start=start,
+                                clockwise=str(direction or "clockwise") == "clockwise",
+                                until=until, body=body)
+
     def foreach_ordered(self, meta: Any, items: list[Any]) -> ir.ForEachPlayer:
         var, order, start, body = items
         return ir.ForEachPlayer(span=self._span(meta), var=str(var), start=start, order=order,
@@ -749,6 +755,9 @@ class ToIR(Transformer[Token, Any]):
 
     def chosen_by(self, meta: Any, items: list[Any]) -> _Part:
         return _Part("trick", "chosen_by", items[0], "chosen by", self._span(meta))
+
+    def before_play(self, meta: Any, items: list[Any]) -> _Part:
+        return _Part("trick", "before_play", items[0], "before play", self._span(meta))
 
     def after_play(self, meta: Any, items: list[Any]) -> _Part:
         return _Part("trick", "after_play", items[0], "after play", self._span(meta))

@@ -265,7 +265,8 @@ class StmtPrinter(Stage):
             head = f"for each player {s.var} ordered by {_src(s.order)}{start}"
         else:
             turn = "" if s.clockwise else " counterclockwise"
-            head = f"for each player {s.var}{start}{turn}"
+            until = f" until {_src(s.until)}" if s.until is not None else ""
+            head = f"for each player {s.var}{start}{turn}{until}"
         self.header(depth, head, s.body)
 
     def visit_ForEachIn(self, s: ir.ForEachIn, depth: int) -> None:
@@ -315,6 +316,8 @@ class StmtPrinter(Stage):
             self.line(inner, f"sits out if {_src(s.sits_out)}")
         if s.chosen_by is not None:
             self.line(inner, f"chosen by {_src(s.chosen_by)}")
+        if s.before_play:
+            self.header(inner, "before play", s.before_play)
         if s.after_play:
             self.header(inner, "after play", s.after_play)
         if s.key is not None:

@@ -7,14 +7,16 @@ compiler and the checked IR statement.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from .. import events, ir
 from ..errors import RulesRuntimeError, value_text
 from ..limits import MAX_INT, out_of_range
+from ..words import tr
 from .effects import Effect, move_card, move_cards
 from .expr import Fn
-from .observe import set_sight
+from .observe import set_sight, set_var_sight
 from .texts import template
 
 if TYPE_CHECKING:
@@ -112,9 +114,41 @@ def compile_shuffle(prog: Program, comp: ExprCompiler, sh: ir.Shuffle) -> Effect
 
 def compile_reveal(prog: Program, comp: ExprCompiler, r: ir.Reveal) -> Effect:
     """``reveal ZONE`` / ``hide ZONE``: who sees the zone from now on
-    (:func:`~rulesplay.engine.observe.set_sight`)."""
-    zone, shown = comp.expr(r.zone), r.shown
+    (:func:`~rulesplay.engine.observe.set_sight`); ``reveal VAR`` / ``hide VAR``: who sees
+    the variable (:func:`~rulesplay.engine.observe.set_var_sight`)."""
+    shown = r.shown
+    var = revealed_var(prog.ruleset, r)
+    if var is not None:
+        name, text = var.name, _values_text(prog, var)
+        return lambda s: set_var_sight(s, name, shown, text)
+    zone = comp.expr(r.zone)
     return lambda s: set_sight(s, zone(s, None), shown)
+
+
+def revealed_var(ruleset: ir.Ruleset, r: ir.Reveal) -> ir.VarDecl | None:
+    """The variable ``reveal VAR``/``hide VAR`` names, or None for a zone's."""
+    if not isinstance(r.zone, ir.Name):
+        return None
+    return next((v for v in ruleset.vars if v.name == r.zone.id), None)
+
+
+def _values_text(prog: Program, v: ir.VarDecl) -> Callable[[State], str]:
+    """The account's line for a variable revealed: its label and its values then (each
+    seat's or team's, by name)."""
+    lay, label = prog.layout, v.labels.get(prog.lang, v.name)
+    typ = "player" if v.type == "player" else "card" if v.type == "card" else "any"
+
+    def text(s: State) -> str:
+        if v.scope in ("global", "trick"):
+            values = prog.show(s.g[lay.gslot[v.name]], typ)
+        else:  # (a player or team variable: the validator refuses a card variable)
+            row = s.pv[lay.pslot[v.name]]
+            values = ", ".join(
+                f"{prog.team_name(t) if v.scope == 'team' else prog.seat_name(t)} "
+                f"{prog.show(row[t], typ)}"
+                for t in (lay.team_members if v.scope == "team" else range(lay.n)))
+        return tr(prog.lang, "revealed", zone=label, cards=values)
+    return text
 
 
 def compile_deal(prog: Program, comp: ExprCompiler, d: ir.Deal) -> Effect:

@@ -208,7 +208,8 @@ class StmtCompiler(Stage):
                 lay.local(st.var), lay.n, self.block(st.body)))
         return self.frame_node(st, lambda index: ForEachNode(
             index, comp.expr(start) if start is not None else None, lay.local(st.var),
-            st.clockwise, lay.n, self.block(st.body)))
+            st.clockwise, lay.n, self.block(st.body),
+            comp.expr(st.until) if st.until is not None else None))
 
     def visit_ForEachIn(self, st: ir.ForEachIn) -> Compiled:
         return self.frame_node(st, lambda index: ForEachInNode(
@@ -236,7 +237,8 @@ class StmtCompiler(Stage):
     def visit_Trick(self, st: ir.Trick) -> Compiled:
         return self.frame_node(st, lambda index: compile_trick(
             self, index, st, self.block(st.after_play) if st.after_play else None,
-            self.block(st.after_trick) if st.after_trick else None))
+            self.block(st.after_trick) if st.after_trick else None,
+            before_play=self.block(st.before_play) if st.before_play else None))
 
 
 def compile_choose(sc: StmtCompiler, index: int, c: ir.Choose) -> ChooseNode:
@@ -331,10 +333,12 @@ def _stands_for(sc: StmtCompiler, c: ir.Choose) -> Callable[[State, Any], list[i
 
 def compile_trick(sc: StmtCompiler, index: int, t: ir.Trick,
                   after_play: Block | None, after_trick: Block | None,
-                  cls: type[TrickNode] = TrickNode) -> TrickNode:
+                  cls: type[TrickNode] = TrickNode, before_play: Block | None = None
+                  ) -> TrickNode:
     """The node of a ``trick`` (standard or climbing), at ``index`` in the program, with
-    its ``after play`` and ``after trick`` blocks already compiled (None: none, or lowered
-    into the routine around a ``cls`` :class:`~rulesplay.engine.tricks.LoweredTrick`)."""
+    its ``after play``, ``after trick`` and ``before play`` blocks already compiled (None:
+    none, or lowered into the routine around a ``cls``
+    :class:`~rulesplay.engine.tricks.LoweredTrick`)."""
     comp, lay, prog = sc.comp, sc.layout, sc.prog
     zone, leader = comp.expr(t.zone), comp.expr(t.leader)
     source = comp.coll(t.source)
@@ -361,7 +365,8 @@ def compile_trick(sc: StmtCompiler, index: int, t: ir.Trick,
                      pass_for_turn=t.pass_for_turn,
                      sits_out=comp.expr(t.sits_out) if t.sits_out is not None else None,
                      chooser=comp.expr(t.chosen_by) if t.chosen_by is not None else None,
-                     pass_test=_pass_test(comp, t))
+                     pass_test=_pass_test(comp, t),
+                     before_play=before_play)
 
 
 def _pass_test(comp: ExprCompiler, t: ir.Trick) -> Fn | None:

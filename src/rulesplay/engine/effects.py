@@ -280,12 +280,13 @@ class RepeatNode(LoopNode):
 
 
 class ForEachNode(LoopNode):
-    """``for each player p from SEAT``: every seat once, clockwise or counterclockwise."""
+    """``for each player p from SEAT``: every seat once, clockwise or counterclockwise;
+    with ``until`` (a test, or None), round the table until it holds before a turn."""
 
     def __init__(self, index: int, start: Fn | None, slot: int, clockwise: bool, n: int,
-                 body: Block) -> None:
+                 body: Block, until: Fn | None = None) -> None:
         self.index, self.first, self.slot, self.body = index, start, slot, body
-        self.dir, self.n = (1 if clockwise else -1), n
+        self.dir, self.n, self.until = (1 if clockwise else -1), n, until
 
     def start(self, s: State) -> list[Any]:
         first = self.first(s, None) if self.first is not None else 0
@@ -294,7 +295,7 @@ class ForEachNode(LoopNode):
         return [self.index, first, 0]
 
     def step(self, s: State, f: list[Any]) -> None:
-        if f[2] >= self.n:
+        if f[2] >= self.n if self.until is None else self.until(s, None):
             s.stack.pop()
             return
         s.loc[self.slot] = (f[1] + self.dir * f[2]) % self.n

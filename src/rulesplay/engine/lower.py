@@ -303,6 +303,16 @@ class Lowerer(TrickLowering):
 
     def plain_ForEachPlayer(self, code: Code, st: ir.ForEachPlayer,
                             loops: list[_Loop]) -> None:
+        if st.until is not None:
+            seat = self._round_from(code, st)
+            code.emit(f"while not ({self.comp.gen(st.until)}):")
+            code.indent += 1
+            code.emit(f"s.loc[{self.lay.local(st.var)}] = {seat}")
+            code.emit(f"{seat} = ({seat} + {1 if st.clockwise else -1}) % {self.lay.n}")
+            self._count_step(code)
+            self.block(code, st.body, [*loops, _Loop(True, 0)])
+            code.indent -= 1
+            return
         self._plain_each(code, self._seats(code, st, fresh=False), st.var, st.body, loops)
 
     def plain_ForEachIn(self, code: Code, st: ir.ForEachIn, loops: list[_Loop]) -> None:
@@ -400,8 +410,26 @@ class Lowerer(TrickLowering):
             assert st.test is not None
             self._lowered_loop(code, st.body, loops, [], f"not ({comp.gen(st.test)})", [])
 
+    def _round_from(self, code: Code, st: ir.ForEachPlayer) -> str:
+        """Source of the first seat of a ``for each player ... until`` (a temp; emits the
+        line that sets it)."""
+        k, comp = self.comp.const, self.comp
+        first = comp.gen(st.start) if st.start is not None else "0"
+        seat = code.temp("f")
+        code.emit(f"{seat} = {k(turn_order)}({first}, 1, {self.lay.n}, {k(st.span)})[0]")
+        return seat
+
     def stop_ForEachPlayer(self, code: Code, st: ir.ForEachPlayer,
                            loops: list[_Loop]) -> None:
+        if st.until is not None:  # the next seat kept in a frame slot
+            a = code.slot()
+            first = self._round_from(code, st)
+            self._lowered_loop(code, st.body, loops, [f"f[{a}] = {first}"],
+                               self.comp.gen(st.until),
+                               [f"s.loc[{self.lay.local(st.var)}] = f[{a}]",
+                                f"f[{a}] = (f[{a}] + {1 if st.clockwise else -1}) % "
+                                f"{self.lay.n}"])
+            return
         self._lowered_each(code, st.body, loops, self._seats(code, st), st.var)
 
     def stop_ForEachIn(self, code: Code, st: ir.ForEachIn, loops: list[_Loop]) -> None:

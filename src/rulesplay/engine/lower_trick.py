@@ -57,10 +57,18 @@ class TrickLowering:
         code.place(head)
         self._count_step(code)
         if node.inline:  # (the common trick: its turn inline)
-            self._turn(code, st, node, at, head, play)
+            self._turn(code, st, node, at, head, play, loops)
         else:
             turn = code.temp("t")
-            code.emit(f"{turn} = {k(node.turn)}(s, f)")
+            if st.before_play:  # the seat whose turn comes, its block, then its play asked
+                code.emit(f"if {k(node.next_up)}(s, f) is None:")
+                code.indent = 1
+                code.jump(win)
+                code.indent = 0
+                self.block(code, st.before_play, loops)
+                code.emit(f"{turn} = {k(node.ask)}(s, f)")
+            else:
+                code.emit(f"{turn} = {k(node.turn)}(s, f)")
             code.emit(f"if {turn} == {WAITS}:")
             code.emit("    return  # the play resolved resumes at the next turn or after play")
             code.emit(f"if {turn} == {PASSED}:")
@@ -166,10 +174,12 @@ class TrickLowering:
         code.jump(after_play)
 
     def _turn(self, code: Code, st: ir.Trick, node: LoweredTrick, at: int,
-              head: int, play: int) -> None:
+              head: int, play: int, loops: list[_Loop]) -> None:
         """The next turn of a trick nobody plays blind, inline: what
         :meth:`~rulesplay.engine.tricks.TrickNode.turn` does, with the legal plays listed
-        by one comprehension. Ends with a jump to the winner's part once all have played."""
+        by one comprehension (after the ``before play`` block, which may stop: the seat is
+        read back from the frame). Ends with a jump to the winner's part once all have
+        played."""
         k, n = self.comp.const, self.lay.n
         over = code.label()
         seat, legal = code.temp("p"), code.temp("l")
@@ -187,6 +197,9 @@ class TrickLowering:
         else:
             code.emit(f"{seat} = f[{at + 2}] = (f[{at}] + f[{at + 1}]) % {n}")
         code.emit(f"s.loc[{node.player_slot}] = {seat}")
+        if st.before_play:
+            self.block(code, st.before_play, loops)
+            code.emit(f"{seat} = s.loc[{node.player_slot}] = f[{at + 2}]")
         plays = self._listing(code, f"{k(node.actions.by_card)}[_x]", st.source, st.where,
                               st.card_var)
         code.emit(f"{legal} = {plays}")

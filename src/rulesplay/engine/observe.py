@@ -15,6 +15,7 @@ the seats it names, worked out as each decision is asked), kept in the state's o
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from .. import events
@@ -22,7 +23,7 @@ from ..errors import RulesRuntimeError
 from ..events import HIDDEN, Tally
 
 if TYPE_CHECKING:
-    from .program import Program
+    from .program import Program, VarSeers
     from .state import State
 
 
@@ -127,6 +128,27 @@ def set_sight(s: State, zone: int, shown: bool) -> None:
     _sight_changed(s, zone, was)
 
 
+def var_seers(s: State) -> VarSeers:
+    """Who sees each variable now (the global, player and card tables of bitmasks): the
+    declared visibility, with the variables revealed in play (``reveal VAR``) seen by
+    all."""
+    return s.program.var_seers_with(s.shown_vars)
+
+
+def set_var_sight(s: State, name: str, shown: bool, label: Callable[[State], str]) -> None:
+    """``reveal VAR`` (``shown``) or ``hide VAR``: from now on every seat sees variable
+    ``name`` (every seat's value of a player or team variable), or it is back to its
+    declared visibility. Revealing a revealed variable, or hiding one that is not, changes
+    nothing. A reveal is told in the account (a ``say`` event: ``label(s)``, the variable
+    and its values then, which every seat now sees)."""
+    if (name in s.shown_vars) == shown:
+        return
+    s.shown_vars = tuple(sorted({*s.shown_vars, name} if shown
+                                else set(s.shown_vars) - {name}))
+    if shown and s.events is not None and s.events.__class__ is not Tally:
+        s.events.append(events.say(label(s)))
+
+
 def seat_bit(state: State, seat: int | None) -> int:
     """Seat ``seat``'s bit in the bitmasks of seats below: ``1 << seat``, and ``1 << n``
     for an onlooker (None); see :meth:`Program.seat_bit`."""
@@ -202,9 +224,10 @@ def observation(state: State, seat: int | None) -> dict[str, Any]:
             seen.append(cards[-1])
         zones.append(entry)
     bit = prog.seat_bit(seat)
+    gvar_seers, pvar_seers, cvar_seers = var_seers(state)
     card_vars: dict[str, dict[str, Any]] = {}
     for name, slot in lay.cslot.items():
-        if not prog.cvar_seers[slot] & bit:
+        if not cvar_seers[slot] & bit:
             continue
         for c in seen:
             value = state.cv[slot][c]
@@ -215,10 +238,10 @@ def observation(state: State, seat: int | None) -> dict[str, Any]:
         "prompt": state.seat_prompt(seat)
         if seat is not None and seat == state.current_player() else "",
         "terminal": state.terminal, "zones": zones,
-        "vars": {name: state.g[slot] if prog.gvar_seers[slot] & bit else HIDDEN
+        "vars": {name: state.g[slot] if gvar_seers[slot] & bit else HIDDEN
                  for name, slot in lay.gslot.items()},
         "player_vars": {name: [v if seers & bit else HIDDEN for v, seers in
-                               zip(state.pv[slot], prog.pvar_seers[slot], strict=True)]
+                               zip(state.pv[slot], pvar_seers[slot], strict=True)]
                         for name, slot in lay.pslot.items() if name not in prog.team_vars},
         "card_vars": card_vars,
         **_teams(state, seat, bit),
@@ -230,12 +253,13 @@ def _teams(state: State, seat: int | None, bit: int) -> dict[str, Any]:
     team variables, one value per team (kept at each team's first seat)."""
     prog, lay = state.program, state.program.layout
     numbers = list(lay.team_members)
+    pvar_seers = var_seers(state)[1]
     return {
         "teams": [{"team": i, "name": prog.team_name(t), "seats": list(lay.team_members[t])}
                   for i, t in enumerate(numbers)],
         "team": None if seat is None else numbers.index(lay.team_of[seat]),
         "partner": None if seat is None else lay.partner_of[seat],
-        "team_vars": {name: [state.pv[slot][t] if prog.pvar_seers[slot][t] & bit else HIDDEN
+        "team_vars": {name: [state.pv[slot][t] if pvar_seers[slot][t] & bit else HIDDEN
                              for t in numbers]
                       for name, slot in lay.pslot.items() if name in prog.team_vars},
     }
@@ -321,7 +345,7 @@ def concealment(s: State, seat: int | None, told: Told | None = None) -> Conceal
     prog = s.program
     unseen = unseen_vars(s, seat) if prog.concealed else []
     bit = prog.seat_bit(seat)
-    on_seen = [slot for slot, seers in enumerate(prog.cvar_seers) if seers & bit]
+    on_seen = [slot for slot, seers in enumerate(var_seers(s)[2]) if seers & bit]
     if not prog.secret_choices and not s.unseen_choices:
         return (None, [], unseen, on_seen) if unseen or on_seen else None
     history, hidden = told if told is not None else told_history(s, seat)
@@ -334,12 +358,12 @@ def unseen_vars(s: State, seat: int | None) -> list[tuple[str, int, int]]:
     """The variables ``seat`` may not see (by the program's bitmasks of seers): ``("g",
     slot, -1)`` for a global or trick one, ``("p", slot, owner)`` for a player one of seat
     ``owner``, ``("c", slot, -1)`` for a card one (on every card)."""
-    prog = s.program
-    bit = prog.seat_bit(seat)
-    out = [("g", slot, -1) for slot, seers in enumerate(prog.gvar_seers) if not seers & bit]
-    out += [("p", slot, p) for slot, per_seat in enumerate(prog.pvar_seers)
+    bit = s.program.seat_bit(seat)
+    gvar_seers, pvar_seers, cvar_seers = var_seers(s)
+    out = [("g", slot, -1) for slot, seers in enumerate(gvar_seers) if not seers & bit]
+    out += [("p", slot, p) for slot, per_seat in enumerate(pvar_seers)
             for p, seers in enumerate(per_seat) if not seers & bit]
-    out += [("c", slot, -1) for slot, seers in enumerate(prog.cvar_seers) if not seers & bit]
+    out += [("c", slot, -1) for slot, seers in enumerate(cvar_seers) if not seers & bit]
     return out
 
 

@@ -19,6 +19,9 @@ from ..visibility import sight
 from ..words import word
 from .expr import Fn, Layout
 
+# Who sees each variable: the global, player (per seat) and card tables of bitmasks.
+VarSeers = tuple[list[int], list[list[int]], list[int]]
+
 if TYPE_CHECKING:
     from .. import ir
     from ..validate import Checked
@@ -114,6 +117,8 @@ class Program:
         self.pvar_seers: list[list[int]] = []
         self.cvar_seers: list[int] = []
         self.concealed: bool = False
+        self._shown_seers: dict[tuple[str, ...], VarSeers] = {}  # (var_seers_with)
+        self.revealable: set[str] = set()  # the variables a 'reveal VAR' names
         self.team_vars: set[str] = set()  # team variables (kept in ``pv`` at first seats)
         self.card_var_defaults: list[Any] = []
         self.card_var_resets: list[tuple[int, Any]] = []
@@ -159,6 +164,28 @@ class Program:
         ``"top"`` (its top card) or ``"none"``, by :func:`sight`. Observations, samples,
         screens and seat logs all ask it (or the bitmasks made from it)."""
         return sight(self.zone_visibility[zone], self.layout.zone_owner[zone], seat)
+
+    def var_seers_with(self, shown: tuple[str, ...]) -> VarSeers:
+        """Who sees each variable (the global, player and card tables, as
+        ``gvar_seers``...) while the variables named in ``shown`` are revealed in play
+        (``reveal VAR``: every seat and an onlooker see them); the program's own tables
+        when none is. Made once per set of names and shared (never changed in place)."""
+        if not shown:
+            return self.gvar_seers, self.pvar_seers, self.cvar_seers
+        out = self._shown_seers.get(shown)
+        if out is None:
+            lay, every = self.layout, self.everyone
+            g, c = self.gvar_seers[:], self.cvar_seers[:]
+            p = [row[:] for row in self.pvar_seers]
+            for name in shown:
+                if name in lay.gslot:
+                    g[lay.gslot[name]] = every
+                elif name in lay.pslot:
+                    p[lay.pslot[name]] = [every] * len(p[lay.pslot[name]])
+                else:
+                    c[lay.cslot[name]] = every
+            out = self._shown_seers[shown] = (g, p, c)
+        return out
 
     def seat_bit(self, seat: int | None) -> int:
         """Seat ``seat``'s bit in the bitmasks of seers: ``1 << seat``, ``1 << n`` for an

@@ -18,9 +18,10 @@ if TYPE_CHECKING:
     from .state import State
 
 
-SAVE_VERSION = 6  # 2: the ruleset's text instead of its path; 3: the engine that wrote it;
+SAVE_VERSION = 7  # 2: the ruleset's text instead of its path; 3: the engine that wrote it;
 # 4: how often each phase has begun, and the run's limits; 5: the steps and work spent;
-# 6: the zones revealed in play and who each zone's 'seen by' adds
+# 6: the zones revealed in play and who each zone's 'seen by' adds; 7: the variables
+# revealed in play
 
 
 def save_data(data: str | dict[str, Any]) -> dict[str, Any]:
@@ -114,6 +115,10 @@ def check_shape(d: dict[str, Any], prog: Program) -> None:
     seen = d["seen"]
     need(isinstance(seen, list) and (not seen if not prog.seen_by else len(seen) == prog.num_zones)
          and all(is_int(m, 0, 1 << n) for m in seen), "who sees each zone")
+    shown = d["shown_vars"]
+    need(isinstance(shown, list) and shown == sorted(set(shown)) and all(
+        isinstance(v, str) and (v in lay.gslot or v in lay.pslot or v in lay.cslot)
+        for v in shown), "the variables revealed in play")
 
 
 def restore(s: State, d: dict[str, Any], prog: Program) -> None:
@@ -141,5 +146,6 @@ def restore(s: State, d: dict[str, Any], prog: Program) -> None:
     s.work_cap = s.work + prog.max_work
     s.revealed, s.seen = tuple(d["revealed"]), tuple(d["seen"])
     s.seers, s.top_seers = sight_tables(prog, s.revealed, s.seen)
+    s.shown_vars = tuple(d["shown_vars"])
     s.watch = s.chosen = None
     s.events, s.span = None, None

@@ -70,7 +70,7 @@ class State(TeamResults):
                  "pending", "terminal", "phase", "events", "span", "_legal", "decisions",
                  "seed", "history", "unseen_choices", "watch", "entries", "work", "chosen",
                  "steps", "check_at", "work_cap", "revealed", "seen", "seers",
-                 "top_seers")
+                 "top_seers", "shown_vars")
 
     program: Program
     zones: list[list[int]]
@@ -121,6 +121,9 @@ class State(TeamResults):
     """Per zone, the seats its ``seen by`` adds (bitmasks), as last worked out (when the
     game last waited for a decision: :func:`~rulesplay.engine.observe.refresh_seen`);
     empty when no zone has one."""
+    shown_vars: tuple[str, ...]
+    """The variables revealed in play (``reveal VAR``, until ``hide VAR``), sorted by name:
+    every seat sees them (:func:`~rulesplay.engine.observe.var_seers`)."""
     seers: list[int]
     top_seers: list[int]
     """Per zone, the seats that see all its cards (``seers``) and its top card
@@ -165,7 +168,7 @@ class State(TeamResults):
         s.entries = [0] * len(program.phases)
         s.work = s.steps = s.check_at = 0
         s.work_cap = program.max_work
-        s.revealed, s.seen = (), ()
+        s.revealed, s.seen, s.shown_vars = (), (), ()
         s.seers, s.top_seers = program.zone_seers, program.zone_top_seers
         for slot, default in program.gvars:
             s.g[slot] = default(s, None)
@@ -620,8 +623,8 @@ class State(TeamResults):
         s.entries = self.entries[:]
         s.work, s.steps, s.check_at, s.work_cap = \
             self.work, self.steps, self.check_at, self.work_cap
-        s.revealed, s.seen, s.seers, s.top_seers = self.revealed, self.seen, self.seers, \
-            self.top_seers
+        s.revealed, s.seen, s.seers, s.top_seers, s.shown_vars = self.revealed, self.seen, \
+            self.seers, self.top_seers, self.shown_vars
         return s
 
     def to_json(self) -> str:
@@ -644,6 +647,7 @@ class State(TeamResults):
             "unseen_choices": [[i, mask] for i, mask in sorted(self.unseen_choices.items())],
             "entries": self.entries, "steps": self.steps, "work": self.work,
             "revealed": list(self.revealed), "seen": list(self.seen),
+            "shown_vars": list(self.shown_vars),
         }
         return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
 

@@ -247,6 +247,9 @@ def build_vars(prog: Program, comp: ExprCompiler) -> None:
             lay.cslot[v.name] = len(lay.cslot)
             prog.cvar_seers.append(seers(v, None))
     prog.concealed = any(v.visibility != "public" for v in prog.ruleset.vars)
+    names = {v.name for v in prog.ruleset.vars}
+    prog.revealable = {n.zone.id for n in ir.walk(prog.ruleset) if isinstance(n, ir.Reveal)
+                       and isinstance(n.zone, ir.Name) and n.zone.id in names}
     prog.team_vars = {v.name for v in prog.ruleset.vars if v.scope == "team"}
     # Card variables: their defaults (fixed values) and which reset when a card moves.
     for v in prog.ruleset.vars:

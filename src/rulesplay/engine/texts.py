@@ -14,7 +14,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from .. import ir
-from ..validate.sight import secret_reads
+from ..validate.sight import SecretRead, secret_reads
+from .observe import var_seers
 from .program import DisplayText, Seers
 
 if TYPE_CHECKING:
@@ -57,6 +58,8 @@ def _seers(prog: Program, comp: ExprCompiler, e: ir.Expr) -> Seers | None:
     reads = secret_reads(e, prog.checked)
     if not reads:
         return None
+    if any(r.var.name in prog.revealable for r in reads):
+        return _shown_seers(prog, comp, reads)
     lay, n = prog.layout, prog.layout.n
     fixed = (1 << n + 1) - 1  # what does not depend on the state
     per_seat: list[tuple[list[int], Fn]] = []
@@ -79,6 +82,32 @@ def _seers(prog: Program, comp: ExprCompiler, e: ir.Expr) -> Seers | None:
         for table, seat in per_seat:
             p = seat(s, None)
             who &= table[p] if isinstance(p, int) and 0 <= p < n else 0
+        return who
+    return seers
+
+
+def _shown_seers(prog: Program, comp: ExprCompiler, reads: list[SecretRead]) -> Seers:
+    """As :func:`_seers`, for a placeholder that reads a variable revealed in play: its
+    seers are read from the state's tables (:func:`~rulesplay.engine.observe.var_seers`)
+    each time the text is shown."""
+    lay, n = prog.layout, prog.layout.n
+    parts = [(r.var.scope, lay.pslot[r.var.name] if r.var.scope in ("player", "team")
+              else lay.cslot[r.var.name] if r.var.scope == "card" else lay.gslot[r.var.name],
+              comp.expr(r.seat) if r.seat is not None else None) for r in reads]
+
+    def seers(s: Any) -> int:
+        g, p, c = var_seers(s)
+        who = (1 << n + 1) - 1
+        for scope, slot, seat in parts:
+            if scope in ("player", "team"):
+                if seat is None:
+                    for each in p[slot]:
+                        who &= each
+                else:
+                    q = seat(s, None)
+                    who &= p[slot][q] if isinstance(q, int) and 0 <= q < n else 0
+            else:
+                who &= c[slot] if scope == "card" else g[slot]
         return who
     return seers
 

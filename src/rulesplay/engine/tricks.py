@@ -6,7 +6,8 @@ trick that seats may sit out or a climbing trick whose pass holds for one turn, 
 sitting-out bitmask`` after them. The out-seat bitmask holds the seats that sit the trick
 out and, in a climbing trick, those that passed (since the last play, when a pass holds for
 one turn).
-Stages: 1 next play, 2 after a play, 3 decide the winner, 4 done. The compiled engine
+Stages: 1 next play, 2 after a play, 3 decide the winner, 4 done, 5 the seat's play is
+asked (after its ``before play`` block). The compiled engine
 keeps the same counters in its routine's frame (:class:`LoweredTrick`).
 A seat that cannot see the cards it plays from plays blind, by position
 (:class:`~rulesplay.engine.choices.BlindPick`).
@@ -55,6 +56,8 @@ class TrickNode(Node, Decision):
         player_slot, card_slot, winner_slot: local slots of ``player``, the played card's
             name and ``winner``.
         after_play, after_trick: blocks run after each play and after the trick, or None.
+        before_play: the block run as a seat's turn comes, before its plays are listed
+            (``player`` set), or None.
         trick_vars: ``(slot, default function)`` of the trick variables, reset at the start.
         actions: the cache of the ``play`` actions; pass_action: the ``pass`` action.
         prompt_text: the prompt in the ruleset's words.
@@ -75,7 +78,8 @@ class TrickNode(Node, Decision):
                  pass_action: Action, prompt_text: Callable[[State], str],
                  blind: BlindPick | None = None, sets: CardSets | None = None,
                  pass_for_turn: bool = False, sits_out: Fn | None = None,
-                 chooser: Fn | None = None, pass_test: Fn | None = None) -> None:
+                 chooser: Fn | None = None, pass_test: Fn | None = None,
+                 before_play: Block | None = None) -> None:
         self.index, self.span, self.name = index, span, "play"
         self.n = n
         self.zone, self.leader = zone, leader
@@ -95,6 +99,7 @@ class TrickNode(Node, Decision):
         self.card_slot = self.value_slot = card_slot
         self.winner_slot = winner_slot
         self.after_play, self.after_trick = after_play, after_trick
+        self.before_play = before_play
         self.trick_vars = trick_vars
         self.actions = actions
         self.pass_action = pass_action
@@ -160,8 +165,17 @@ class TrickNode(Node, Decision):
     def step(self, s: State, f: list[Any]) -> None:
         stage = f[1]
         if stage == 1:
-            if self.turn(s, f) == OVER:
+            if self.before_play is None:
+                if self.turn(s, f) == OVER:
+                    f[1] = 3
+            elif self.next_up(s, f) is None:
                 f[1] = 3
+            else:  # the seat's 'before play' block, then its play is asked (stage 5)
+                f[1] = 5
+                s.stack.append(self.before_play.start(s))
+        elif stage == 5:
+            f[1] = 1
+            self.ask(s, f)
         elif stage == 2:
             f[1] = 1
             self.advance(f)
@@ -195,16 +209,35 @@ class TrickNode(Node, Decision):
         """The next turn of the trick: :data:`OVER` (every play made: decide the winner),
         :data:`WAITS` (the current seat's play is pending) or :data:`PASSED` (it had no
         playable card in a climbing trick and passed)."""
+        if self.next_up(s, f) is None:
+            return OVER
+        return self.ask(s, f)
+
+    def next_up(self, s: State, f: list[Any]) -> int | None:
+        """The seat whose turn comes (``player`` set to it), or None when every play is
+        made (decide the winner)."""
         n, at = self.n, self.at
         if not self.climbing:
             if f[at + 1] >= n - bin(f[at + 3]).count("1"):
-                return OVER
+                return None
             if not self.skips:
                 f[at + 2] = (f[at] + f[at + 1]) % n
         else:
             active = n - bin(f[at + 3]).count("1")
             if active == 0 or (active == 1 and f[at + 1] > 0):
-                return OVER
+                return None
+        seat: int = f[at + 2]
+        s.loc[self.player_slot] = seat
+        return seat
+
+    def ask(self, s: State, f: list[Any]) -> int:
+        """The play of the seat whose turn it is (:meth:`next_up`), asked: :data:`WAITS`,
+        or :data:`PASSED` (no playable card in a climbing trick).
+
+        Raises:
+            RulesRuntimeError: the seat has no legal card in a standard trick.
+        """
+        at = self.at
         seat = f[at + 2]
         s.loc[self.player_slot] = seat
         chooser = self.choosing(s, seat)

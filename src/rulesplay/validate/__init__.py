@@ -25,6 +25,7 @@ from .branches import hidden_branches, trick_flow_sight
 from .constants import MAX_CARDS, const_eval, constant_checks, value_before_play
 from .cycles import ability_cycles, call_depths
 from .declarations import Declarations, card_label_reads
+from .enums import related, shared_enums
 from .expand import Expander
 from .expressions import ExprChecker
 from .functions import BUILTINS, PER_ELEMENT, Builtin
@@ -36,7 +37,7 @@ from .sight import secret_action_labels
 from .statements import StmtChecker
 from .symbols import RESERVED, Checked, Context, Symbols
 from .teams import team_checks
-from .types import ANY, compatible, describe, elem_type, per_player_hint
+from .types import ANY, compatible, describe, elem_type, per_player_hint, sharing
 from .unseen import Sight, unseen_options
 from .warn import unused_options
 
@@ -53,10 +54,13 @@ class Checker:
     """
 
     def __init__(self, ruleset: ir.Ruleset) -> None:
-        # Defines and attributes that read the game are expanded where they are used first.
+        # Enums that share values are written out; defines and attributes that read the
+        # game are expanded where they are used, first.
+        ruleset, enum_errors = shared_enums(ruleset)
+        self.shared = related(ruleset)
         self.expander = expander = Expander(ruleset)
         self.ctx = Context(expander.ruleset())
-        self.ctx.out.diagnostics.extend(expander.diagnostics)
+        self.ctx.out.diagnostics.extend(enum_errors + expander.diagnostics)
         expander.diagnostics = self.ctx.out.diagnostics
         self.ctx.expand = expander.expr
         self.ctx.defines = expander.defines
@@ -65,9 +69,14 @@ class Checker:
         self.exprs = ExprChecker(self.ctx)
         self.stmts = StmtChecker(self.ctx, self.exprs)
 
-    def run(self) -> Checked:  # noqa: C901 - one line per part of a ruleset
+    def run(self) -> Checked:
         """Run the passes; return the :class:`Checked` result with its diagnostics
-        (unsorted; :func:`check` sorts them)."""
+        (unsorted; :func:`check` sorts them). The enums that share values are compatible
+        while they run (:func:`~rulesplay.validate.types.sharing`)."""
+        with sharing(self.shared):
+            return self._passes()
+
+    def _passes(self) -> Checked:  # noqa: C901 - one line per part of a ruleset
         ctx, exprs, stmts, r = self.ctx, self.exprs, self.stmts, self.ctx.r
         declarations = Declarations(ctx, exprs)
         declarations.run()

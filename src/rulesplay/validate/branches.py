@@ -34,13 +34,16 @@ Guarded = list[tuple[list[ir.Expr], list[ir.Stmt]]]  # blocks, each with its tes
 def _guarded(node: ir.Node, phases: dict[str, ir.PhaseDecl]) -> Guarded:
     """The blocks ``node`` runs by a test, each with the tests that decide it runs: an
     ``if``'s branch by its own test and those before it, its ``else`` by all of them, a
-    ``repeat while``'s body by its test, the body of a phase that a phase goes on to by
-    the guards of its ``next`` lines up to that one."""
+    ``repeat while``'s body by its test (a ``for each player ... until``'s by its), the
+    body of a phase that a phase goes on to by the guards of its ``next`` lines up to that
+    one."""
     if isinstance(node, ir.If):
         out = [(node.tests[:k + 1], body) for k, body in enumerate(node.bodies)]
         return [*out, (node.tests, node.orelse)]
     if isinstance(node, ir.Repeat) and node.test is not None:
         return [([node.test], node.body)]
+    if isinstance(node, ir.ForEachPlayer) and node.until is not None:
+        return [([node.until], node.body)]
     if isinstance(node, ir.PhaseDecl) and node.transitions:
         return _next_phases(node, phases)
     return []
@@ -108,7 +111,8 @@ def _message(node: ir.Node, read: Read, d: Decider) -> str:
     trick = isinstance(decision, ir.Trick)
     who = "the player" if trick else f"seat '{expr_text(chooser)}'"
     does = "plays in this trick" if trick else "decides here"
-    what, goes = ("whether the loop on line", " goes on") if isinstance(node, ir.Repeat) \
+    what, goes = ("whether the loop on line", " goes on") \
+        if isinstance(node, ir.Repeat | ir.ForEachPlayer) \
         else (f"which phase '{node.name}' goes on to at line", "") \
         if isinstance(node, ir.PhaseDecl) else ("the branch taken at line", "")
     return (f"{who} {does}, and {what} {read.expr.span.line}{goes} depends on {read.text}, "

@@ -84,6 +84,8 @@ class Declarations:
             if self.claim(e.name, e.span, "enum"):
                 sym.enums[e.name] = e
             for member in e.values:
+                if sym.enum_values.get(member.name) in e.extends:
+                    continue  # a value shared with an enum it extends keeps that type
                 if self.claim(member.name, member.span, "enum value"):
                     sym.enum_values[member.name] = e.name
         for k in r.kinds:

@@ -77,7 +77,7 @@ def _blocks(ruleset: ir.Ruleset) -> Iterator[list[ir.Stmt]]:
         elif isinstance(node, ir.Repeat | ir.ForEachPlayer | ir.ForEachIn):
             yield node.body
         elif isinstance(node, ir.Trick):
-            yield from (node.after_play, node.after_trick)
+            yield from (node.before_play, node.after_play, node.after_trick)
 
 
 def held_values(ctx: Context, sight: Sight) -> None:

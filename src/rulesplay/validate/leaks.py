@@ -14,6 +14,11 @@ variable declared ``hidden`` shows nothing to any seat, and one declared ``owner
 see it.) Counting a zone's cards reads no card, and the top card of a ``top`` zone is seen by
 all; everything else that reads such a zone's cards is reported, once per place, as a
 warning (a ruleset may mean it, e.g. a card revealed on purpose, but never by accident).
+What has been revealed to every seat where a statement runs (:mod:`.shown`: a hand laid
+open with ``reveal hand[p]``, a hidden variable shown with ``reveal VAR``) is not hidden
+there, so reading it is no leak; nor is a seat found from hidden cards (the holder of a
+card leads) given to a public variable when that seat's own turn comes before any other
+seat decides (:mod:`.next_turn`): its turn shows it anyway.
 
 (The options of a choice are shown to its chooser: reading there what the chooser may not
 see is an error, see :mod:`.unseen`.)
@@ -27,6 +32,8 @@ from .. import ir
 from ..errors import Diagnostic, Span
 from ..show import expr_text
 from ..visitor import NodeVisitor
+from .next_turn import seat_shown_next
+from .shown import Shown, shown_at
 from .sight import SecretRead, secret_reads
 from .symbols import Checked
 
@@ -39,12 +46,13 @@ class _HiddenReads(NodeVisitor):
     own ``owner`` zones and its own secret choices."""
 
     def __init__(self, zones: dict[str, ir.ZoneDecl], secret: dict[str, set[str]],
-                 seat: str | None = None) -> None:
-        self.zones, self.secret, self.seat = zones, secret, seat
+                 seat: str | None = None, shown: Shown = frozenset()) -> None:
+        self.zones, self.secret, self.seat, self.shown = zones, secret, seat, shown
         self.found: list[str] = []
 
     def _hidden(self, name: str) -> bool:
-        return name in self.zones and self.zones[name].visibility != "public"
+        return name in self.zones and self.zones[name].visibility != "public" \
+            and name not in self.shown
 
     def visit_Call(self, e: ir.Call) -> None:
         if e.func in COUNTS_ONLY:
@@ -64,18 +72,20 @@ class _HiddenReads(NodeVisitor):
     def visit_Index(self, e: ir.Index) -> None:
         if isinstance(e.obj, ir.Name) and self._hidden(e.obj.id):
             if not (self.zones[e.obj.id].visibility == "owner"
-                    and expr_text(e.key) == self.seat):
+                    and expr_text(e.key) == self.seat) and expr_text(e) not in self.shown:
                 self.found.append(f"the cards of '{expr_text(e)}'")
             return
         self.generic_visit(e)
 
 
-def _unseen_by(reads: list[SecretRead], seat: str | None) -> list[str]:
+def _unseen_by(reads: list[SecretRead], seat: str | None,
+               shown: Shown = frozenset()) -> list[str]:
     """The reads of variables seat ``seat`` (an expression's text; None: every seat) may
-    not see: all but those of an ``owner`` variable of that very seat."""
-    return [f"'{r.text}' ({r.var.visibility})" for r in reads
-            if seat is None or r.var.visibility != "owner" or r.seat is None
-            or expr_text(r.seat) != seat]
+    not see: all but those of an ``owner`` variable of that very seat, and those of a
+    variable revealed where they are read (``shown``)."""
+    return [f"'{r.text}' ({r.var.visibility})" for r in reads if r.var.name not in shown
+            and (seat is None or r.var.visibility != "owner" or r.seat is None
+                 or expr_text(r.seat) != seat)]
 
 
 def _target(target: ir.Expr, variables: dict[str, ir.VarDecl]) -> ir.VarDecl | None:
@@ -120,17 +130,19 @@ def public_leaks(ruleset: ir.Ruleset, checked: Checked) -> list[Diagnostic]:
             secret.setdefault(n.name, set()).add(expr_text(n.player))
     variables = {v.name: v for v in ruleset.vars}
     out: list[Diagnostic] = []
+    shown_where = shown_at(ruleset)
 
     def report(what: str, exprs: list[ir.Expr], span: Span, var: ir.VarDecl | None = None,
-               seat: str | None = None) -> None:
-        reads = _HiddenReads(zones, secret, seat)
+               seat: str | None = None, shown: Shown = frozenset(),
+               seat_set: ir.Assign | None = None) -> None:
+        reads = _HiddenReads(zones, secret, seat, shown)
         for e in exprs:
             reads.visit(e)
         if var is not None:  # a variable written: also the variables its seers may not see
             reads.found += [f"the variable {r}" for e in exprs
-                            for r in _unseen_by(secret_reads(e, checked), seat)]
-        if reads.found:
-            shown = ", ".join(dict.fromkeys(reads.found))
+                            for r in _unseen_by(secret_reads(e, checked), seat, shown)]
+        if reads.found and not (seat_set is not None and seat_shown_next(ruleset, seat_set)):
+            found = ", ".join(dict.fromkeys(reads.found))
             who, them = ("its own seat", "that seat") if seat is not None else \
                 ("every seat that sees its card", "some of them") \
                 if var is not None and var.scope == "card" else ("every seat", "some seats")
@@ -138,22 +150,25 @@ def public_leaks(ruleset: ir.Ruleset, checked: Checked) -> list[Diagnostic]:
                 f"; declare '{var.name}' owner or hidden to keep it from the others" \
                 if var.scope == "player" and seat is None else \
                 f"; declare '{var.name}' hidden to keep it from every seat"
-            out.append(Diagnostic(f"{what} is shown to {who}, but it reads {shown}, which "
+            out.append(Diagnostic(f"{what} is shown to {who}, but it reads {found}, which "
                                   f"{them} may not see{hint}", span, severity="warning"))
 
     for node in ir.walk(ruleset):
+        shown = shown_where.get(id(node), frozenset())
         if isinstance(node, ir.Assign):
             # A variable (x, x[seat], card.x) is shown to its seers: every seat, its own
             # (owner) or none (hidden); a 'let' name is not shown.
             target, var = node.target, _target(node.target, variables)
             seat = expr_text(target.key) if isinstance(target, ir.Index) and \
                 var is not None and var.visibility == "owner" else None
+            # (a seat whose own turn, next, shows it to all: see next_turn)
+            exempt = var is not None and var.type == "player" and var.visibility == "public"
             if var is None or var.visibility != "hidden":
                 if var is not None or not isinstance(target, ir.Name):
                     report(f"'{expr_text(target)}'", [node.value], node.value.span, var,
-                           seat)
+                           seat, shown, node if exempt else None)
         for what, labels in _texts(node):
-            report(what, list(_placeholders(checked, labels)), labels.span)
+            report(what, list(_placeholders(checked, labels)), labels.span, shown=shown)
     return out
 
 

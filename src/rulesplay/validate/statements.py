@@ -130,9 +130,20 @@ class StmtChecker(Stage):
 
     def visit_Reveal(self, s: ir.Reveal) -> None:
         word = "reveal" if s.shown else "hide"
+        var = self.sym.vars.get(s.zone.id) if isinstance(s.zone, ir.Name) and \
+            self.ctx.lookup_local(s.zone.id) is None else None
+        if var is not None:  # 'reveal VAR': its value, every seat's, is shown from now on
+            if var.scope in ("card", "trick"):
+                self.error(f"'{word}' shows a variable of the game, a player or a team; "
+                           f"'{var.name}' is a {var.scope} variable", s.zone.span)
+            elif var.visibility == "public":
+                self.ctx.warn(f"variable '{var.name}' is public: every seat sees it already, "
+                              f"so '{word}' changes nothing", s.span)
+            self.expr(s.zone)
+            return
         if self.unknown_zone(s.zone, word):
             return
-        self.want(s.zone, "zone", what=f" ({word} needs a zone, or one seat's zone)")
+        self.want(s.zone, "zone", what=f" ({word} needs a zone, one seat's zone or a variable)")
         base = s.zone.obj if isinstance(s.zone, ir.Index) else s.zone
         zone = self.sym.zones.get(base.id) if isinstance(base, ir.Name) else None
         if zone is not None and zone.visibility == "public" and \
@@ -215,6 +226,8 @@ class StmtChecker(Stage):
     def visit_ForEachPlayer(self, s: ir.ForEachPlayer) -> None:
         if s.start is not None:
             self.want(s.start, "player")
+        if s.until is not None:  # (tested before each turn: the loop's name is not bound)
+            self.want(s.until, "bool", what=" (until)")
         self.ctx.scopes.append({})
         self.ctx.bind(s.var, "player", s.span)
         if s.order is not None:
@@ -358,6 +371,8 @@ class StmtChecker(Stage):
         if s.chosen_by is not None:
             with self.ctx.only_reading("'chosen by'"):
                 self.want(s.chosen_by, "player", what=" (chosen by)")
+        # 'before play' runs as a seat's turn comes: the seat is bound, no card yet.
+        self.block(s.before_play)
         el = self.coll(s.source, None)
         if el not in ("card", ANY):
             self.error(f"players play cards; the source holds {describe('list:' + el)}",

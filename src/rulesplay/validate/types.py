@@ -7,9 +7,28 @@ A type is ``int bool str player card zone pzone none any tuple ability``, ``enum
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+
 from .. import ir
 
 ANY = "any"
+
+# The pairs of enums that share values in the ruleset being checked (validate/enums.py).
+_SHARED: ContextVar[frozenset[frozenset[str]]] = ContextVar("shared_enums",
+                                                            default=frozenset())
+
+
+@contextmanager
+def sharing(pairs: frozenset[frozenset[str]]) -> Iterator[None]:
+    """Within the block, the enums of each pair (one extends the other) are
+    :func:`compatible`."""
+    token = _SHARED.set(pairs)
+    try:
+        yield
+    finally:
+        _SHARED.reset(token)
 
 
 def elem_type(t: str) -> str | None:
@@ -81,6 +100,8 @@ def compatible(a: str, b: str) -> bool:
         return True
     if a.startswith("list:") and b.startswith("list:"):
         return compatible(a[5:], b[5:])
+    if a.startswith("enum:") and b.startswith("enum:"):  # one shares the other's values
+        return frozenset((a[5:], b[5:])) in _SHARED.get()
     if {a, b} == {"zone", "list:card"}:
         return True
     return False

@@ -38,6 +38,7 @@ from ..show import expr_text
 from ..visibility import sight
 from ..visitor import NodeVisitor, nodes_of
 from .locals import binders, dependency_order
+from .shown import shown_at
 from .steady import ANY_VAR, changing
 from .symbols import Checked, Context
 from .types import elem_type
@@ -477,7 +478,9 @@ def _shown(r: Read) -> str:
 def unseen_options(ctx: Context, sight_: Sight) -> None:
     """Report every choice and every trick's play whose options read what the chooser
     cannot see (the module's rule). Runs once every statement is checked, so that every
-    name read, wherever it is bound, is resolved."""
+    name read, wherever it is bound, is resolved. A variable revealed where the choice is
+    made (``reveal VAR`` before it in its block, :mod:`.shown`) is seen by its chooser."""
+    shown_where = shown_at(ctx.r)
     for node in ir.walk(ctx.r):
         if isinstance(node, ir.Choose):
             if node.cards is not None and sight_.holds_cards(node.domain) and \
@@ -505,5 +508,14 @@ def unseen_options(ctx: Context, sight_: Sight) -> None:
             errors = _play_errors(sight_, node)
         else:
             continue
+        shown = shown_where.get(id(node), frozenset())
         for message, e in errors:
-            ctx.error(message, e.span)
+            if _var_read(e, sight_) not in shown:
+                ctx.error(message, e.span)
+
+
+def _var_read(e: ir.Expr, sight_: Sight) -> str | None:
+    """The variable ``e`` reads (``x``, ``x[p]``), or None."""
+    name = e.id if isinstance(e, ir.Name) else \
+        e.obj.id if isinstance(e, ir.Index) and isinstance(e.obj, ir.Name) else None
+    return name if name in sight_.vars else None
