@@ -19,7 +19,8 @@ pytest.importorskip("pygments", reason="pygments is not installed (pip install -
 
 from pygments.token import Error, Keyword, Name, String  # noqa: E402
 
-from rulesplay.highlight import CONSTANTS, ZONE_WORDS, RulesLexer, grammar_keywords  # noqa: E402
+from rulesplay.highlight import RulesLexer  # noqa: E402
+from rulesplay.keywords import CONSTANTS, ZONE_WORDS, grammar_keywords  # noqa: E402
 from rulesplay.validate import BUILTINS  # noqa: E402
 
 ROOT = Path(__file__).parent.parent

@@ -1,6 +1,6 @@
 """Writes the TextMate grammar of ``.rules`` files (for VS Code-like editors) from the
 language's own lists: the keywords of ``grammar.lark``, the builtin functions and the zone
-flags (:mod:`rulesplay.highlight`). Run it after the language gains a word:
+flags (:mod:`rulesplay.keywords`). Run it after the language gains a word:
 
     python tools/textmate_grammar.py > editors/textmate/rules.tmLanguage.json
 
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 
-from rulesplay.highlight import CONSTANTS, ZONE_WORDS, grammar_keywords
+from rulesplay.keywords import CONSTANTS, ZONE_WORDS, grammar_keywords
 from rulesplay.validate.functions import BUILTINS
 
 # Words that open a declaration and are followed by the name they declare.
