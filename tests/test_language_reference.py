@@ -22,6 +22,7 @@ import pytest
 import rulesplay
 from rulesplay import ir
 from rulesplay.errors import RulesError
+from rulesplay.keywords import grammar_keywords
 from rulesplay.validate import BUILTINS
 
 ROOT = Path(__file__).parent.parent
@@ -117,3 +118,12 @@ def test_every_section_documents_something_real() -> None:
 
 def test_the_readme_links_the_reference() -> None:
     assert "docs/language.md" in (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+def test_the_cheat_sheet_names_every_keyword_and_builtin() -> None:
+    sheet = (ROOT / "docs" / "cheatsheet.md").read_text(encoding="utf-8")
+    present = set(re.findall(r"\w+", sheet))
+    missing = sorted(grammar_keywords() - present)
+    assert not missing, f"docs/cheatsheet.md lacks the words {missing}"
+    missing = [b for b in BUILTINS if f"{b}(" not in sheet]
+    assert not missing, f"docs/cheatsheet.md lacks the builtins {missing}"
