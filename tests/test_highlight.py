@@ -109,3 +109,14 @@ def test_the_lexer_is_a_pygments_plugin() -> None:
     from pygments.lexers import get_lexer_by_name, get_lexer_for_filename
     assert type(get_lexer_by_name("rules")).__name__ == "RulesLexer"
     assert type(get_lexer_for_filename("x.rules")).__name__ == "RulesLexer"
+
+
+def test_every_docs_example_has_no_error_token() -> None:
+    pages = [ROOT / "docs" / "language.md", *sorted((ROOT / "docs" / "language").glob("*.md"))]
+    fence = re.compile(r"^```rules[-a-z]*\n(.*?)^```", re.M | re.S)
+    examples = [m.group(1) for page in pages
+                for m in fence.finditer(page.read_text(encoding="utf-8"))]
+    assert len(examples) > 100
+    bad = [(text.splitlines()[0], errors) for text in examples
+           if (errors := [v for kind, v in _tokens(text) if kind in Error])]
+    assert not bad, bad[:3]
