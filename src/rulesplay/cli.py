@@ -46,6 +46,7 @@ from .narrate import Narrator, score_table, teams_line, winner_line
 from .outfiles import fresh_name
 from .seatview import SeatView
 from .session import HUMAN, Session, play
+from .shipped import shipped_root
 from .show import option_type_text, players_text
 from .words import tr
 
@@ -559,31 +560,30 @@ def compile_(file: str, as_json: bool, as_python: bool, players: int | None) -> 
 
 
 # ---------------------------------------------------------------- list
-SHIPPED = Path(__file__).resolve().parents[2] / "rulesets"  # beside a source checkout
-
-
 @main.command(name="list")
 @click.argument("folder", required=False, type=click.Path(file_okay=False))
 def list_(folder: str | None) -> None:
     """List the rulesets in FOLDER and its subfolders: game, players, and what the game is
     about (a variant: the file it extends). Without FOLDER: ./rulesets, else the games that
-    come with rulesplay."""
+    come with rulesplay, by the names 'rulesplay run NAME' takes."""
     if folder is None:
         here = Path("rulesets")
-        root = here if here.is_dir() else SHIPPED
-        if not root.is_dir():
-            raise click.UsageError("no rulesets folder here and none beside rulesplay; "
-                                   "name one: rulesplay list FOLDER")
+        root = here if here.is_dir() else shipped_root()
+        if root is None:
+            raise click.UsageError("no rulesets folder here and no games come with this "
+                                   "installation; name one: rulesplay list FOLDER")
     else:
         root = Path(folder)
         if not root.is_dir():
             raise click.UsageError(f"{folder} is not a folder")
+    by_name = folder is None and root.resolve() == shipped_root()  # names run takes
     paths = sorted(root.rglob("*.rules"))
     if not paths:
         raise click.UsageError(f"no .rules files in {root}")
     failed = 0
     for path in paths:
         name = path.relative_to(root).as_posix()
+        name = name.removesuffix(".rules") if by_name else name
         try:
             game = load(str(path))
         except RulesError as exc:
