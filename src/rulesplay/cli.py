@@ -604,12 +604,23 @@ def list_(folder: str | None) -> None:
 # ---------------------------------------------------------------- graph / options
 @main.command()
 @click.argument("file", type=click.Path(dir_okay=False))
-@click.option("--format", "fmt", type=click.Choice(["mermaid", "dot"]), default="mermaid",
-              show_default=True, help="Mermaid flowchart or Graphviz DOT.")
+@click.option("--format", "fmt", type=click.Choice(["mermaid", "dot", "svg", "png"]),
+              default="mermaid", show_default=True,
+              help="Mermaid flowchart or Graphviz DOT (text), or an SVG/PNG picture drawn by "
+                   "Graphviz's 'dot' (installed separately).")
+@click.option("--output", "-o", "out", type=click.Path(dir_okay=False), default=None,
+              help="The picture's file (svg/png); default: FILE's name with the format's "
+                   "ending, in the current folder, numbered when taken.")
 @click.option("--lang", default=None, metavar="CODE", help="Language of the phase labels.")
-def graph(file: str, fmt: str, lang: str | None) -> None:
-    """Print the phase graph of FILE: phases and the conditions of their 'next' steps."""
+def graph(file: str, fmt: str, out: str | None, lang: str | None) -> None:
+    """Print the phase graph of FILE: phases and the conditions of their 'next' steps; or
+    draw it (--format svg|png)."""
     game = load(file)
+    if fmt in ("svg", "png"):
+        target = Path(out) if out else fresh_name(Path(Path(file).name), f".{fmt}")
+        graphs.render_picture(graphs.to_dot(game.ruleset, _lang(lang)), fmt, target)
+        click.echo(terminal.clean(f"wrote {target}"))
+        return
     render: Callable[..., str] = graphs.to_mermaid if fmt == "mermaid" else graphs.to_dot
     click.echo(terminal.clean(render(game.ruleset, _lang(lang))), nl=False)
 
@@ -665,6 +676,7 @@ def diff_(base: str, variant: str) -> None:
 
 
 def _register_simulation() -> None:
+    from .authoring_cli import cards, new
     from .sim_cli import compare, simulate
     from .spaces_cli import spaces
     from .sweep_cli import sweep
@@ -673,6 +685,8 @@ def _register_simulation() -> None:
     main.add_command(compare)
     main.add_command(spaces)
     main.add_command(sweep)
+    main.add_command(new)
+    main.add_command(cards)
 
 
 _register_simulation()
