@@ -4,6 +4,7 @@ a table) and ``fmt`` (a ruleset in canonical layout, comments kept)."""
 from __future__ import annotations
 
 import json
+import sys
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -150,3 +151,37 @@ def deck_rows(game: Any, players: int) -> list[dict[str, Any]]:
             first[key] = {"label": label, "kind": attrs["kind"], "attributes": plain,
                           "abilities": named}
     return [{**row, "copies": counts[key]} for key, row in first.items()]
+
+
+@click.command(name="fmt")
+@click.argument("files", metavar="FILE...", nargs=-1, required=True)
+@click.option("--check", is_flag=True,
+              help="Print nothing; list the files not in canonical layout and exit 1 if any.")
+@click.option("--write", is_flag=True, help="Rewrite the files in place (unchanged files are "
+                                            "not touched).")
+def fmt_(files: tuple[str, ...], check: bool, write: bool) -> None:
+    """Print each ruleset FILE (or .part file) in canonical layout, each comment kept at its
+    statement: the same ruleset (its IR is checked to be unchanged), one layout."""
+    from .compose import read_source, ruleset_file
+    from .fmt import format_text
+
+    if check and write:
+        raise click.UsageError("--check and --write: choose one")
+    unformatted = []
+    for name in files:
+        path = ruleset_file(name)
+        text = read_source(path)
+        tidy = format_text(text, path)
+        if check:
+            if tidy != text:
+                unformatted.append(path)
+        elif write:
+            if tidy != text:
+                Path(path).write_text(tidy, encoding="utf-8")
+                click.echo(terminal.clean(f"formatted {path}"), err=True)
+        else:
+            click.echo(tidy, nl=False)
+    for path in unformatted:
+        click.echo(terminal.clean(f"would reformat {path}"))
+    if unformatted:
+        sys.exit(1)

@@ -676,7 +676,7 @@ def diff_(base: str, variant: str) -> None:
 
 
 def _register_simulation() -> None:
-    from .authoring_cli import cards, new
+    from .authoring_cli import cards, fmt_, new
     from .sim_cli import compare, simulate
     from .spaces_cli import spaces
     from .sweep_cli import sweep
@@ -687,6 +687,7 @@ def _register_simulation() -> None:
     main.add_command(sweep)
     main.add_command(new)
     main.add_command(cards)
+    main.add_command(fmt_)
 
 
 _register_simulation()
