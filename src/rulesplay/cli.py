@@ -103,6 +103,9 @@ def main() -> None:
 
     \b
     Examples:
+      rulesplay list
+      rulesplay run bargain_hunter --seed 1
+      rulesplay new house --from bargain_hunter
       rulesplay validate rulesets/bargain_hunter.rules
       rulesplay run rulesets/bargain_hunter.rules --players 4 --seed 7
       rulesplay run rulesets/bargain_hunter.rules --option rounds=1 --log game.jsonl
