@@ -107,6 +107,10 @@ def test_new_writes_a_game_that_runs_and_a_variant_that_plays_as_its_base(
     code, out = invoke("new", "other", "--from", "bargain_huntr")
     assert code == 1 and "did you mean 'bargain_hunter'" in out
     assert not (tmp_path / "other.rules").exists()
+    outside = tmp_path.parent / f"{tmp_path.name}-base.rules"
+    outside.write_text((ROOT / "rulesets" / "card_hunt.rules").read_text())
+    code, out = invoke("new", "other", "--from", str(outside))  # a base it may not reach
+    assert code == 2 and "cannot reach outside" in out and not (tmp_path / "other.rules").exists()
 
 
 # ------------------------------------------------------------------ cards

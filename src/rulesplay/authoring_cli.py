@@ -15,6 +15,7 @@ from rich.table import Table
 
 from . import terminal
 from .engine.game import load
+from .errors import RulesError
 from .shipped import is_name
 from .show import expr_text
 
@@ -99,6 +100,15 @@ def new(name: str, base: str | None) -> None:
                   "# or remove one:  remove phase NAME", ""]
         text = "\n".join(lines)
     path.write_text(text, encoding="utf-8")
+    if base is not None:
+        try:  # a base the new file may not reach (docs/files.md): say so, leave nothing
+            load(str(path))
+        except RulesError as exc:
+            path.unlink()
+            raise click.UsageError(f"a variant here cannot extend {base}: "
+                                   f"{exc.diagnostics[0].message if exc.diagnostics else exc}"
+                                   "; copy the base beside it or use a shipped game's name "
+                                   "(see docs/files.md)") from None
     click.echo(terminal.clean(f"wrote {path}; try: rulesplay run {path} --seed 1"))
 
 
