@@ -136,7 +136,7 @@ def format_text(text: str, file: str = "<input>") -> str:
             continue
         # A declaration with a block (lines one level in) stands between blank lines; lines
         # two levels in only continue a long line.
-        block = any(line.startswith(INDENT) and not line.startswith(INDENT + " ")
+        block = any(line.startswith(INDENT) and line[len(INDENT)] not in ' "'
                     for line in chunk)
         if out and block and out[-1] != "" and not out[-1].startswith("#"):
             out.append("")
@@ -191,7 +191,7 @@ def _chunk(lines: list[str], notes: dict[int, Comment], first: int, end: int,
             break
     source = "\n" * first + "\n".join(lines[first:last + 1]) + "\n"
     mini = parse_text(source, file)
-    printed = _wrapped(ruleset_text(mini).rstrip("\n").split("\n"), mini, first, file)
+    printed = ruleset_text(mini).rstrip("\n").split("\n")  # one line per line of code
     # Each line of code -> the printed line that reads the same (a statement written over
     # several lines: each of them), in order, when one does.
     at: dict[int, int] = {}
@@ -209,63 +209,70 @@ def _chunk(lines: list[str], notes: dict[int, Comment], first: int, end: int,
         p += 1
     before: dict[int, list[str]] = {}
     after: dict[int, list[str]] = {}
-    tail: list[str] = []
     for i in range(first, last + 1):
         note = notes.get(i + 1)
         if note is None:
             continue
-        anchor = next((at[j] for j in code if j >= i and j in at and
-                       (j > i or note.after_code)), None)
-        if note.after_code and at.get(i) == anchor and anchor is not None:
+        nxt = next((j for j in code if j > i or (j == i and note.after_code)), None)
+        if nxt is not None and nxt in at:
+            anchor = at[nxt]
+        else:  # code printed otherwise: right after the line of the code before it
+            prev = [at[j] for j in code if j < i and j in at]
+            anchor = prev[-1] + 1 if prev else 0
+        if note.after_code and at.get(i) == anchor:
             after.setdefault(anchor, []).append(note.text)
-        elif anchor is not None:
-            before.setdefault(anchor, []).append(note.text)
         else:
-            tail.append(note.text)
+            before.setdefault(anchor, []).append(note.text)
+    groups = _wrapped(printed, mini, first, file)
     out: list[str] = []
-    for j, line in enumerate(printed):
-        indent = line[:len(line) - len(line.lstrip())]
+    for j, group in enumerate(groups):
+        indent = group[0][:len(group[0]) - len(group[0].lstrip())]
         out += [indent + text for text in before.get(j, [])]
-        out.append("  ".join([line, *after.get(j, [])]))
-    out += [INDENT + text for text in tail]
+        out += group[:-1]
+        out.append("  ".join([group[-1], *after.get(j, [])]))
+    indent = out[-1][:len(out[-1]) - len(out[-1].lstrip())] if len(out) > 1 else INDENT
+    out += [indent + text for text in before.get(len(groups), [])]
     return out, last
 
 
 # Words a long line is best broken before (a condition's parts, a prompt).
-_BEFORE = re.compile(r'(where|and|or|if|else|skip|from|to)\b|"')
+_BEFORE = re.compile(r'(where|and|or|if|else|skip|from|to)\b|"|[-+*] ')
 WIDTH = 100  # a printed line longer than this is broken where the language allows
 
 
-def _wrapped(printed: list[str], mini: ir.Ruleset, first: int, file: str) -> list[str]:
-    """``printed`` with each line longer than :data:`WIDTH` broken at spaces (outside
-    strings, never after a ``:``) into continuation lines two levels further in; kept as it
-    is when the broken text would not parse to the same item (``mini``, from line ``first``,
-    0-based)."""
-    out: list[str] = []
+def _wrapped(printed: list[str], mini: ir.Ruleset, first: int, file: str) -> list[list[str]]:
+    """Each line of ``printed`` as the lines it is broken into: a line longer than
+    :data:`WIDTH` is broken at spaces (outside strings, never after a ``:``) into continuation
+    lines two levels further in. Nothing is broken when the broken text would not parse to
+    the same item (``mini``, from line ``first``, 0-based)."""
+    groups: list[list[str]] = []
     for line in printed:
         indent = line[:len(line) - len(line.lstrip())] + 2 * INDENT
+        group = []
         while len(line) > WIDTH:
             cut = _break_at(line, len(indent))
             if cut is None:
                 break
-            out.append(line[:cut].rstrip())
+            group.append(line[:cut].rstrip())
             line = indent + line[cut:].lstrip()
-        out.append(line)
-    if out == printed:
-        return printed
+        groups.append([*group, line])
+    if len(groups) == sum(len(g) for g in groups):
+        return groups
+    broken = [line for g in groups for line in g]
     try:
-        same = same_meaning(parse_text("\n" * first + "\n".join(out) + "\n", file), mini)
+        same = same_meaning(parse_text("\n" * first + "\n".join(broken) + "\n", file), mini)
     except RulesError:
         same = False
-    return out if same else printed
+    return groups if same else [[line] for line in printed]
 
 
 def _break_at(line: str, least: int) -> int | None:
-    """The last space of ``line`` before :data:`WIDTH` outside a string, with code before
-    it that does not end in ``:`` or ``(``/``[``/``{`` and more than ``least`` characters
-    of code on its left; None when there is none."""
-    cuts: list[int] = []
-    quoted, k = False, 0
+    """Where to break ``line``: a space before :data:`WIDTH`, outside strings, with more than
+    ``least`` characters on its left that do not end in ``:`` or an opening bracket; the
+    least nested such space past the middle, before a word of :data:`_BEFORE` if one is,
+    else the last; None when there is none."""
+    cuts: list[tuple[int, int]] = []  # (bracket depth, position)
+    quoted, depth, k = False, 0, 0
     while k < min(len(line), WIDTH + 1):
         ch = line[k]
         if quoted and ch == "\\":
@@ -273,12 +280,21 @@ def _break_at(line: str, least: int) -> int | None:
             continue
         if ch == '"':
             quoted = not quoted
+        elif not quoted and ch in "([{":
+            depth += 1
+        elif not quoted and ch in ")]}":
+            depth -= 1
         elif ch == " " and not quoted and k > least and line[:k].rstrip()[-1:] not in \
                 (":", "(", "[", "{", "") and line[k + 1:k + 2] not in (" ", ""):
-            cuts.append(k)
+            cuts.append((depth, k))
         k += 1
-    words = [k for k in cuts if k > WIDTH // 2 and _BEFORE.match(line, k + 1)]
-    return max(words) if words else max(cuts) if cuts else None
+    if not cuts:
+        return None
+    late = [c for c in cuts if c[1] > WIDTH // 2] or cuts
+    shallow = min(d for d, _ in late)
+    level = [k for d, k in late if d == shallow]
+    words = [k for k in level if _BEFORE.match(line, k + 1)]
+    return max(words or level)
 
 
 def _code_part(line: str, note: Comment | None) -> str:
