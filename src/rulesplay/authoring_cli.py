@@ -132,13 +132,15 @@ def cards(file: str, players: int | None, as_json: bool) -> None:
     table = Table(title=terminal.literal(f"{game.title}: {sum(r['copies'] for r in rows)} "
                                          f"cards for {n} players", "table.title"),
                   title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False)
-    for col in ("card", "kind", "attributes", "copies", "ability"):
+    abilities = any(r["abilities"] for r in rows)  # a column only when some card has one
+    for col in ("card", "kind", "attributes", "copies", "ability")[:5 if abilities else 4]:
         table.add_column(col, overflow="fold", justify="right" if col == "copies" else "left")
     for r in rows:
         attrs = ", ".join(f"{k} {'/'.join(map(str, v)) if isinstance(v, list) else v}"
                           for k, v in r["attributes"].items() if v is not None)
-        table.add_row(terminal.literal(r["label"]), r["kind"], terminal.literal(attrs),
-                      str(r["copies"]), terminal.literal("\n".join(r["abilities"])))
+        cells = [terminal.literal(r["label"]), r["kind"], terminal.literal(attrs),
+                 str(r["copies"]), terminal.literal("\n".join(r["abilities"]))]
+        table.add_row(*cells[:5 if abilities else 4])
     terminal.console(soft_wrap=False).print(table)
 
 
