@@ -46,6 +46,7 @@ from .narrate import Narrator, score_table, teams_line, winner_line
 from .outfiles import fresh_name
 from .seatview import SeatView
 from .session import HUMAN, Session, play
+from .shipped import shipped_root
 from .show import option_type_text, players_text
 from .words import tr
 
@@ -102,6 +103,9 @@ def main() -> None:
 
     \b
     Examples:
+      rulesplay list
+      rulesplay run bargain_hunter --seed 1
+      rulesplay new house --from bargain_hunter
       rulesplay validate rulesets/bargain_hunter.rules
       rulesplay run rulesets/bargain_hunter.rules --players 4 --seed 7
       rulesplay run rulesets/bargain_hunter.rules --option rounds=1 --log game.jsonl
@@ -559,31 +563,30 @@ def compile_(file: str, as_json: bool, as_python: bool, players: int | None) -> 
 
 
 # ---------------------------------------------------------------- list
-SHIPPED = Path(__file__).resolve().parents[2] / "rulesets"  # beside a source checkout
-
-
 @main.command(name="list")
 @click.argument("folder", required=False, type=click.Path(file_okay=False))
 def list_(folder: str | None) -> None:
     """List the rulesets in FOLDER and its subfolders: game, players, and what the game is
     about (a variant: the file it extends). Without FOLDER: ./rulesets, else the games that
-    come with rulesplay."""
+    come with rulesplay, by the names 'rulesplay run NAME' takes."""
     if folder is None:
         here = Path("rulesets")
-        root = here if here.is_dir() else SHIPPED
-        if not root.is_dir():
-            raise click.UsageError("no rulesets folder here and none beside rulesplay; "
-                                   "name one: rulesplay list FOLDER")
+        root = here if here.is_dir() else shipped_root()
+        if root is None:
+            raise click.UsageError("no rulesets folder here and no games come with this "
+                                   "installation; name one: rulesplay list FOLDER")
     else:
         root = Path(folder)
         if not root.is_dir():
             raise click.UsageError(f"{folder} is not a folder")
+    by_name = folder is None and root.resolve() == shipped_root()  # names run takes
     paths = sorted(root.rglob("*.rules"))
     if not paths:
         raise click.UsageError(f"no .rules files in {root}")
     failed = 0
     for path in paths:
         name = path.relative_to(root).as_posix()
+        name = name.removesuffix(".rules") if by_name else name
         try:
             game = load(str(path))
         except RulesError as exc:
@@ -604,12 +607,23 @@ def list_(folder: str | None) -> None:
 # ---------------------------------------------------------------- graph / options
 @main.command()
 @click.argument("file", type=click.Path(dir_okay=False))
-@click.option("--format", "fmt", type=click.Choice(["mermaid", "dot"]), default="mermaid",
-              show_default=True, help="Mermaid flowchart or Graphviz DOT.")
+@click.option("--format", "fmt", type=click.Choice(["mermaid", "dot", "svg", "png"]),
+              default="mermaid", show_default=True,
+              help="Mermaid flowchart or Graphviz DOT (text), or an SVG/PNG picture drawn by "
+                   "Graphviz's 'dot' (installed separately).")
+@click.option("--output", "-o", "out", type=click.Path(dir_okay=False), default=None,
+              help="The picture's file (svg/png); default: FILE's name with the format's "
+                   "ending, in the current folder, numbered when taken.")
 @click.option("--lang", default=None, metavar="CODE", help="Language of the phase labels.")
-def graph(file: str, fmt: str, lang: str | None) -> None:
-    """Print the phase graph of FILE: phases and the conditions of their 'next' steps."""
+def graph(file: str, fmt: str, out: str | None, lang: str | None) -> None:
+    """Print the phase graph of FILE: phases and the conditions of their 'next' steps; or
+    draw it (--format svg|png)."""
     game = load(file)
+    if fmt in ("svg", "png"):
+        target = Path(out) if out else fresh_name(Path(Path(file).name), f".{fmt}")
+        graphs.render_picture(graphs.to_dot(game.ruleset, _lang(lang)), fmt, target)
+        click.echo(terminal.clean(f"wrote {target}"))
+        return
     render: Callable[..., str] = graphs.to_mermaid if fmt == "mermaid" else graphs.to_dot
     click.echo(terminal.clean(render(game.ruleset, _lang(lang))), nl=False)
 
@@ -665,6 +679,7 @@ def diff_(base: str, variant: str) -> None:
 
 
 def _register_simulation() -> None:
+    from .authoring_cli import cards, fmt_, new
     from .sim_cli import compare, simulate
     from .spaces_cli import spaces
     from .sweep_cli import sweep
@@ -673,6 +688,9 @@ def _register_simulation() -> None:
     main.add_command(compare)
     main.add_command(spaces)
     main.add_command(sweep)
+    main.add_command(new)
+    main.add_command(cards)
+    main.add_command(fmt_)
 
 
 _register_simulation()

@@ -19,11 +19,14 @@ base lacks is an error with "did you mean". ``game``, ``players``, ``author``, `
 replaces the base's limit of that name. Each node keeps the span of the file it came from,
 so diagnostics point into the variant or the base as the case may be.
 
-Where ``extends`` and ``include`` may reach: the folder tree rooted at the nearest folder
-named ``rulesets`` that holds the top-level file, or, when there is none, the top-level file's
-own folder; chains may not form a cycle. What they may read: ruleset files only, by name
-(:data:`READABLE`): ``extends`` a ``.rules`` file, ``include`` a ``.part`` or ``.rules`` file.
-Any other file is refused before it is opened, so its content is never shown.
+Where ``extends`` and ``include`` may reach (docs/files.md): a path is relative to the file
+that writes it and must stay inside the folder tree rooted at the nearest folder named
+``rulesets`` that holds the top-level file, or, when there is none, the top-level file's own
+folder (a shipped game's own lines stay inside the shipped games' folder); ``extends NAME``
+(no ``.rules`` ending, as ``extends "bargain_hunter"``) names a game that comes with rulesplay
+(:mod:`rulesplay.shipped`); chains may not form a cycle. What they may read: ruleset files
+only, by name (:data:`READABLE`): ``extends`` a ``.rules`` file, ``include`` a ``.part`` or
+``.rules`` file. Any other file is refused before it is opened, so its content is never shown.
 """
 
 from __future__ import annotations
@@ -40,6 +43,7 @@ from pydantic import BaseModel, ConfigDict, StrictStr
 from . import ir
 from .errors import Diagnostic, RulesError, RulesValidationError, Span, did_you_mean
 from .parse import MAX_SOURCE_CHARS, parse_text
+from .shipped import SUFFIX, find_shipped, is_name, locate, shipped_root
 from .validate import Checked, check
 
 # Ruleset list field -> the word a variant uses for it (``replace card ...``).
@@ -109,7 +113,23 @@ def load_ruleset(path: str) -> tuple[ir.Ruleset, Checked]:
     if "\x00" in str(path):
         raise RulesError("a file name cannot hold the character U+0000 (NUL)",
                          Span(file=str(path).replace("\x00", "\\0"), line=1, col=1))
+    path = ruleset_file(path)
     return _load(path, _Disk(allowed_root(path)))
+
+
+def ruleset_file(path: str) -> str:
+    """The file a ruleset argument names: a path as given, or the shipped game of that name
+    (:func:`rulesplay.shipped.locate`).
+
+    Raises:
+        RulesError: written as a name, with no such file and no shipped game of that name
+            (with "did you mean" over the shipped games' names).
+    """
+    try:
+        return locate(path)
+    except LookupError as exc:
+        raise RulesError(f"no such file, and {exc.args[0]}",
+                         Span(file=path, line=1, col=1)) from None
 
 
 def load_bundle(bundle: Bundle) -> tuple[ir.Ruleset, Checked]:
@@ -162,13 +182,19 @@ def bundle_of(path: str, sources: dict[str, str]) -> Bundle:
         sources: file -> text of every file read (``Checked.sources``).
     """
     root = allowed_root(path)
+    shipped = shipped_root()
 
     def key(file: str) -> str:
-        return Path(os.path.relpath(Path(file).resolve(), root)).as_posix()
+        real = Path(file).resolve()
+        if shipped is not None and root != shipped and not real.is_relative_to(root) \
+                and real.is_relative_to(shipped):  # a shipped game named by a variant
+            return SHIPPED_KEY + real.relative_to(shipped).as_posix()
+        return Path(os.path.relpath(real, root)).as_posix()
 
     return Bundle(name=path, top=key(path), files={key(f): t for f, t in sources.items()})
 
 
+SHIPPED_KEY = "<rulesplay>/"  # a bundle's key prefix for the shipped games' files
 MAX_RULESET_BYTES = 4_000_000  # a ruleset file larger than this is not checked for changes
 
 
@@ -279,11 +305,21 @@ class _Disk(_Reader):
     def resolve(self, path: str, target: str, span: Any, chain: tuple[str, ...],
                 verb: str) -> str:
         _plain_path(verb, target, span)
+        if verb == "extends" and is_name(target):
+            try:
+                found = str(find_shipped(target))
+            except LookupError as exc:
+                raise RulesValidationError(f"'extends': {exc.args[0]}", span) from None
+            _no_cycle(self.key(found), chain, verb, span, lambda k: _show(Path(k)))
+            return found
         joined = os.path.normpath(os.path.join(os.path.dirname(path), target))
         real = Path(joined).resolve()
-        if not real.is_relative_to(self.root):
+        shipped = shipped_root()
+        root = shipped if shipped is not None and Path(path).resolve().is_relative_to(
+            shipped) else self.root
+        if not real.is_relative_to(root):
             raise RulesValidationError(
-                f"'{verb}' cannot reach outside the ruleset folder tree '{_show(self.root)}': "
+                f"'{verb}' cannot reach outside the ruleset folder tree '{_show(root)}': "
                 f"'{target}' resolves to {_show(real)}", span)
         _no_cycle(str(real), chain, verb, span, lambda k: _show(Path(k)))
         _readable(verb, target, span, joined, real)
@@ -318,6 +354,15 @@ class _Memory(_Reader):
     def resolve(self, path: str, target: str, span: Any, chain: tuple[str, ...],
                 verb: str) -> str:
         _plain_path(verb, target, span)
+        if verb == "extends" and is_name(target):  # as keyed by bundle_of
+            file = target + SUFFIX  # a full name, or a last part (find_shipped)
+            named = sorted((k for k in self.files if k == SHIPPED_KEY + file or k == file
+                            or k.endswith("/" + file)), key=lambda k: k.count("/"))
+            if not named:
+                raise RulesValidationError(f"'extends': the saved ruleset lacks the shipped "
+                                           f"game '{target}'", span)
+            _no_cycle(named[0], chain, verb, span, str)
+            return named[0]
         joined = posixpath.normpath(posixpath.join(posixpath.dirname(path), target))
         if joined.startswith(("../", "/")) or joined == "..":
             raise RulesValidationError(

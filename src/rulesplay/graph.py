@@ -1,4 +1,4 @@
-"""The phase graph of a ruleset as Mermaid or Graphviz DOT text.
+"""The phase graph of a ruleset as Mermaid or Graphviz DOT text, or drawn by Graphviz.
 
 Nodes are phases (labelled with the phase's display text), edges are ``next`` transitions
 labelled with their condition; an unconditional ``next`` after conditional ones is labelled
@@ -6,6 +6,12 @@ labelled with their condition; an unconditional ``next`` after conditional ones 
 """
 
 from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import click
 
 from . import ir
 from .phasegraph import phase_edges, start_phase
@@ -79,3 +85,27 @@ def to_dot(r: ir.Ruleset, lang: str | None = None) -> str:
         lines.append(f"    {q('p_' + a)} -> {target}{attr};")
     lines.append("}")
     return "\n".join(lines) + "\n"
+
+
+GET_GRAPHVIZ = ("install Graphviz, which provides it (Debian/Ubuntu: apt-get install "
+                "graphviz; macOS: brew install graphviz; Windows: winget install graphviz; "
+                "https://graphviz.org/download/), or print the graph as text with "
+                "--format dot or --format mermaid")
+
+
+def render_picture(dot_text: str, fmt: str, target: Path) -> None:
+    """Draw ``dot_text`` into ``target`` as ``fmt`` (``svg`` or ``png``) with Graphviz's
+    ``dot`` program.
+
+    Raises:
+        click.ClickException: ``dot`` is not installed (the message says how to get it), or
+            it failed (its own message).
+    """
+    dot = shutil.which("dot")
+    if dot is None:
+        raise click.ClickException(f"drawing a {fmt} needs Graphviz's 'dot' program, which "
+                                   f"is not on PATH: {GET_GRAPHVIZ}")
+    done = subprocess.run([dot, f"-T{fmt}", "-o", str(target)], input=dot_text.encode(),
+                          capture_output=True, timeout=60, check=False)
+    if done.returncode != 0:
+        raise click.ClickException(f"dot failed: {done.stderr.decode(errors='replace').strip()}")

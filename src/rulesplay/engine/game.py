@@ -14,7 +14,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from .. import ir
-from ..compose import Bundle, bundle_of, load_ruleset
+from ..compose import Bundle, bundle_of, load_ruleset, ruleset_file
 from ..compose import load_bundle as load_files
 from ..errors import OptionError, RulesError, Span, did_you_mean
 from ..limits import limit_problem
@@ -174,7 +174,8 @@ def load(path: str | Path, options: Mapping[str, Any] | None = None,
     if not isinstance(path, str | Path):
         raise TypeError(f"load() takes the ruleset file's path (str or Path), not "
                         f"{type(path).__name__}")
-    ruleset, checked = load_ruleset(str(path))
+    path = ruleset_file(str(path))  # a path, or a shipped game's name
+    ruleset, checked = load_ruleset(path)
     return Game(ruleset, checked, options, lang, str(path),
                 bundle_of(str(path), checked.sources), engine, limits)
 

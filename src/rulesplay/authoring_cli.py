@@ -1,0 +1,199 @@
+"""Commands for writing rulesets: ``new`` (start one from a template), ``cards`` (the deck as
+a table) and ``fmt`` (a ruleset in canonical layout, comments kept)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import click
+from rich import box
+from rich.table import Table
+
+from . import terminal
+from .engine.game import load
+from .errors import RulesError
+from .shipped import is_name
+from .show import expr_text
+
+TEMPLATE = '''\
+# {title}: a new ruleset. The language: docs/language/README.md; files: docs/files.md.
+game "{title}"
+players 2..4
+about "One line on what the game is about."
+
+option hand_size: int in 1..13 = 5 "Cards dealt to each player."
+
+enum suit: clubs, diamonds, hearts, spades
+
+card card "card":
+    suit: suit
+    rank: 2..14
+    label: "{{rank}} of {{suit}}"
+
+zone deck "deck": shared, hidden
+zone hand "hand": per player, owner
+zone table "trick": shared, public
+zone won "won": per player, public
+
+phase deal "Deal":
+    shuffle deck
+    deal hand_size from deck to hand
+    next play
+
+# Each trick: every seat plays a card; the highest rank wins it.
+phase play "Play":
+    trick in table led by 0:
+        each player plays card from hand[player] "play a card"
+        won by highest it.rank
+        after trick:
+            move table to won[winner]
+    next play if count(hand[0]) > 0
+    next end
+
+score: count(won[player])
+'''
+
+
+def _file_for(name: str) -> Path:
+    path = Path(name if name.endswith(".rules") else f"{name}.rules")
+    if path.exists():
+        raise click.UsageError(f"{path} exists already; rulesplay new does not overwrite: "
+                               "choose another NAME")
+    return path
+
+
+@click.command()
+@click.argument("name")
+@click.option("--from", "base", default=None, metavar="GAME",
+              help="Start a variant of this shipped game (a name, as 'rulesplay list' "
+                   "shows) or of a .rules file.")
+def new(name: str, base: str | None) -> None:
+    """Start the ruleset NAME.rules in the current folder: a small game that runs as it is,
+    or with --from GAME a variant (an 'extends' line and the base's options, commented)."""
+    path = _file_for(name)
+    title = path.stem.replace("_", " ").strip().title() or "New Game"
+    if base is None:
+        text = TEMPLATE.format(title=title)
+    else:
+        game = load(base)  # a wrong name or a broken base says so before a file is written
+        target = base if is_name(base) and not Path(base).exists() else \
+            Path(base).resolve().as_posix()
+        if not is_name(target):
+            try:  # a path: relative to the new file, which must reach it (docs/files.md)
+                target = Path(base).resolve().relative_to(Path.cwd().resolve()).as_posix()
+                target = target if target.startswith(".") else f"./{target}"
+            except ValueError:
+                pass
+        lines = [f"# {game.title} with house rules. What a variant may say: docs/files.md.",
+                 f'extends "{target}"', f'game "{game.title} ({title})"', "",
+                 "# Change an option's default by removing the '#':"]
+        for o in game.ruleset.options:
+            lines.append(f"# option {o.name} = {expr_text(o.default)}"
+                         + (f"  # {o.doc}" if o.doc else ""))
+        if not game.ruleset.options:
+            lines.append("# (this game has no options)")
+        lines += ["", "# Or replace a phase of the base:  replace phase NAME \"Label\": ...",
+                  "# or remove one:  remove phase NAME", ""]
+        text = "\n".join(lines)
+    path.write_text(text, encoding="utf-8")
+    if base is not None:
+        try:  # a base the new file may not reach (docs/files.md): say so, leave nothing
+            load(str(path))
+        except RulesError as exc:
+            path.unlink()
+            raise click.UsageError(f"a variant here cannot extend {base}: "
+                                   f"{exc.diagnostics[0].message if exc.diagnostics else exc}"
+                                   "; copy the base beside it or use a shipped game's name "
+                                   "(see docs/files.md)") from None
+    click.echo(terminal.clean(f"wrote {path}; try: rulesplay run {path} --seed 1"))
+
+
+@click.command()
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--players", "-p", type=int, default=None,
+              help="Player count (copies may depend on it); default: the fewest allowed.")
+@click.option("--json", "as_json", is_flag=True, help="Print the cards as JSON.")
+def cards(file: str, players: int | None, as_json: bool) -> None:
+    """List the deck of FILE: each card's label, kind, attributes, copies and ability
+    text."""
+    game = load(file)
+    lo, hi = game.player_range
+    n = lo if players is None else players
+    if not lo <= n <= hi:
+        raise click.UsageError(f"--players: {game.title} takes {lo} to {hi} players")
+    rows = deck_rows(game, n)
+    if as_json:
+        click.echo(json.dumps(rows, indent=1, ensure_ascii=False))
+        return
+    table = Table(title=terminal.literal(f"{game.title}: {sum(r['copies'] for r in rows)} "
+                                         f"cards for {n} players", "table.title"),
+                  title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False)
+    abilities = any(r["abilities"] for r in rows)  # a column only when some card has one
+    for col in ("card", "kind", "attributes", "copies", "ability")[:5 if abilities else 4]:
+        table.add_column(col, overflow="fold", justify="right" if col == "copies" else "left")
+    for r in rows:
+        attrs = ", ".join(f"{k} {'/'.join(map(str, v)) if isinstance(v, list) else v}"
+                          for k, v in r["attributes"].items() if v is not None)
+        cells = [terminal.literal(r["label"]), r["kind"], terminal.literal(attrs),
+                 str(r["copies"]), terminal.literal("\n".join(r["abilities"]))]
+        table.add_row(*cells[:5 if abilities else 4])
+    terminal.console(soft_wrap=False).print(table)
+
+
+def deck_rows(game: Any, players: int) -> list[dict[str, Any]]:
+    """The distinct cards of ``game`` for ``players`` seats, in deck order: label, kind,
+    attributes (by name; sets as lists), copies, and the text of each ability the card
+    names."""
+    program = game.program(players)
+    abilities = {a.name: a.labels.get(None, a.name) for a in game.ruleset.abilities}
+    counts: Counter[str] = Counter()
+    first: dict[str, dict[str, Any]] = {}
+    for label, attrs in zip(program.card_labels, program.card_attrs, strict=True):
+        plain = {k: sorted(v) if isinstance(v, set | frozenset) else v
+                 for k, v in attrs.items() if k != "kind"}
+        key = json.dumps([label, attrs["kind"], plain], sort_keys=True, default=str)
+        counts[key] += 1
+        if key not in first:
+            named = [abilities[v] for v in plain.values() if isinstance(v, str)
+                     and v in abilities]
+            first[key] = {"label": label, "kind": attrs["kind"], "attributes": plain,
+                          "abilities": named}
+    return [{**row, "copies": counts[key]} for key, row in first.items()]
+
+
+@click.command(name="fmt")
+@click.argument("files", metavar="FILE...", nargs=-1, required=True)
+@click.option("--check", is_flag=True,
+              help="Print nothing; list the files not in canonical layout and exit 1 if any.")
+@click.option("--write", is_flag=True, help="Rewrite the files in place (unchanged files are "
+                                            "not touched).")
+def fmt_(files: tuple[str, ...], check: bool, write: bool) -> None:
+    """Print each ruleset FILE (or .part file) in canonical layout, each comment kept at its
+    statement: the same ruleset (its IR is checked to be unchanged), one layout."""
+    from .compose import read_source, ruleset_file
+    from .fmt import format_text
+
+    if check and write:
+        raise click.UsageError("--check and --write: choose one")
+    unformatted = []
+    for name in files:
+        path = ruleset_file(name)
+        text = read_source(path)
+        tidy = format_text(text, path)
+        if check:
+            if tidy != text:
+                unformatted.append(path)
+        elif write:
+            if tidy != text:
+                Path(path).write_text(tidy, encoding="utf-8")
+                click.echo(terminal.clean(f"formatted {path}"), err=True)
+        else:
+            click.echo(tidy, nl=False)
+    for path in unformatted:
+        click.echo(terminal.clean(f"would reformat {path}"))
+    if unformatted:
+        sys.exit(1)

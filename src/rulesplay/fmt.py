@@ -1,0 +1,301 @@
+"""``rulesplay fmt``: a ruleset in canonical layout, its comments kept at their statements.
+
+Each top-level line (a declaration with its indented block, or a line such as ``game`` or
+``score:``) is printed by the statement printer of :mod:`rulesplay.show` in the order it was
+written; blank lines between them are kept (at most one). Comments are collected with their
+positions by the lexer (:func:`comments`) and put back: a comment on a line of its own goes
+before the printed line of the code that followed it, at that line's indentation; a comment
+after code goes at the end of that code's printed line. The result is checked before it is
+returned: it parses to the same IR as the input, spans aside (:func:`same_meaning`).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from lark import Lark, Token
+
+from . import ir
+from .errors import RulesError, Span
+from .grammar import _RulesIndenter, parser
+from .parse import normalize_newlines, parse_text
+from .show import INDENT, ruleset_text
+
+
+@dataclass(frozen=True)
+class Comment:
+    """A ``#`` comment: 1-based ``line`` and ``col`` of its ``#``, its ``text`` (with the
+    ``#``, trailing blanks dropped) and whether code comes before it on its line."""
+
+    line: int
+    col: int
+    text: str
+    after_code: bool
+
+
+@cache
+def _comment_lexer() -> tuple[Lark, list[Token]]:
+    """The language's parser, with lexer callbacks that keep the comments it ignores (in
+    ``COMMENT`` tokens, and inside the newline tokens that swallow comment-only lines)."""
+    found: list[Token] = []
+
+    def keep(tok: Token) -> Token:
+        found.append(tok)
+        return tok
+
+    grammar = parser().source_grammar
+    lark = Lark(grammar, parser="lalr", postlex=_RulesIndenter(), propagate_positions=True,
+                maybe_placeholders=True, start=["start", "expr_only"],
+                lexer_callbacks={"COMMENT": keep, "_NL": keep})
+    return lark, found
+
+
+def comments(text: str) -> list[Comment]:
+    """Every comment of ``text`` (a ruleset that parses), in order.
+
+    Raises:
+        lark.exceptions.LarkError: the text does not parse (call :func:`parse_text` first).
+    """
+    lark, found = _comment_lexer()
+    found.clear()
+    lark.parse(text, start="start")
+    lines = text.split("\n")
+    out: dict[tuple[int, int], Comment] = {}
+    for tok in found:
+        if tok.type == "COMMENT":
+            spots = [(tok.line or 1, tok.column or 1)]
+        else:  # a newline token: the comment-only lines it swallowed
+            spots = [((tok.line or 1) + k, m.end()) for k, piece in enumerate(tok.split("\n"))
+                     if k > 0 for m in [re.match(r"[\t ]*#", piece)] if m is not None]
+        for ln, col in spots:
+            line = lines[ln - 1]
+            out[(ln, col)] = Comment(ln, col, line[col - 1:].rstrip(),
+                                     bool(line[:col - 1].strip()))
+    return [out[k] for k in sorted(out)]
+
+
+def plain(node: Any) -> Any:
+    """``node`` as plain data without spans (what :func:`same_meaning` compares)."""
+    if isinstance(node, ir.Node):
+        return (type(node).__name__, {k: plain(getattr(node, k))
+                                      for k in type(node).model_fields if k != "span"})
+    if isinstance(node, Span):
+        return None
+    if isinstance(node, list | tuple):
+        return [plain(x) for x in node]
+    if isinstance(node, dict):
+        return {k: plain(v) for k, v in node.items()}
+    return node
+
+
+def same_meaning(a: ir.Ruleset, b: ir.Ruleset) -> bool:
+    """Whether two parsed rulesets are the same, spans aside."""
+    return bool(plain(a) == plain(b))
+
+
+def _norm(code: str) -> str:
+    return re.sub(r"\s+", "", code)
+
+
+def _top_starts(lines: list[str]) -> list[int]:
+    """0-based indexes of the lines that start a top-level item (code at column 1)."""
+    return [i for i, line in enumerate(lines) if line[:1] not in ("", " ", "\t", "#")]
+
+
+def format_text(text: str, file: str = "<input>") -> str:
+    """``text`` (a ruleset) in canonical layout, comments kept (see the module's doc).
+
+    Raises:
+        RulesError: the text does not parse (the parser's diagnostics), or, as a safeguard,
+            the layout would change what the ruleset means (nothing is written then).
+    """
+    whole = parse_text(text, file)
+    text = normalize_newlines(text.removeprefix("\ufeff"))
+    lines = text.split("\n")
+    notes = {c.line: c for c in comments(text if text.endswith("\n") else text + "\n")}
+    starts = _top_starts(lines)
+    pieces: list[tuple[int, int]] = []  # (first line, end line exclusive), 0-based
+    for k, first in enumerate(starts):
+        end = starts[k + 1] if k + 1 < len(starts) else len(lines)
+        pieces.append((first, end))
+    out: list[str] = []
+    # Comments and blank lines before the first item.
+    _between(lines, notes, 0, pieces[0][0] if pieces else len(lines), out)
+    k = 0
+    while k < len(pieces):
+        first, end = pieces[k]
+        try:
+            chunk, last_code = _chunk(lines, notes, first, end, file)
+        except RulesError:  # a line at column 1 inside brackets: part of the item before
+            if k + 1 >= len(pieces):
+                raise
+            pieces[k:k + 2] = [(first, pieces[k + 1][1])]
+            continue
+        # A declaration with a block (lines one level in) stands between blank lines; lines
+        # two levels in only continue a long line.
+        block = any(line.startswith(INDENT) and line[len(INDENT)] not in ' "'
+                    for line in chunk)
+        if out and block and out[-1] != "" and not out[-1].startswith("#"):
+            out.append("")
+        out += chunk
+        nxt = pieces[k + 1][0] if k + 1 < len(pieces) else len(lines)
+        if k + 1 < len(pieces) and block and \
+                not any(not lines[i].strip() for i in range(last_code + 1, nxt)):
+            out.append("")  # a block is followed by a blank line
+        _between(lines, notes, last_code + 1, nxt, out)
+        k += 1
+    while out and out[-1] == "":
+        out.pop()
+    result = "\n".join(out) + "\n"
+    try:
+        again = parse_text(result, file)
+    except RulesError:
+        again = None
+    if again is None or not same_meaning(whole, again):
+        raise RulesError("fmt would change what this ruleset means; it is left as it is "
+                         "(please report this)", Span(file=file, line=1, col=1))
+    return result
+
+
+def _between(lines: list[str], notes: dict[int, Comment], lo: int, hi: int,
+             out: list[str]) -> None:
+    """Lines ``lo``..``hi`` (0-based, exclusive) outside any item: comments (at column 1)
+    and blank lines (runs of them as one)."""
+    for i in range(lo, hi):
+        if not lines[i].strip():
+            if out and out[-1] != "":
+                out.append("")
+        elif i + 1 in notes:
+            out.append(notes[i + 1].text)
+
+
+def _chunk(lines: list[str], notes: dict[int, Comment], first: int, end: int,
+           file: str) -> tuple[list[str], int]:
+    """One top-level item printed, with the comments among its lines; and the 0-based index
+    of its last line of code (or of an indented comment that ends it).
+
+    Raises:
+        RulesError: the item does not parse alone.
+    """
+    code = [i for i in range(first, end) if lines[i].strip() and
+            not (i + 1 in notes and not notes[i + 1].after_code)]
+    last = code[-1]
+    # Indented comment lines right after the last code line belong to the item.
+    for i in range(last + 1, end):
+        if i + 1 in notes and not notes[i + 1].after_code and lines[i][:1] in (" ", "\t"):
+            last = i
+        else:
+            break
+    source = "\n" * first + "\n".join(lines[first:last + 1]) + "\n"
+    mini = parse_text(source, file)
+    printed = ruleset_text(mini).rstrip("\n").split("\n")  # one line per line of code
+    # Each line of code -> the printed line that reads the same (a statement written over
+    # several lines: each of them), in order, when one does.
+    at: dict[int, int] = {}
+    cursor, p = 0, 0
+    while p < len(code):
+        for j in range(cursor, len(printed)):
+            target, acc, q = _norm(printed[j]), "", p
+            while q < len(code) and target.startswith(acc) and acc != target:
+                acc += _norm(_code_part(lines[code[q]], notes.get(code[q] + 1)))
+                q += 1
+            if acc == target:
+                at.update({code[r]: j for r in range(p, q)})
+                cursor, p = j + 1, q - 1
+                break
+        p += 1
+    before: dict[int, list[str]] = {}
+    after: dict[int, list[str]] = {}
+    for i in range(first, last + 1):
+        note = notes.get(i + 1)
+        if note is None:
+            continue
+        nxt = next((j for j in code if j > i or (j == i and note.after_code)), None)
+        if nxt is not None and nxt in at:
+            anchor = at[nxt]
+        else:  # code printed otherwise: right after the line of the code before it
+            prev = [at[j] for j in code if j < i and j in at]
+            anchor = prev[-1] + 1 if prev else 0
+        if note.after_code and at.get(i) == anchor:
+            after.setdefault(anchor, []).append(note.text)
+        else:
+            before.setdefault(anchor, []).append(note.text)
+    groups = _wrapped(printed, mini, first, file)
+    out: list[str] = []
+    for j, group in enumerate(groups):
+        indent = group[0][:len(group[0]) - len(group[0].lstrip())]
+        out += [indent + text for text in before.get(j, [])]
+        out += group[:-1]
+        out.append("  ".join([group[-1], *after.get(j, [])]))
+    indent = out[-1][:len(out[-1]) - len(out[-1].lstrip())] if len(out) > 1 else INDENT
+    out += [indent + text for text in before.get(len(groups), [])]
+    return out, last
+
+
+# Words a long line is best broken before (a condition's parts, a prompt).
+_BEFORE = re.compile(r'(where|and|or|if|else|skip|from|to)\b|"|[-+*] ')
+WIDTH = 100  # a printed line longer than this is broken where the language allows
+
+
+def _wrapped(printed: list[str], mini: ir.Ruleset, first: int, file: str) -> list[list[str]]:
+    """Each line of ``printed`` as the lines it is broken into: a line longer than
+    :data:`WIDTH` is broken at spaces (outside strings, never after a ``:``) into continuation
+    lines two levels further in. Nothing is broken when the broken text would not parse to
+    the same item (``mini``, from line ``first``, 0-based)."""
+    groups: list[list[str]] = []
+    for line in printed:
+        indent = line[:len(line) - len(line.lstrip())] + 2 * INDENT
+        group = []
+        while len(line) > WIDTH:
+            cut = _break_at(line, len(indent))
+            if cut is None:
+                break
+            group.append(line[:cut].rstrip())
+            line = indent + line[cut:].lstrip()
+        groups.append([*group, line])
+    if len(groups) == sum(len(g) for g in groups):
+        return groups
+    broken = [line for g in groups for line in g]
+    try:
+        same = same_meaning(parse_text("\n" * first + "\n".join(broken) + "\n", file), mini)
+    except RulesError:
+        same = False
+    return groups if same else [[line] for line in printed]
+
+
+def _break_at(line: str, least: int) -> int | None:
+    """Where to break ``line``: a space before :data:`WIDTH`, outside strings, with more than
+    ``least`` characters on its left that do not end in ``:`` or an opening bracket; the
+    least nested such space past the middle, before a word of :data:`_BEFORE` if one is,
+    else the last; None when there is none."""
+    cuts: list[tuple[int, int]] = []  # (bracket depth, position)
+    quoted, depth, k = False, 0, 0
+    while k < min(len(line), WIDTH + 1):
+        ch = line[k]
+        if quoted and ch == "\\":
+            k += 2
+            continue
+        if ch == '"':
+            quoted = not quoted
+        elif not quoted and ch in "([{":
+            depth += 1
+        elif not quoted and ch in ")]}":
+            depth -= 1
+        elif ch == " " and not quoted and k > least and line[:k].rstrip()[-1:] not in \
+                (":", "(", "[", "{", "") and line[k + 1:k + 2] not in (" ", ""):
+            cuts.append((depth, k))
+        k += 1
+    if not cuts:
+        return None
+    late = [c for c in cuts if c[1] > WIDTH // 2] or cuts
+    shallow = min(d for d, _ in late)
+    level = [k for d, k in late if d == shallow]
+    words = [k for k in level if _BEFORE.match(line, k + 1)]
+    return max(words or level)
+
+
+def _code_part(line: str, note: Comment | None) -> str:
+    return line[:note.col - 1] if note is not None and note.after_code else line
