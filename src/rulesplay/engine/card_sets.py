@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 
 __all__ = ["CardSets", "Key", "SetAction", "SetChooseNode", "Shape", "action_space"]
 
-LISTINGS_KEPT = 4096  # listings of sets kept per decision (CardSets.listed)
+WAYS_KEPT = 100_000  # sets kept in the listings of one decision (CardSets.listed): a few MB
 
 Key = Callable[[Any, Any], Any]  # a card's value of a shape key: f(state, card)
 
@@ -137,6 +137,7 @@ class CardSets:
         self.cache: dict[tuple[int, ...], SetAction] = {}
         self._pure: bool | None = None  # every key a function of the card alone (_is_pure)
         self._kept: dict[tuple[int, ...], tuple[list[list[int]], list[Action]]] = {}
+        self._kept_ways = 0  # the sets in _kept
 
     def action(self, cards: tuple[int, ...]) -> SetAction:
         """The action of ``cards`` (card numbers in card order), made on first use."""
@@ -194,7 +195,7 @@ class CardSets:
         When every key of every shape is a function of the card alone, the ways and their
         actions depend on the cards only: they are kept per set of cards (a bot's playouts
         list the same hand again and again: a seat that passes, each sample of a decision),
-        at most :data:`LISTINGS_KEPT` of them; the answer is the same either way.
+        up to :data:`WAYS_KEPT` sets in all; the answer is the same either way.
         """
         key = tuple(sorted(cards))
         pure = self._pure
@@ -205,8 +206,10 @@ class CardSets:
             ways = self.ways(s, key)
             got = ([list(w) for w in ways], [self.action(w) for w in ways])
             if pure:
-                if len(self._kept) >= LISTINGS_KEPT:
+                self._kept_ways += len(ways)
+                if self._kept_ways > WAYS_KEPT:
                     self._kept.clear()
+                    self._kept_ways = len(ways)
                 self._kept[key] = got
         lists, actions = got
         kept = keep(s, lists)
