@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 
 __all__ = ["CardSets", "Key", "SetAction", "SetChooseNode", "Shape", "action_space"]
 
-WAYS_KEPT = 100_000  # sets kept in the listings of one decision (CardSets.listed): a few MB
+WAYS_KEPT = 100_000  # sets kept in the listings of one decision (CardSets.listed): < 1 MB
 
 Key = Callable[[Any, Any], Any]  # a card's value of a shape key: f(state, card)
 
@@ -136,7 +136,7 @@ class CardSets:
         self.span = span
         self.cache: dict[tuple[int, ...], SetAction] = {}
         self._pure: bool | None = None  # every key a function of the card alone (_is_pure)
-        self._kept: dict[tuple[int, ...], tuple[list[list[int]], list[Action]]] = {}
+        self._kept: dict[tuple[int, ...], list[SetAction]] = {}
         self._kept_ways = 0  # the sets in _kept
 
     def action(self, cards: tuple[int, ...]) -> SetAction:
@@ -201,20 +201,21 @@ class CardSets:
         pure = self._pure
         if pure is None:
             pure = self._pure = self._is_pure()
-        got = self._kept.get(key) if pure else None
-        if got is None:
-            ways = self.ways(s, key)
-            got = ([list(w) for w in ways], [self.action(w) for w in ways])
+        actions = self._kept.get(key) if pure else None
+        if actions is None:
+            actions = [self.action(w) for w in self.ways(s, key)]
             if pure:
-                self._kept_ways += len(ways)
+                # (only the actions, made once per set anyway: lists kept alive would
+                # burden the garbage collector more than making them again costs)
+                self._kept_ways += len(actions)
                 if self._kept_ways > WAYS_KEPT:
                     self._kept.clear()
-                    self._kept_ways = len(ways)
-                self._kept[key] = got
-        lists, actions = got
+                    self._kept_ways = len(actions)
+                self._kept[key] = actions
+        lists = [list(a.value) for a in actions]
         kept = keep(s, lists)
         if len(kept) == len(lists):  # (a test keeps a subset in order: all of them)
-            return actions[:]
+            return list(actions)
         action = self.action
         return [action(tuple(w)) for w in kept]
 
