@@ -514,3 +514,31 @@ def test_a_person_passes_or_plays_a_set_in_a_climbing_trick() -> None:
                       lambda _: False, "x.json")
     assert human.choose(s, seat, [], book, []).id == "pass"
     assert "Choose 1..4 cards at once" in " ".join(out.getvalue().split())
+
+
+@pytest.mark.parametrize("text", [PASS, CLIMB, MELD], ids=["pass", "climb", "meld"])
+def test_kept_listings_of_sets_are_the_fresh_listings(text: str) -> None:
+    # A decision's ways are kept per set of cards when its keys read the card alone: what
+    # is listed again (a seat that passed, a bot's playout) is what a fresh listing gives.
+    game = loads(text)
+    players = 4 if 4 in range(game.player_range[0], game.player_range[1] + 1) else \
+        game.player_range[0]
+    prog = game.program(players)
+    found = [node.sets for node in prog.nodes if getattr(node, "sets", None) is not None]
+    assert found
+    s = State.new(prog, 1)
+    rng = random.Random(5)
+    for sets in found:
+        assert sets._is_pure()
+        for _ in range(40):
+            hand = rng.sample(range(prog.num_cards), rng.randint(0, 9))
+            fresh = [sets.action(w) for w in sets.ways(s, hand)]
+            assert sets.listed(s, hand, lambda s, ways: ways) == fresh
+            assert sets.listed(s, hand[::-1], lambda s, ways: ways) == fresh  # (kept)
+            odd = [a for a in fresh if len(a.value) % 2]
+            assert sets.listed(s, hand, lambda s, ways: [w for w in ways
+                                                         if len(w) % 2]) == odd
+            # Fewest cards first, then in card order; each set once and in card order.
+            assert [a.value for a in fresh] == sorted({a.value for a in fresh},
+                                                      key=lambda t: (len(t), t))
+            assert all(list(a.value) == sorted(a.value) for a in fresh)

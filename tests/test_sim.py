@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import json
 import math
 import random
@@ -62,6 +63,18 @@ def test_results_do_not_depend_on_the_number_of_workers() -> None:
     assert one.summary()["seats"] == two.summary()["seats"]
     other = simulate(BH, 24, 4, {"rounds": 1}, seed=6, workers=1)
     assert _strip(other) != _strip(one)
+
+
+def test_simulate_in_this_process_gives_back_the_collectors_thresholds() -> None:
+    # Games are played with the collector's thresholds of sim.GC_THRESHOLDS (fewer scans of
+    # the bots' long-lived states); the caller's are put back after.
+    before = gc.get_threshold()
+    gc.set_threshold(700, 10, 10)
+    try:
+        simulate(QUICK, 2, 4, seed=1, workers=1)
+        assert gc.get_threshold() == (700, 10, 10)
+    finally:
+        gc.set_threshold(*before)
 
 
 def test_summary_measures_games() -> None:

@@ -61,10 +61,13 @@ class GreedyAgent(Agent):
         for _ in range(self.samples):
             world = info.sample(rng)
             chance = copier(world.rng)  # each action's world starts from the same chance
+            # Listed once for all the copies (each keeps the list), each action taken as
+            # the world's own (found at once) or, failing that, by its id.
+            own = {x.id: x for x in world.legal_actions()}
             for i, a in enumerate(legal):
                 s = world.copy_with_rng(None)
                 s.rng = chance()
-                s.apply(a.id)
+                s.apply(own.get(a.id, a.id))
                 others_moved = False
                 n = 0
                 while not s.terminal and n < depth:

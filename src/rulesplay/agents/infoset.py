@@ -47,10 +47,13 @@ then checked exactly against all live constraints; a failing deal is rejected an
 to ``tries`` times, after which the deal with the fewest violations is used and counted in
 ``Tracker.stats["fallbacks"]``.
 
-What it costs. The exclusions (one legality test of a record's working copy per unknown
-card and live record: :meth:`~rulesplay.engine.choices.Decision.allows` tests the one action
-taken, not the whole list) are worked out when the plan of a decision is made and kept while
-the record's layout stays the same; most of a bot's time not spent playing goes there. A
+What it costs. The exclusions (a legality test of a record's working copy:
+:meth:`~rulesplay.engine.choices.Decision.allows` tests the one action taken, not the whole
+list) are worked out when the plan of a decision is made and kept while the record's layout
+stays the same; most of a bot's time not spent playing goes there. A record is first tested
+with every candidate card in its zone at once: when that is legal, by the assumption above
+no card alone refuses it (a lead, a card that followed suit), and one test does for all;
+only otherwise is each card tested alone. A
 record none of whose zones holds unknown cards now costs a glance, and a record's
 concealment is made from the history as the seat knows it, which the tracker extends at
 each decision (:func:`~rulesplay.engine.observe.told_history`). A check
@@ -188,8 +191,8 @@ class _Frame:
     places, where left-over cards of each kind go, which zones keep a visible top card
     and what the seat does not know of the choices made before."""
 
-    __slots__ = ("fill", "last_of_kind", "spill", "last", "top", "concealment", "hidden",
-                 "unseen")
+    __slots__ = ("fill", "fill_kinds", "last_of_kind", "spill", "last", "top", "concealment",
+                 "hidden", "unseen")
 
     def __init__(self, rec: _Record, seat: int) -> None:
         s = rec.state
@@ -197,6 +200,9 @@ class _Frame:
         own = set(rec.zones)
         self.fill = [(z, [kind_of[c] for c in _unseen_part(s, z, seat)])
                      for z, _ in _unseen_slots(s, seat) if z not in own]
+        # (z, kinds, the one kind of all its places or None): what a layout deals
+        self.fill_kinds = [(z, kinds, kinds[0] if kinds and len(set(kinds)) == 1 else None)
+                           for z, kinds in self.fill]
         self.last_of_kind: dict[str, int] = {}
         for z, kinds in self.fill:
             for k in kinds:
@@ -487,6 +493,8 @@ class InfoSet:
             located.update(known)
             traffic = tr.traffic
             fits_in: dict[int, set[int]] = {}  # zone -> the unknown cards of its kinds
+            one_kind = len(set(kind_of)) == 1  # (then the sizes say all of the kinds)
+            every = set(unknown) if one_kind else None
             ended = False
             for rec in tr.alive:
                 # Unseen moves into or out of a zone since (never undone) end its checks.
@@ -517,8 +525,8 @@ class InfoSet:
                     # kinds, as the cards of z then that are not accounted for.
                     if z in zone_kinds and traffic.get(z, 0) == moved.get(z, 0) \
                             and len(past) - len(acc) == len(kinds[z]) \
-                            and Counter(kind_of[c] for c in past
-                                        if c not in located) == zone_kinds[z]:
+                            and (one_kind or Counter(kind_of[c] for c in past
+                                                     if c not in located) == zone_kinds[z]):
                         live.append(z)
                 if not live:
                     continue
@@ -527,7 +535,8 @@ class InfoSet:
                 for z in live:
                     fits = fits_in.get(z)
                     if fits is None:
-                        fits = {c for c in unknown if kind_of[c] in zone_kinds[z]}
+                        fits = every if every is not None else \
+                            {c for c in unknown if kind_of[c] in zone_kinds[z]}
                         fits_in[z] = fits
                     ex = self._exclusions(rec, z, fits)
                     if ex:
@@ -582,12 +591,23 @@ class InfoSet:
             if left:
                 rest.append(left)
         rest.sort()
-        deck = {kind_of[cards[0]]: iter(cards) for cards in rest}
-        layout = {z: [next(deck[k]) for k in kinds] for z, kinds in frame.fill}
+        deck = {kind_of[cards[0]]: cards for cards in rest}
+        at = dict.fromkeys(deck, 0)  # kind -> its next card in deck
+        layout = {}
+        for z, kinds, one in frame.fill_kinds:
+            if one is not None:  # (places of one kind: a slice)
+                i = at[one]
+                layout[z] = deck[one][i:i + len(kinds)]
+                at[one] = i + len(kinds)
+                continue
+            cards = layout[z] = []
+            for k in kinds:
+                cards.append(deck[k][at[k]])
+                at[k] += 1
         if spill is not None:
             layout[spill] = list(rec.state.zones[spill])
-        for k, more in deck.items():
-            layout[frame.last_of_kind.get(k, frame.last)].extend(more)
+        for k, cards in deck.items():
+            layout[frame.last_of_kind.get(k, frame.last)].extend(cards[at[k]:])
         top = frame.top
         for z, acc in accounted:
             _set_zone(w, z, acc, top[z])
@@ -617,7 +637,14 @@ class InfoSet:
         assert w is not None
         tested |= todo
         ex |= todo - rec.hidden
-        ex |= _refusing(w, rec.act, todo & rec.hidden, z)
+        cands = todo & rec.hidden
+        # Legal with every candidate in z at once: by the assumption exclusions rest on
+        # (a card that makes the action illegal keeps it so beside more cards), no card
+        # alone refuses it. One test instead of one per card: most past decisions (a
+        # lead, a card that followed suit) refuse no card.
+        if len(cands) > 1 and _legal_with(w, rec.act, [(z, sorted(cands))]):
+            return ex & unknown
+        ex |= _refusing(w, rec.act, cands, z)
         return ex & unknown
 
     def _check(self, rec: _Record, zones: list[int], deal: dict[int, list[int]]) -> bool:
@@ -710,6 +737,8 @@ def _legal_with(w: State, action: Action, moves: list[tuple[int, list[int]]]) ->
     card back in its place (so the answer depends on ``w`` and ``moves`` only, never on
     the checks made before)."""
     zones, where = w.zones, w.where
+    if sum(len(cards) for _, cards in moves) > BULK_MOVE:
+        return _legal_with_many(w, action, moves)
     back = []
     for z, cards in moves:
         for c in cards:
@@ -733,5 +762,34 @@ def _legal_with(w: State, action: Action, moves: list[tuple[int, list[int]]]) ->
         for c, src, i in reversed(back):
             zones[src].insert(i, c)
             where[c] = src
+        w._legal = None
+    return ok
+
+
+BULK_MOVE = 16  # cards moved at once above which _legal_with_many is the faster
+
+
+def _legal_with_many(w: State, action: Action, moves: list[tuple[int, list[int]]]) -> bool:
+    """:func:`_legal_with` for many cards: the zones touched get new lists and the old
+    ones are put back (a few comprehensions instead of a search, a removal and an
+    insertion per card)."""
+    zones, where = w.zones, w.where
+    kept, old_where = zones[:], where[:]
+    moving = {c for _, cards in moves for c in cards}
+    for src in {where[c] for c in moving}:
+        zones[src] = [c for c in zones[src] if c not in moving]
+    for z, cards in moves:
+        zones[z] = zones[z] + cards
+        for c in cards:
+            where[c] = z
+    w._legal = None
+    assert w.pending is not None  # a record's state waits for the decision it records
+    try:
+        ok = bool(w.program.nodes[w.pending[1]].allows(w, action))
+    except FAULTS:
+        ok = True  # the rebuilt past cannot be evaluated: do not constrain
+    finally:
+        zones[:] = kept
+        where[:] = old_where
         w._legal = None
     return ok

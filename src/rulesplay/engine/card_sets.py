@@ -30,6 +30,8 @@ if TYPE_CHECKING:
 
 __all__ = ["CardSets", "Key", "SetAction", "SetChooseNode", "Shape", "action_space"]
 
+WAYS_KEPT = 100_000  # sets kept in the listings of one decision (CardSets.listed): < 1 MB
+
 Key = Callable[[Any, Any], Any]  # a card's value of a shape key: f(state, card)
 
 
@@ -42,16 +44,26 @@ class Shape:
         same, runs: the keys, ``f(state, card)``.
     """
 
-    __slots__ = ("same", "runs")
+    __slots__ = ("same", "runs", "table")
 
     def __init__(self, same: list[Key], runs: list[Key]) -> None:
         self.same, self.runs = same, runs
+        self.table: list[tuple[Any, ...]] | None = None  # card -> its same values, if pure
 
     def groups(self, s: State | None, cards: list[int]) -> list[list[int]]:
         """``cards`` by their values of the ``same`` keys (all in one group without)."""
         if not self.same:
             return [cards]
         groups: dict[tuple[Any, ...], list[int]] = {}
+        table = self.table
+        if table is not None:  # (the keys read the card alone: read once per game)
+            for c in cards:
+                v = table[c]
+                if v in groups:
+                    groups[v].append(c)
+                else:
+                    groups[v] = [c]
+            return list(groups.values())
         for c in cards:
             groups.setdefault(tuple(key(s, c) for key in self.same), []).append(c)
         return list(groups.values())
@@ -123,6 +135,9 @@ class CardSets:
         self.shapes = [Shape(same, runs) for same, runs in shapes]
         self.span = span
         self.cache: dict[tuple[int, ...], SetAction] = {}
+        self._pure: bool | None = None  # every key a function of the card alone (_is_pure)
+        self._kept: dict[tuple[int, ...], list[SetAction]] = {}
+        self._kept_ways = 0  # the sets in _kept
 
     def action(self, cards: tuple[int, ...]) -> SetAction:
         """The action of ``cards`` (card numbers in card order), made on first use."""
@@ -143,16 +158,83 @@ class CardSets:
                 this out unless a key changes with the state).
         """
         ordered = sorted(cards)
-        found: set[tuple[int, ...]] = set()
-        for shape in self.shapes:
+        shapes, low, high = self.shapes, self.low, self.high
+        levels: list[list[tuple[int, ...]]] = [[] for _ in range(low, high + 1)]
+        # Shapes may find a set twice (deduplicated below), and each group finds the
+        # empty set: the cap allows for that while listing, exactly at the end.
+        cap, found = MAX_SET_ACTIONS * len(shapes), 0
+        for shape in shapes:
+            runs = shape.runs
             for group in shape.groups(s, ordered):
-                for k in range(self.low, self.high + 1):
-                    found.update(shape.sets(s, group, k))
-                    if len(found) > MAX_SET_ACTIONS:
-                        raise RulesRuntimeError(
-                            f"more than {MAX_SET_ACTIONS:,} ways to choose '{self.choice}'",
-                            self.span)
-        return sorted(found, key=lambda t: (len(t), t))
+                for k in range(low, min(high, len(group)) + 1):
+                    level = levels[k - low]
+                    size = len(level)
+                    level.extend(shape.sets(s, group, k) if runs
+                                 else itertools.combinations(group, k))
+                    found += len(level) - size
+                    if found > cap:
+                        raise self._too_many()
+        out: list[tuple[int, ...]] = []
+        once = len(shapes) == 1
+        for k, level in enumerate(levels, low):  # (fewest cards first, then card order)
+            out.extend(sorted(level if once and k else set(level)))
+        if len(out) > MAX_SET_ACTIONS:
+            raise self._too_many()
+        return out
+
+    def _too_many(self) -> RulesRuntimeError:
+        return RulesRuntimeError(
+            f"more than {MAX_SET_ACTIONS:,} ways to choose '{self.choice}'", self.span)
+
+    def listed(self, s: State, cards: Iterable[int],
+               keep: Callable[[State, list[list[int]]], list[list[int]]]) -> list[Action]:
+        """The actions of the ways of ``cards`` (:meth:`ways`) that ``keep`` (a decision's
+        test of a set, given the sets as lists of cards) keeps, in the order of
+        :meth:`ways`.
+
+        When every key of every shape is a function of the card alone, the ways and their
+        actions depend on the cards only: they are kept per set of cards (a bot's playouts
+        list the same hand again and again: a seat that passes, each sample of a decision),
+        up to :data:`WAYS_KEPT` sets in all; the answer is the same either way.
+        """
+        key = tuple(sorted(cards))
+        pure = self._pure
+        if pure is None:
+            pure = self._pure = self._is_pure()
+        actions = self._kept.get(key) if pure else None
+        if actions is None:
+            actions = [self.action(w) for w in self.ways(s, key)]
+            if pure:
+                # (only the actions, made once per set anyway: lists kept alive would
+                # burden the garbage collector more than making them again costs)
+                self._kept_ways += len(actions)
+                if self._kept_ways > WAYS_KEPT:
+                    self._kept.clear()
+                    self._kept_ways = len(actions)
+                self._kept[key] = actions
+        lists = [list(a.value) for a in actions]
+        kept = keep(s, lists)
+        if len(kept) == len(lists):  # (a test keeps a subset in order: all of them)
+            return list(actions)
+        action = self.action
+        return [action(tuple(w)) for w in kept]
+
+    def _is_pure(self) -> bool:
+        """Whether every shape's keys read the card alone: each key is read for every card
+        of the game without a state (as :meth:`Shape.bound` reads them), so a key that
+        reads the state (a computed attribute, a card variable) fails for some card."""
+        keys = [k for shape in self.shapes for k in (*shape.same, *shape.runs)]
+        cards = range(self.prog.num_cards)
+        try:
+            for k in keys:
+                for c in cards:
+                    k(None, c)
+        except RUNTIME_FAULTS:
+            return False
+        for shape in self.shapes:
+            if shape.same:
+                shape.table = [tuple(k(None, c) for k in shape.same) for c in cards]
+        return True
 
     def bound(self, cards: int) -> int:
         """How many sets there can be among the game's ``cards``: the sum of the shapes'
@@ -204,9 +286,7 @@ class SetChooseNode(ChooseNode):
             raise RulesRuntimeError(
                 f"'{self.name}' chooses several cards among cards its chooser cannot see; "
                 "a set is chosen only from cards its chooser sees", self.span)
-        sets = self.sets
-        ways = self.filter(s, [list(w) for w in sets.ways(s, cards)])
-        out: list[Action] = [sets.action(tuple(w)) for w in ways]
+        out = self.sets.listed(s, cards, self.filter)
         if self.optional:
             out.append(self.skip(s))
         return out

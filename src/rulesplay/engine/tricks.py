@@ -306,8 +306,7 @@ class TrickNode(Node, Decision):
             if blind is not None and blind.applies(s, seat, cards):
                 raise RulesRuntimeError("a set of cards is played only from cards its "
                                         "player sees", self.span)
-            return [sets.action(tuple(w))
-                    for w in self.filter(s, [list(w) for w in sets.ways(s, cards)])]
+            return sets.listed(s, cards, self.filter)
         if blind is not None and blind.applies(s, seat, cards):
             return blind.positions(s, cards, self.filter, self.actions)
         by_card = self.actions.by_card
