@@ -225,3 +225,38 @@ def test_a_choice_of_a_card_attribute_holds_every_value_of_it() -> None:
             ranks = {int(cid.split("-")[1]) for cid in hand}
             assert {sp.actions.ids[i] for i in ch.legal_indices()} == {f"r:{k}" for k in ranks}
             ch.step(ch.legal_indices()[0])
+
+
+SHARED_ENUMS = '''game "Strains"
+players 2
+enum suit: clubs, hearts
+enum strain: suit, notrump "NT"
+card card "card":
+    suit: suit
+    rank: 1..4
+zone deck "deck": shared, hidden
+zone hand "hand": per player, owner
+var trump "trump": suit
+
+phase play "Play":
+    shuffle deck
+    deal 2 from deck to hand
+    0 chooses named from strain "name a strain"
+    trump = named
+    1 chooses c from hand[1] "pick"
+    next end
+
+score: 0
+'''
+
+
+def test_a_shared_enum_value_in_a_smaller_enums_variable_is_encoded() -> None:
+    """docs/language/shared_enums.md: a strain given to a suit variable keeps its value, so
+    the suit variable's one-hot has an entry for 'notrump' too (it raised KeyError)."""
+    game = rulesplay.loads(SHARED_ENUMS)
+    spaces = Spaces(game, players=2)
+    chooser = Chooser(spaces, game.new_state(num_players=2, seed=1))
+    chooser.step(spaces.actions.ids.index("named:notrump"))
+    seg = next(s for s in spaces.layout.segments if s.name == "var trump")
+    vec = chooser.observe(1)[seg.offset:seg.offset + seg.size]
+    assert seg.size == 3 and list(vec) == [0, 0, 1]

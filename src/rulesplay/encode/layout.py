@@ -82,8 +82,7 @@ def value_size(typ: str, prog: Program, faces: int) -> int:
         return len(prog.layout.team_members)
     if typ == "card":
         return faces
-    enum = _enum(prog, typ)
-    return len(enum.values) if enum is not None else 0
+    return len(enum_values(prog, typ))
 
 
 def value_meaning(typ: str, prog: Program) -> str:
@@ -94,14 +93,25 @@ def value_meaning(typ: str, prog: Program) -> str:
         return "known, sign(v)*ln(1+|v|)"
     if typ in ("player", "team", "card"):
         return f"one-hot {typ}"
-    enum = _enum(prog, typ)
-    if enum is not None:
-        return "one-hot " + ", ".join(v.name for v in enum.values)
+    values = enum_values(prog, typ)
+    if values:
+        return "one-hot " + ", ".join(values)
     return f"not encoded (type {typ})"
 
 
-def _enum(prog: Program, typ: str) -> ir.EnumDecl | None:
-    return next((e for e in prog.ruleset.enums if e.name == typ), None)
+def enum_values(prog: Program, typ: str) -> list[str]:
+    """The one-hot entries of a value of enum ``typ`` (empty when ``typ`` is no enum): its
+    values, then those of every enum that shares all of them (``enum strain: suit,
+    notrump``), since such a value may be stored in a ``typ`` variable."""
+    enum = next((e for e in prog.ruleset.enums if e.name == typ), None)
+    if enum is None:
+        return []
+    names = [v.name for v in enum.values]
+    for other in prog.ruleset.enums:
+        others = [v.name for v in other.values]
+        if other is not enum and set(names) <= set(others):
+            names += [v for v in others if v not in names]
+    return names
 
 
 def _card_faces(prog: Program) -> tuple[list[str], list[int]]:

@@ -22,7 +22,7 @@ import numpy.typing as npt
 from ..engine.actions import Action
 from ..events import HIDDEN
 from .actions import ActionSpace, SpaceError
-from .layout import Layout, Segment
+from .layout import Layout, Segment, enum_values
 
 if TYPE_CHECKING:
     from ..engine.game import Game
@@ -61,7 +61,8 @@ class Spaces:
         self.num_actions = len(self.actions)
         self._decision_index = {name: i for i, name in enumerate(self.layout.decisions)}
         self.card_index = {cid: c for c, cid in enumerate(self.program.card_ids)}
-        self._enum_index = {e.name: {v.name: i for i, v in enumerate(e.values)}
+        self._enum_index = {e.name: {v: i for i, v in enumerate(enum_values(self.program,
+                                                                           e.name))}
                             for e in self.program.ruleset.enums}
         self._team_index = {t: i for i, t in enumerate(self.program.layout.team_members)}
 
