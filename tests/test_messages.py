@@ -529,3 +529,16 @@ def test_other_spellings_get_a_hint(line: str, hint: str) -> None:
     with pytest.raises(RulesError) as caught:
         rulesplay.loads(text, file="t.rules")
     assert hint in caught.value.message and caught.value.span.line == 8
+
+
+@pytest.mark.parametrize("local,hidden", [
+    ("let players = 3", "the built-in 'players'"),
+    ("let seats = 3", "the built-in 'seats'"),
+])
+def test_a_local_may_not_hide_a_built_in_name(local: str, hidden: str) -> None:
+    """A local named 'players' made 'repeat players times' count the local (found by the
+    session-6 review with a skip named 'players'): refused where it is bound."""
+    text = _edit(IF_LEAD, "                " + local + "\n" + IF_LEAD)
+    out = _error(text)
+    assert f"would hide {hidden}" in out
+    assert f"f.rules:{_line_of(text, local)}:" in out

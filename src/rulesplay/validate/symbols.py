@@ -156,6 +156,10 @@ class Context:
                 return
         if name in self.sym.vars or name in self.sym.options or name in self.sym.zones:
             self.error(f"'{name}' would hide the declared '{name}'; choose another name", span)
+        elif name in ("players", "seats") or name in self.sym.enum_values:
+            # (an enum's own name may name a local: 'chooses order from order')
+            what = "the built-in" if name in ("players", "seats") else "the enum value"
+            self.error(f"'{name}' would hide {what} '{name}'; choose another name", span)
         self.scopes[-1][name] = typ
         self.note_local(name, typ)
 
