@@ -485,3 +485,48 @@ def test_the_account_says_who_sits_out_and_who_plays_for_whom(tmp_path: Path) ->
         result = CliRunner().invoke(main, ["run", str(path), "--seed", "1"])
         assert result.exit_code == 0, result.output
         assert line in result.output
+
+
+PASS_LABEL = '''game "Climb"
+players 3
+card card "card":
+    rank: 1..6
+    label: "{rank}"
+zone deck "deck": shared, hidden
+zone hand "hand": per player, owner
+zone table "table": shared, public
+var leader "leader": player = 0
+player var tricks "tricks": int = 0
+
+phase play "Play":
+    shuffle deck
+    deal 2 from deck to hand
+    trick climbing in table led by leader:
+        each player plays card from hand[player]
+            where count(table) == 0 or card.rank > top(table).rank
+        pass for this turn "pass ({count(table)} on the table)"
+        won by highest it.rank
+        after trick:
+            tricks[winner] += 1
+    next end
+
+score: tricks[player]
+'''
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_pass_label_with_a_placeholder_is_worked_out_as_the_plays_are_listed(
+        engine: str) -> None:
+    """A climbing trick's pass label may name the state, as a skip's may (it failed
+    validation: the label was made once, with no game)."""
+    state = _game(PASS_LABEL, engine).new_state(num_players=3, seed=1)
+    state.apply(state.legal_actions()[0])
+    passes = [a for a in state.legal_actions() if a.id == "pass"]
+    assert passes and passes[0].label == "pass (1 on the table)"
+    state.apply(passes[0])
+    if state.current_player() is not None and any(a.id == "pass" for a in
+                                                   state.legal_actions()):
+        assert [a.label for a in state.legal_actions() if a.id == "pass"] == \
+            ["pass (1 on the table)"]
+    for seed in (1, 2):
+        play_both(_game(PASS_LABEL, "interpret"), _game(PASS_LABEL, "compiled"), 3, seed)

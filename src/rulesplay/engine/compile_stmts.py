@@ -351,8 +351,9 @@ def compile_trick(sc: StmtCompiler, index: int, t: ir.Trick,
     trick_vars = [(lay.gslot[v.name], var_default(comp, v)) for v in prog.ruleset.vars
                   if v.scope == "trick"]
     actions = ActionCache(prog, "play", True)
-    pass_action = Action("pass", sc.template(t.pass_label, default="pass")(None), None,
-                         "pass", False)
+    pass_text = sc.template(t.pass_label, default="pass")
+    fixed = all(isinstance(part, str) for part in pass_text.parts)
+    pass_action = Action("pass", pass_text(None) if fixed else "pass", None, "pass", False)
     chooser = t.chosen_by if t.chosen_by is not None else ir.Name(id="player")
     blind = blind_pick(sc, t.card_var, t.span, t.source, chooser, t.where, t.card_var)
     return cls(index, t.span, n=lay.n, zone=zone, leader=leader, source=source,
@@ -366,7 +367,7 @@ def compile_trick(sc: StmtCompiler, index: int, t: ir.Trick,
                      sits_out=comp.expr(t.sits_out) if t.sits_out is not None else None,
                      chooser=comp.expr(t.chosen_by) if t.chosen_by is not None else None,
                      pass_test=_pass_test(comp, t),
-                     before_play=before_play)
+                     before_play=before_play, pass_text=None if fixed else pass_text)
 
 
 def _pass_test(comp: ExprCompiler, t: ir.Trick) -> Fn | None:

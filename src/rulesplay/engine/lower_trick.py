@@ -213,7 +213,10 @@ class TrickLowering:
         code.indent = 0
         if st.climbing:
             code.emit(f"if f[{at + 1}] > 0:")
-            code.emit(f"    {legal}.append({k(node.pass_action)})")
+            if node.pass_text is None:
+                code.emit(f"    {legal}.append({k(node.pass_action)})")
+            else:  # (a label with a placeholder: made as the plays are listed)
+                code.emit(f"    {legal}.append({k(node.pass_now)}(s))")
         code.emit(f"s.pending = ({seat}, {node.index})")
         code.emit(f"s._legal = {legal}")
         node.resolve_at = play

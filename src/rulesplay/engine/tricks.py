@@ -59,7 +59,9 @@ class TrickNode(Node, Decision):
         before_play: the block run as a seat's turn comes, before its plays are listed
             (``player`` set), or None.
         trick_vars: ``(slot, default function)`` of the trick variables, reset at the start.
-        actions: the cache of the ``play`` actions; pass_action: the ``pass`` action.
+        actions: the cache of the ``play`` actions; pass_action: the ``pass`` action
+            (its label fixed); pass_text: the pass label made per listing when it has a
+            placeholder (``pass "pass ({count(table)} down)"``), else None.
         prompt_text: the prompt in the ruleset's words.
         blind: how a seat that does not see the cards it plays from picks one blind, by
             position (:class:`~rulesplay.engine.choices.BlindPick`: a face-down pile, the
@@ -79,7 +81,8 @@ class TrickNode(Node, Decision):
                  blind: BlindPick | None = None, sets: CardSets | None = None,
                  pass_for_turn: bool = False, sits_out: Fn | None = None,
                  chooser: Fn | None = None, pass_test: Fn | None = None,
-                 before_play: Block | None = None) -> None:
+                 before_play: Block | None = None,
+                 pass_text: Callable[[State], str] | None = None) -> None:
         self.index, self.span, self.name = index, span, "play"
         self.n = n
         self.zone, self.leader = zone, leader
@@ -100,6 +103,7 @@ class TrickNode(Node, Decision):
         self.winner_slot = winner_slot
         self.after_play, self.after_trick = after_play, after_trick
         self.before_play = before_play
+        self.pass_text = pass_text
         self.trick_vars = trick_vars
         self.actions = actions
         self.pass_action = pass_action
@@ -252,7 +256,7 @@ class TrickNode(Node, Decision):
                 self.pass_turn(s, f, seat, forced=True)
                 return PASSED
             if f[at + 1] > 0:
-                plays.append(self.pass_action)
+                plays.append(self.pass_now(s))
         elif not plays:
             raise no_card_to_play(seat, self.span)
         s._legal = plays
@@ -316,8 +320,14 @@ class TrickNode(Node, Decision):
         f = s.stack[-1]
         out = self._plays(s, self._decider(s, f))
         if self.climbing and f[self.at + 1] > 0:
-            out.append(self.pass_action)
+            out.append(self.pass_now(s))
         return out
+
+    def pass_now(self, s: State) -> Action:
+        """The pass action, its label worked out now when it has a placeholder."""
+        if self.pass_text is None:
+            return self.pass_action
+        return Action("pass", self.pass_text(s), None, "pass", False)
 
     def allows(self, s: State, action: Action) -> bool:
         """As :meth:`Decision.allows`; a card's play (not a blind one) is tested alone:
