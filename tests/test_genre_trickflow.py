@@ -530,3 +530,26 @@ def test_a_pass_label_with_a_placeholder_is_worked_out_as_the_plays_are_listed(
             ["pass (1 on the table)"]
     for seed in (1, 2):
         play_both(_game(PASS_LABEL, "interpret"), _game(PASS_LABEL, "compiled"), 3, seed)
+
+
+@pytest.mark.parametrize("block", ["before play", "after play"])
+def test_break_may_not_leave_a_trick_half_played(block: str) -> None:
+    """A 'break' in 'before play'/'after play' left the loop around the trick with no
+    winner and the cards on the table (session-6 review): refused where it is written; a
+    loop of the block's own may still break."""
+    body = PASS_LABEL.replace("    trick climbing", "    repeat 2 times:\n        trick climbing")
+    lines = body.split("\n")
+    start = next(i for i, ln in enumerate(lines) if "trick climbing" in ln)
+    end = next(i for i, ln in enumerate(lines) if ln.startswith("    next end"))
+    for i in range(start + 1, end):
+        lines[i] = "    " + lines[i]
+    won = next(i for i, ln in enumerate(lines) if "won by highest" in ln)
+    lines.insert(won, f"            {block}:\n                if player == 0:\n"
+                 "                    break")
+    text = "\n".join(lines)
+    with pytest.raises(RulesError) as info:
+        rulesplay.loads(text)
+    assert "'break' cannot leave a trick while it is played" in info.value.render()
+    inner = text.replace("                    break",
+                         "                    repeat 2 times:\n                        break")
+    rulesplay.loads(inner)  # a loop inside the block: its own break is fine

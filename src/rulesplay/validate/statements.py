@@ -53,10 +53,10 @@ class StmtChecker(Stage):
     def isolated_block(self, stmts: list[ir.Stmt], bound: dict[str, str]) -> None:
         """A body of its own (an ability or rule): no outer locals, no outer loop."""
         ctx = self.ctx
-        scopes, loops, after_play = ctx.scopes, ctx.loops, ctx.after_play
-        ctx.scopes, ctx.loops, ctx.after_play = [{}], 0, 0
+        scopes, loops, after_play, mid = ctx.scopes, ctx.loops, ctx.after_play, ctx.mid_trick
+        ctx.scopes, ctx.loops, ctx.after_play, ctx.mid_trick = [{}], 0, 0, 0
         self.block(stmts, bound)
-        ctx.scopes, ctx.loops, ctx.after_play = scopes, loops, after_play
+        ctx.scopes, ctx.loops, ctx.after_play, ctx.mid_trick = scopes, loops, after_play, mid
 
     # ------------------------------------------------------------ effects
     def visit_Assign(self, s: ir.Assign) -> None:
@@ -246,7 +246,11 @@ class StmtChecker(Stage):
         self.ctx.scopes.pop()
 
     def visit_Break(self, s: ir.Break) -> None:
-        if self.ctx.loops == 0:
+        if self.ctx.loops == 0 and self.ctx.mid_trick:
+            self.error("'break' cannot leave a trick while it is played ('before play' and "
+                       "'after play' run inside it); 'end trick' in 'after play' ends the "
+                       "trick", s.span)
+        elif self.ctx.loops == 0:
             self.error("'break' is only allowed inside 'repeat' or 'for each'", s.span)
 
     def visit_EndTrick(self, s: ir.EndTrick) -> None:
@@ -371,7 +375,11 @@ class StmtChecker(Stage):
         if s.chosen_by is not None:
             with self.ctx.only_reading("'chosen by'"):
                 self.want(s.chosen_by, "player", what=" (chosen by)")
-        # 'before play' runs as a seat's turn comes: the seat is bound, no card yet.
+        # 'before play' runs as a seat's turn comes: the seat is bound, no card yet. Neither
+        # it nor 'after play' may 'break' out of a loop around the trick (the trick would
+        # be left half played: no winner, its cards on the table).
+        loops, ctx.loops = ctx.loops, 0
+        ctx.mid_trick += 1
         self.block(s.before_play)
         el = self.coll(s.source, None)
         if el not in ("card", ANY):
@@ -388,6 +396,8 @@ class StmtChecker(Stage):
         ctx.after_play += 1
         self.block(s.after_play)
         ctx.after_play -= 1
+        ctx.loops = loops
+        ctx.mid_trick -= 1
         ctx.scopes.pop()
         ctx.scopes.pop()
         with self.ctx.only_reading("a prompt"):

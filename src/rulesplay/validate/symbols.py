@@ -102,6 +102,8 @@ class Context:
         self.origins: dict[Span, str] = {}
         self.defines: dict[str, ir.DefineDecl] = {}
         self.after_play = 0
+        # Loops around a trick that its 'before play'/'after play' may not break out of.
+        self.mid_trick = 0
         self.reading: str | None = "a declaration"
 
     @contextmanager
