@@ -49,6 +49,10 @@ def _warnings(stmt: str, label: str = "Play") -> list[str]:
      "this prompt is shown to every seat"),
     ("n = 1", "Next is {top(deck)}", "this phase's label is shown to every seat"),
     ('say "deck top {top(deck)}"', "Play", "this 'say' text is shown to every seat"),
+    # which named skip of a secret choice was taken is as secret as its value
+    ('0 secretly may choose x from hand[0] "play" skip "draw" as drawing skip "pass" as '
+     'passing\n    n = 1 if drawing else 0', "Play",
+     "'n' is shown to every seat, but it reads the secret choice 'drawing'"),
 ])
 def test_hidden_cards_or_secret_choices_in_public_places_are_warned(stmt: str, label: str,
                                                                     said: str) -> None:

@@ -106,9 +106,7 @@ def unseen_reads(e: ir.Expr, ruleset: ir.Ruleset, checked: Checked) -> list[str]
         ruleset: the checked ruleset.
         checked: its validator result.
     """
-    secret = {n.name: {expr_text(n.player)} for n in ir.walk(ruleset)
-              if isinstance(n, ir.Choose) and n.secret}
-    reads = _HiddenReads({z.name: z for z in ruleset.zones}, secret)
+    reads = _HiddenReads({z.name: z for z in ruleset.zones}, _secret_names(ruleset))
     reads.visit(e)
     return reads.found + [f"'{r.text}'" for r in secret_reads(e, checked)]
 
@@ -124,10 +122,7 @@ def public_leaks(ruleset: ir.Ruleset, checked: Checked) -> list[Diagnostic]:
             in ``templates``).
     """
     zones = {z.name: z for z in ruleset.zones}
-    secret: dict[str, set[str]] = {}  # secret choice -> the texts of its choosers
-    for n in ir.walk(ruleset):
-        if isinstance(n, ir.Choose) and n.secret:
-            secret.setdefault(n.name, set()).add(expr_text(n.player))
+    secret = _secret_names(ruleset)
     variables = {v.name: v for v in ruleset.vars}
     out: list[Diagnostic] = []
     shown_where = shown_at(ruleset)
@@ -170,6 +165,18 @@ def public_leaks(ruleset: ir.Ruleset, checked: Checked) -> list[Diagnostic]:
         for what, labels in _texts(node):
             report(what, list(_placeholders(checked, labels)), labels.span, shown=shown)
     return out
+
+
+def _secret_names(ruleset: ir.Ruleset) -> dict[str, set[str]]:
+    """Each name a secret choice binds -> the texts of its choosers: the choice's own, and
+    the word of each named skip (``skip "draw" as drawing``: which skip was taken is as
+    secret as the value)."""
+    secret: dict[str, set[str]] = {}
+    for n in ir.walk(ruleset):
+        if isinstance(n, ir.Choose) and n.secret:
+            for name in [n.name, *(k.name for k in n.skips() if k.name is not None)]:
+                secret.setdefault(name, set()).add(expr_text(n.player))
+    return secret
 
 
 def _texts(node: ir.Node) -> Iterator[tuple[str, ir.Labels]]:
