@@ -488,3 +488,15 @@ def test_the_fixed_action_space_numbers_each_named_skip() -> None:
             action = rng.choice(s.legal_actions())
             assert space.ids[space.index_of(action.id)] == action.id
             s.apply(action)
+
+
+@pytest.mark.parametrize("let", ["let c2 = card", "let c3 = card\n        let c2 = c3"])
+def test_a_card_read_through_a_let_after_turn_changed_is_refused(let: str) -> None:
+    """'let c2 = card' ends the scope of 'card', but its value is read as long as 'c2' is:
+    a change of 'turn' in the scope of 'c2' counts (session-6 review: the next seat's
+    options showed the suit of the card the previous seat chose)."""
+    text = _turn(let + "\n        turn = left of turn").replace("if card.rank > 4:",
+                                                              "if c2.rank > 4:")
+    with pytest.raises(RulesError, match=r"'turn' may have named another seat when 'card' "
+                                         r"was worked out"):
+        rulesplay.loads(text)

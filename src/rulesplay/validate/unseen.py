@@ -149,11 +149,35 @@ class Sight:
         self.res, self.types, self.local_types = checked.res, checked.types, \
             checked.local_types
         self.binders = binders(ruleset, checked)
-        self.changing = changing(ruleset)
+        self.changing = self._through_lets(changing(ruleset))
         self.shown_in_play = shown_in_play(ruleset)
         self._bound: dict[str, _Summary] = {}  # local name -> what its binders read
         self._order: list[list[str]] | None = None
         self._witness: dict[str, dict[str, Read | None]] = {}  # chooser -> name -> read
+
+    def _through_lets(self, changing: dict[str, frozenset[str]]) -> dict[str, frozenset[str]]:
+        """``changing`` where a name read through another (``let c2 = card``) counts the
+        variables that may change in the other's scope too: the value is read as long as
+        either name is (``card`` settled in its own scope was read, through ``c2``, after
+        ``turn`` had changed)."""
+        derived: dict[str, set[str]] = {}
+        for name, binds in self.binders.items():
+            for b in binds:
+                for e in b.exprs:
+                    for n in nodes_of(e, ir.Name):
+                        if n.id in self.binders and n.id != name:
+                            derived.setdefault(n.id, set()).add(name)
+        out = dict(changing)
+        for name in derived:
+            acc, seen, todo = set(changing.get(name, {ANY_VAR})), {name}, [name]
+            while todo:
+                for d in derived.get(todo.pop(), ()):
+                    if d not in seen:
+                        seen.add(d)
+                        acc |= changing.get(d, {ANY_VAR})
+                        todo.append(d)
+            out[name] = frozenset(acc)
+        return out
 
     def category(self, e: ir.Expr) -> str:
         """What a name resolved to (``zone``, ``pzone``, ``var``, ``pvar``, ``local``...),
