@@ -68,3 +68,22 @@ def spend_steps(s: State, taken: int, where: Span) -> None:
         raise RulesRuntimeError(over_limit("steps", s.program.max_steps), where)
     if s.steps + s.work > s.program.max_total:  # (with a raised 'steps': inside a decision)
         too_long(s, "total", s.program.max_total)
+
+
+def spend_work(s: State, n: int) -> None:
+    """A statement has gone over ``n`` cards (a move of several, a shuffle, a deal): they
+    count against the ``work`` budget between two decisions; when the game is recorded,
+    the events the moves made count against ``events`` now, not only at the next decision
+    (a zone of 10,000 cards moved back and forth in one loop made 20 million events).
+
+    Raises:
+        RulesRuntimeError: over the ``work`` or ``events`` budget (no place: the engine
+            puts it at the statement running).
+    """
+    s.work += n
+    if s.work > s.work_cap:
+        raise RulesRuntimeError(over_limit("work", s.program.max_work))
+    log = s.events
+    if log is not None and log.__class__ is list and len(log) > s.program.max_events:
+        raise RulesRuntimeError(over_limit("events", s.program.max_events,
+                                           s.program.phase_name(s)))

@@ -316,7 +316,7 @@ class Lowerer(TrickLowering):
         self._plain_each(code, self._seats(code, st, fresh=False), st.var, st.body, loops)
 
     def plain_ForEachIn(self, code: Code, st: ir.ForEachIn, loops: list[_Loop]) -> None:
-        self._plain_each(code, f"list({self.comp.gen_coll(st.coll)})", st.var, st.body,
+        self._plain_each(code, f"list({self.comp.gone_over(st.coll)})", st.var, st.body,
                          loops)
 
     def _plain_each(self, code: Code, values: str, var: str, body: list[ir.Stmt],
@@ -433,7 +433,7 @@ class Lowerer(TrickLowering):
         self._lowered_each(code, st.body, loops, self._seats(code, st), st.var)
 
     def stop_ForEachIn(self, code: Code, st: ir.ForEachIn, loops: list[_Loop]) -> None:
-        self._lowered_each(code, st.body, loops, f"list({self.comp.gen_coll(st.coll)})",
+        self._lowered_each(code, st.body, loops, f"list({self.comp.gone_over(st.coll)})",
                            st.var, "cards" if self.comp.holds_cards(st.coll) else "")
 
     def _lowered_each(self, code: Code, body: list[ir.Stmt], loops: list[_Loop],
