@@ -82,6 +82,7 @@ def over_limit(name: str, value: int, phase: str = "") -> str:
     """The message of a game stopped by limit ``name`` (at ``value``), in phase ``phase``
     (the engine names the phase of the other two where it reports them)."""
     raise_it = f"('limit {name} N' in the ruleset or --limit {name}=N raises the limit)"
+    phase = f" (in phase '{phase}')" if phase else ""  # (none: the message is located)
     if name == "steps":
         return f"step limit reached: {_count(value, 'step', 'steps')} without a decision " \
                f"(a loop that never ends?) {raise_it}"
@@ -90,13 +91,13 @@ def over_limit(name: str, value: int, phase: str = "") -> str:
                f"expressions and moves without a decision (a filter or a move in a " \
                f"long loop, a sum inside a sum?) {raise_it}"
     if name == "events":
-        return f"the game has recorded {_count(value, 'event', 'events')} without ending " \
-               f"(in phase '{phase}'): do its phases ever reach 'next end'? {raise_it}"
+        return f"the game has recorded {_count(value, 'event', 'events')} without " \
+               f"ending{phase}: do its phases ever reach 'next end'? {raise_it}"
     if name == "total":
-        return f"the game has taken {value:,} steps and work without ending (in phase " \
-               f"'{phase}'): do its phases ever reach 'next end'? {raise_it}"
+        return f"the game has taken {value:,} steps and work without ending{phase}: " \
+               f"do its phases ever reach 'next end'? {raise_it}"
     if name == "entries":
         return f"this phase has begun {_count(value, 'time', 'times')} in this game: do the " \
                f"'next' lines ever lead to 'next end'? {raise_it}"
     return f"the game has gone on for {_count(value, 'decision', 'decisions')} without " \
-           f"ending (in phase '{phase}'): do its phases ever reach 'next end'? {raise_it}"
+           f"ending{phase}: do its phases ever reach 'next end'? {raise_it}"

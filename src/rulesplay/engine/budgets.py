@@ -85,5 +85,4 @@ def spend_work(s: State, n: int) -> None:
         raise RulesRuntimeError(over_limit("work", s.program.max_work))
     log = s.events
     if log is not None and log.__class__ is list and len(log) > s.program.max_events:
-        raise RulesRuntimeError(over_limit("events", s.program.max_events,
-                                           s.program.phase_name(s)))
+        raise RulesRuntimeError(over_limit("events", s.program.max_events))
