@@ -193,8 +193,12 @@ def compile_say(prog: Program, comp: ExprCompiler, say: ir.Say) -> Effect:
     text = template(prog, comp, say.text)
 
     def emit(s: State) -> None:
-        if s.events is not None and s.events.__class__ is not events.Tally:  # (counts only)
-            s.events.append(events.say(*text.masked(s)))
+        log = s.events
+        if log is not None:  # (none: a bot's look-ahead, which shows no text)
+            if log.__class__ is not events.Tally:
+                log.append(events.say(*text.masked(s)))
+            elif text.risky:  # counted ('simulate'): a placeholder fails all the same
+                text.check(s)
     return emit
 
 

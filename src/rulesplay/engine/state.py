@@ -34,6 +34,7 @@ from .observe import (
     set_seen,
     set_seers,
 )
+from .program import DisplayText
 from .save_shape import SAVE_VERSION, check_shape, restore, save_data
 from .team_results import TeamResults
 
@@ -267,6 +268,10 @@ class State(TeamResults):
             log.append(events.decision(
                 player, prog.phase_name(self), node.name, prompt, chosen.id,
                 chosen.label, node.secret, masks, self.played_for()))
+        elif log is not None and node.prompt_text.__class__ is DisplayText and \
+                node.prompt_text.risky:  # counted ('simulate'): a prompt fails all the same
+            with self._faults():  # (not for a game that keeps no events: a bot's look-ahead)
+                node.prompt_text.check(self)
         self.history.append((player, chosen.id))
         self.pending = self._legal = None
         self.decisions += 1
