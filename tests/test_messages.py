@@ -529,3 +529,19 @@ def test_other_spellings_get_a_hint(line: str, hint: str) -> None:
     with pytest.raises(RulesError) as caught:
         rulesplay.loads(text, file="t.rules")
     assert hint in caught.value.message and caught.value.span.line == 8
+
+
+@pytest.mark.parametrize(("line", "message"), [
+    ("    elsif v > 0:", "'elsif' is not a statement (did you mean 'elif'?)"),
+    ("    elseif v:", "'elseif' is not a statement (did you mean 'elif'?)"),
+])
+def test_a_word_that_is_not_a_statement_is_pointed_at_not_what_follows(line: str,
+                                                                      message: str) -> None:
+    # (the caret was at 'v', after "unexpected 'v'")
+    text = ('game "T"\nplayers 2\ncard c "c":\n    rank: 1..5\nzone deck "deck": shared, hidden\n'
+            f'var v "v": int = 0\nphase p "P":\n    if v == 0:\n        v = 1\n{line}\n'
+            '        v = 2\n    next end\nscore: 0\n')
+    with pytest.raises(RulesError) as caught:
+        rulesplay.loads(text, file="t.rules")
+    assert caught.value.message == message
+    assert (caught.value.span.line, caught.value.span.col) == (10, 5)

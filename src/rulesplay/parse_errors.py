@@ -261,7 +261,14 @@ def syntax_error(exc: UnexpectedInput, text: str, file: str) -> RulesSyntaxError
             pair = text[tok.start_pos - 1:tok.start_pos + 1] if str(tok) == ">" else \
                 text[tok.start_pos:tok.start_pos + 2]
             msg += _other_language_hint(pair) if pair in ("||", "<>", "++") else ""
-        msg += _statement_hint(text, tok, expected)
+        hint = _statement_hint(text, tok, expected)
+        if hint and tok.line:  # the caret at the word that is not a statement ('elsif v')
+            here = text.split("\n")[tok.line - 1]
+            line, col = tok.line, len(here) - len(here.lstrip(" \t")) + 1
+            if col != tok.column:  # (what came after it was not what it expected)
+                msg = hint[2:]
+                hint = ""
+        msg += hint
         if "FROM" in expected and _COUNT_THEN_FROM.search(_line_before(text, tok)):
             msg += (" (several cards are chosen as a name: write the name after their "
                     "number, e.g. 'chooses 3 cards from hand[p]')")
