@@ -545,3 +545,19 @@ def test_a_word_that_is_not_a_statement_is_pointed_at_not_what_follows(line: str
         rulesplay.loads(text, file="t.rules")
     assert caught.value.message == message
     assert (caught.value.span.line, caught.value.span.col) == (10, 5)
+
+
+@pytest.mark.parametrize(("loop", "hint"), [
+    ("for each players:", "(every seat in turn: 'for each player p:')"),
+    ("for each player:", "(name the seat: 'for each player p:')"),
+    ("for each deck:", "(every seat in turn: 'for each player p:'; each item of deck: "
+                       "'for each x in deck:')"),
+])
+def test_a_for_each_without_a_name_says_what_was_meant(loop: str, hint: str) -> None:
+    # (it said only "expected 'in'")
+    text = ('game "T"\nplayers 2\ncard c "c":\n    rank: 1..5\nzone deck "deck": shared, hidden\n'
+            f'var v "v": int = 0\nphase p "P":\n    {loop}\n        v += 1\n    next end\n'
+            'score: 0\n')
+    with pytest.raises(RulesError) as caught:
+        rulesplay.loads(text, file="t.rules")
+    assert caught.value.message.endswith(hint) and caught.value.span.line == 8
