@@ -561,3 +561,20 @@ def test_a_for_each_without_a_name_says_what_was_meant(loop: str, hint: str) -> 
     with pytest.raises(RulesError) as caught:
         rulesplay.loads(text, file="t.rules")
     assert caught.value.message.endswith(hint) and caught.value.span.line == 8
+
+
+@pytest.mark.parametrize(("line", "message", "col"), [
+    ("    v += true", "'+=' adds or takes away a number, not yes/no: to count a test, write "
+                    "'+= 1 if TEST else 0'", 10),
+    ("    v -= v > 2", "'-=' adds or takes away a number, not yes/no", 10),
+    ("    b += 1", "'+=' needs a number variable, got yes/no", 5),
+])
+def test_yes_and_no_are_not_added_to_numbers(line: str, message: str, col: int) -> None:
+    # ('v += true' validated and added 1)
+    text = ('game "T"\nplayers 2\ncard c "c":\n    rank: 1..5\nzone deck "deck": shared, hidden\n'
+            f'var v "v": int = 0\nvar b "b": bool = no\nphase p "P":\n{line}\n    next end\n'
+            'score: 0\n')
+    with pytest.raises(RulesError) as caught:
+        rulesplay.loads(text, file="t.rules")
+    assert caught.value.message.startswith(message)
+    assert (caught.value.span.line, caught.value.span.col) == (9, col)
