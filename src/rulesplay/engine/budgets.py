@@ -29,7 +29,7 @@ def check_game(s: State) -> None:
     prog = s.program
     if s.decisions >= prog.max_decisions:
         too_long(s, "decisions", prog.max_decisions)
-    if s.steps + s.work > prog.max_total:
+    if s.steps + s.run_work > prog.max_total:
         too_long(s, "total", prog.max_total)
     # (at multiples of CHECK_EVERY, so a resumed game stops where it would have)
     s.check_at = min(prog.max_decisions, (s.decisions // CHECK_EVERY + 1) * CHECK_EVERY)
@@ -86,3 +86,18 @@ def spend_work(s: State, n: int) -> None:
     log = s.events
     if log is not None and log.__class__ is list and len(log) > s.program.max_events:
         raise RulesRuntimeError(over_limit("events", s.program.max_events))
+
+
+def begin_phase(s: State, index: int) -> None:
+    """Phase ``index`` begins (both engines call this): count it against the ``entries``
+    limit.
+
+    Raises:
+        RulesRuntimeError: the phase has begun more often than the limit, at the phase.
+    """
+    s.phase = index
+    s.entries[index] += 1
+    if s.entries[index] > s.program.max_entries:
+        phase = s.program.phases[index]
+        raise RulesRuntimeError(over_limit("entries", s.program.max_entries, phase.name),
+                                phase.span)

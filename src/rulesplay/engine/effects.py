@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from .. import events
 from ..errors import RulesRuntimeError, Span
 from ..events import Tally
-from .budgets import spend_work
+from .budgets import begin_phase, spend_work
 from .expr import Fn
 from .observe import card_seers
 
@@ -424,7 +424,7 @@ class PhaseNode(Node):
     def step(self, s: State, f: list[Any]) -> None:
         if f[1] == 0:
             f[1] = 1
-            s.begin_phase(self.index)
+            begin_phase(s, self.index)
             if s.events is not None:
                 label, masks = self.label.masked(s)
                 s.events.append(events.phase(self.name, label, masks))

@@ -24,7 +24,7 @@ from .. import events, ir
 from ..errors import Span
 from ..visitor import NodeVisitor
 from .actions import ActionCache
-from .budgets import STEP_BATCH, spend_steps
+from .budgets import STEP_BATCH, begin_phase, spend_steps
 from .compile_stmts import StmtCompiler, compile_choose
 from .effects import (
     PhaseNode,
@@ -146,7 +146,7 @@ class Lowerer(TrickLowering):
         code = Code()
         code.span = decl.span
         k = self.comp.const
-        code.emit(f"s.begin_phase({node.index})")
+        code.emit(f"{self.comp.const(begin_phase)}(s, {node.index})")
         code.emit("if s.events is not None:")
         code.emit(f"    s.events.append({k(events.phase)}({k(node.name)}, "
                   f"*{k(node.label)}.masked(s)))")
