@@ -197,8 +197,7 @@ def run_sweep(path: str, grid: Mapping[str, list[Any]], n: int, players: int | N
             (lambda done, k=k: progress(k * n + done))
         try:
             result = simulate(path, n, players, opts, bots, seed, workers, progress=step,
-                              engine=engine, limits=limits, backend=backend, address=address,
-                              keep_games=False)  # (the totals: a run's records are not shown)
+                              engine=engine, limits=limits, backend=backend, address=address)
         except Interrupted:
             sweep.stopped = True
             break
