@@ -68,9 +68,9 @@ class Agent:
 
 # What greedy's look-ahead may cost at one decision, in actions listed or played in the
 # worlds it plays out: over it, the bot stops looking and plays the best it has found so far
-# (a choice among 100,000 numbers took it minutes a decision; now about 1 s). The shipped
-# games need at most 2.0 million (Hearts' pass at 3 players: 680 sets of three, 4 samples;
-# the Bargain games under 3,000). mcts is bounded by its own 'iterations' or 'seconds'.
+# (a choice among 100,000 numbers took it minutes a decision; now under 1 s). The shipped
+# games need well under 1 million (the most, Hearts' pass at 3 players: 680 sets of three,
+# 4 samples). mcts is bounded by its own 'iterations' or 'seconds'.
 LOOK_AHEAD = 5_000_000
 
 

@@ -68,6 +68,7 @@ class GreedyAgent(Agent):
             # Listed once for all the copies (each keeps the list), each action taken as
             # the world's own (found at once) or, failing that, by its id.
             own = {x.id: x for x in world.legal_actions()}
+            spent += len(own)
             for i, a in enumerate(legal):
                 s = world.copy_with_rng(None)
                 s.rng = chance()
@@ -84,7 +85,7 @@ class GreedyAgent(Agent):
                     s.apply(choice(listed, rng))
                     n += 1
                 totals[i] += self.value(s)
-                spent += len(legal) + 1  # (applying an action by its id lists them all)
+                spent += 1
                 if spent > LOOK_AHEAD:  # (the look-ahead's budget: the best found so far)
                     return self._best(legal, done if finished else totals[:i + 1], rng)
             done, finished = totals[:], finished + 1
