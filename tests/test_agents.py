@@ -693,3 +693,31 @@ def test_a_running_loop_over_unseen_cards_does_not_change_a_choice(spec: str, lo
         assert len(views) == 1 and len(offered) > 2  # one view; the true cards differ
         assert len(choices) == 1, (spec, loop, engine, passed, choices)
         assert len(in_samples) == 2, in_samples  # one per sampler, the same for every seed
+
+
+def test_greedy_stops_its_look_ahead_at_its_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    # (over a choice of 100,000 numbers greedy took minutes a decision; here 5,000 numbers
+    # against a budget of 60,000 actions listed or played)
+    from rulesplay.agents import greedy
+    monkeypatch.setattr(greedy, "LOOK_AHEAD", 60_000)
+    text = ('game "T"\nplayers 2\ncard c "c":\n    rank: 1..3\nzone deck "deck": shared, hidden\n'
+            'var v "v": int = 0\nphase a "A":\n    for each player p:\n'
+            '        p chooses x from 1..5000 "pick"\n        v += x % 7 if p == 0 else 0\n'
+            '    next end\nscore: v\n')
+    s = rulesplay.loads(text).new_state(2, 1)
+    spent = [0]
+    listing, applying = State.legal_actions, State.apply
+
+    def listed(self: State) -> list[rulesplay.Action]:
+        out = listing(self)
+        spent[0] += len(out)
+        return out
+
+    def applied(self: State, a: rulesplay.Action | str) -> None:
+        spent[0] += 1
+        applying(self, a)
+    monkeypatch.setattr(State, "legal_actions", listed)
+    monkeypatch.setattr(State, "apply", applied)
+    chosen = make_agent("greedy", 0, 1).step(s)
+    assert 60_000 < spent[0] <= 60_000 + 2 * 5_001 + 10
+    assert chosen.id.startswith("x:") and 1 <= int(chosen.id[2:]) <= 5000

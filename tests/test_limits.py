@@ -108,10 +108,11 @@ def test_run_takes_limit_and_says_which_there_are(tmp_path: Path) -> None:
 
 def test_the_defaults_leave_room_above_every_shipped_game() -> None:
     # measured: at most 4,100 decisions and 41 entries of one phase in 100 random games each;
-    # at most 21,082 steps and work in 20 random games of each ruleset and variant at each
-    # player count (the frame interpreter; the compiled engine 18,967)
+    # at most 47,680 steps and work in 20 random games of each ruleset and variant at each
+    # player count (Card Hunt at 8 players: 987 decisions; every collection gone over
+    # and card moved counts as work)
     assert LIMITS["decisions"][0] >= 10 * 4_100 and LIMITS["entries"][0] >= 40 * 41
-    assert LIMITS["total"][0] >= 500 * 21_082
+    assert LIMITS["total"][0] >= 400 * 47_680
 
 
 @pytest.mark.parametrize("statement", [
@@ -241,3 +242,62 @@ def test_an_included_part_may_not_set_a_limit(tmp_path: Path) -> None:
     with pytest.raises(RulesError) as caught:
         rulesplay.load(tmp_path / "t.rules")
     assert "has a 'limit' line, which an included part cannot set" in caught.value.message
+
+
+BIG_DECK = """game "Big deck"
+players 2..2
+card c:
+    rank: 1..2000
+zone deck: shared, public
+zone pile: shared, public
+var n: int = 0
+phase a:
+    {statement}
+    0 chooses x from bool
+    next end
+score: n
+"""
+
+
+@pytest.mark.parametrize("engine", ["compiled", "interpret"])
+@pytest.mark.parametrize("statement", [
+    # each turn one step, but 2,000 cards gone over: 10^4 turns are 2*10^7 cards
+    "repeat 10000 times:\n        n = count(deck where it.rank > 1000)",
+    "repeat 10000 times:\n        n = sum(deck, it.rank)",
+    "repeat 10000 times:\n        if top(pile) in deck:\n            n += 1",
+    "repeat 10000 times:\n        for each c in deck:\n            break",
+    "repeat while true:\n        n += 1\n        ok = any(deck where it.rank == n)",
+])
+def test_a_collection_gone_over_at_the_top_of_an_expression_is_work(statement: str,
+                                                                    engine: str) -> None:
+    text = BIG_DECK.format(statement=statement).replace("ok = ", "let ok = ")
+    with pytest.raises(RulesError) as caught:
+        rulesplay.loads(text, engine=engine, limits={"work": 1_000_000}).new_state(2)
+    assert "1,000,000 cards and numbers gone over" in caught.value.message
+    assert caught.value.span.line >= 9
+
+
+@pytest.mark.parametrize("engine", ["compiled", "interpret"])
+@pytest.mark.parametrize("statement", [
+    "repeat 10000 times:\n        move deck to pile\n        move pile to deck",
+    "repeat 10000 times:\n        shuffle deck",
+])
+def test_cards_moved_or_shuffled_are_work(statement: str, engine: str) -> None:
+    with pytest.raises(RulesError) as caught:
+        rulesplay.loads(BIG_DECK.format(statement=statement), engine=engine,
+                        limits={"work": 1_000_000}).new_state(2)
+    assert "1,000,000 cards and numbers gone over" in caught.value.message
+    assert caught.value.span.line in (10, 11)  # the move or shuffle, not the phase
+
+
+@pytest.mark.parametrize("engine", ["compiled", "interpret"])
+def test_a_recorded_game_counts_the_events_of_its_moves_as_they_are_made(engine: str) -> None:
+    # (2,000 cards moved 1,000 times made 2 million events before the next decision)
+    text = BIG_DECK.format(statement="repeat 500 times:\n        move deck to pile\n"
+                                     "        move pile to deck")
+    game = rulesplay.loads(text, engine=engine, limits={"events": 100_000})
+    with pytest.raises(RulesError) as caught:
+        game.new_state(2, record_events=True)
+    assert "recorded 100,000 events without ending" in caught.value.message
+    assert caught.value.span.line in (10, 11)
+    game.new_state(2)  # not recorded: no events, and within the work budget

@@ -513,7 +513,7 @@ def test_left_and_right_are_words_only_before_of(engine: str) -> None:
     text = ('game "T"\nplayers 3\nenum direction: left, right, across\ncard c "c":\n'
             '    rank: 1..5\nzone deck "deck": shared, public\n'
             'var d "d": direction = left\nvar s "s": player = 0\nphase p "P":\n'
-            '    let right = left of s\n    s = right\n    if d == left:\n'
+            '    let nxt = left of s\n    s = nxt\n    if d == left or d == right:\n'
             '        d = across\n    next end\nscore: 0\n')
     state = rulesplay.loads(text, engine=engine).new_state(3)
     assert state.is_terminal() and state.observation(0)["vars"] == {"d": "across", "s": 1}
@@ -542,3 +542,52 @@ def test_a_local_may_not_hide_a_built_in_name(local: str, hidden: str) -> None:
     out = _error(text)
     assert f"would hide {hidden}" in out
     assert f"f.rules:{_line_of(text, local)}:" in out
+
+
+@pytest.mark.parametrize(("line", "message"), [
+    ("    elsif v > 0:", "'elsif' is not a statement (did you mean 'elif'?)"),
+    ("    elseif v:", "'elseif' is not a statement (did you mean 'elif'?)"),
+])
+def test_a_word_that_is_not_a_statement_is_pointed_at_not_what_follows(line: str,
+                                                                      message: str) -> None:
+    # (the caret was at 'v', after "unexpected 'v'")
+    text = ('game "T"\nplayers 2\ncard c "c":\n    rank: 1..5\nzone deck "deck": shared, hidden\n'
+            f'var v "v": int = 0\nphase p "P":\n    if v == 0:\n        v = 1\n{line}\n'
+            '        v = 2\n    next end\nscore: 0\n')
+    with pytest.raises(RulesError) as caught:
+        rulesplay.loads(text, file="t.rules")
+    assert caught.value.message == message
+    assert (caught.value.span.line, caught.value.span.col) == (10, 5)
+
+
+@pytest.mark.parametrize(("loop", "hint"), [
+    ("for each players:", "(every seat in turn: 'for each player p:')"),
+    ("for each player:", "(name the seat: 'for each player p:')"),
+    ("for each deck:", "(every seat in turn: 'for each player p:'; each item of deck: "
+                       "'for each x in deck:')"),
+])
+def test_a_for_each_without_a_name_says_what_was_meant(loop: str, hint: str) -> None:
+    # (it said only "expected 'in'")
+    text = ('game "T"\nplayers 2\ncard c "c":\n    rank: 1..5\nzone deck "deck": shared, hidden\n'
+            f'var v "v": int = 0\nphase p "P":\n    {loop}\n        v += 1\n    next end\n'
+            'score: 0\n')
+    with pytest.raises(RulesError) as caught:
+        rulesplay.loads(text, file="t.rules")
+    assert caught.value.message.endswith(hint) and caught.value.span.line == 8
+
+
+@pytest.mark.parametrize(("line", "message", "col"), [
+    ("    v += true", "'+=' adds or takes away a number, not yes/no: to count a test, write "
+                    "'+= 1 if TEST else 0'", 10),
+    ("    v -= v > 2", "'-=' adds or takes away a number, not yes/no", 10),
+    ("    b += 1", "'+=' needs a number variable, got yes/no", 5),
+])
+def test_yes_and_no_are_not_added_to_numbers(line: str, message: str, col: int) -> None:
+    # ('v += true' validated and added 1)
+    text = ('game "T"\nplayers 2\ncard c "c":\n    rank: 1..5\nzone deck "deck": shared, hidden\n'
+            f'var v "v": int = 0\nvar b "b": bool = no\nphase p "P":\n{line}\n    next end\n'
+            'score: 0\n')
+    with pytest.raises(RulesError) as caught:
+        rulesplay.loads(text, file="t.rules")
+    assert caught.value.message.startswith(message)
+    assert (caught.value.span.line, caught.value.span.col) == (9, col)

@@ -7,6 +7,7 @@ import json
 import math
 import random
 import re
+import statistics
 
 import click
 import pytest
@@ -349,3 +350,32 @@ def test_progress_rate_is_games_over_time_since_the_start() -> None:
     bar.update(task_id, completed=26)
     task = bar.tasks[0]
     assert _Speed().render(task).plain == f"{26 / 2.00001:.0f} games/s"
+
+
+def test_a_simulation_keeps_running_totals_not_every_game(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # (-n 200000000 kept a record of about 630 bytes a game)
+    kept = simulate(BH, 16, 3, seed=1, workers=1)
+    lean = simulate(BH, 16, 3, seed=1, workers=1, keep_games=False)
+    assert lean.games == [] and len(kept.games) == 16
+
+    def same(r: object) -> dict[str, object]:
+        s = r.summary()  # type: ignore[attr-defined]
+        return {k: v for k, v in s.items() if "second" not in k}
+    assert same(lean) == same(kept)
+    # the totals give what the records give
+    decisions = [g.decisions for g in kept.games]
+    assert kept.summary()["decisions"] == {"mean": statistics.fmean(decisions),
+                                           "sd": statistics.stdev(decisions)}
+    seen: list[bool] = []
+    import rulesplay.sim_cli as sim_cli
+
+    def spy(*args: object, **kwargs: object) -> object:
+        seen.append(bool(kwargs.get("keep_games")))
+        return simulate(*args, **kwargs)  # type: ignore[arg-type]
+    monkeypatch.setattr(sim_cli, "run_simulate", spy)
+    for extra, keeps in (([], False), (["--json"], True)):  # (--json lists every game)
+        result = CliRunner().invoke(_cli(), ["simulate", BH, "-n", "3", "--workers", "1",
+                                             *extra])
+        assert result.exit_code == 0, result.output
+        assert seen[-1] is keeps

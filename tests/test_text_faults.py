@@ -72,3 +72,50 @@ def test_a_human_game_whose_ruleset_fails_is_saved_first(tmp_path: Path,
     said = " ".join(result.output.split())
     assert "The ruleset failed" in said and "t-1.save.json" in said
     assert (tmp_path / "t-1.save.json").exists()
+
+
+SAYS = """game "Say"
+players 2..2
+card card:
+    rank: 1..4
+zone deck: shared, public
+zone pile: shared, public
+phase a:
+    say "{top(pile)} {top(pile).rank}"
+    0 chooses x from bool "{top(pile)} {top(pile).rank}?"
+    LINE
+    next end
+score: 0
+"""
+
+
+@pytest.mark.parametrize("engine", ["compiled", "interpret"])
+@pytest.mark.parametrize("line, col", [
+    ('say "next is {top(pile).rank + 1}"', 19),
+    ('1 chooses y from bool "next is {top(pile).rank + 1}"', 37),
+])
+def test_a_failing_text_fails_however_the_game_is_run(tmp_path: Path, line: str, col: int,
+                                                       engine: str) -> None:
+    # (a 'say' was made only for a recorded game: it failed 'run' but not 'simulate'; a
+    # game that keeps no events at all, a bot's look-ahead, shows no text and checks none)
+    game = loads(SAYS.replace("LINE", line), file="t.rules", engine=engine)
+    for record in (True, "counts"):
+        with pytest.raises(RulesRuntimeError) as caught:
+            s = game.new_state(2, seed=1, record_events=record)
+            s.apply(s.legal_actions()[0])
+            s.apply(s.legal_actions()[0])
+        assert _place(caught.value) == ("t.rules", 10, col)
+    path = tmp_path / "t.rules"
+    path.write_text(SAYS.replace("LINE", line), encoding="utf-8")
+    result = CliRunner().invoke(main, ["simulate", str(path), "-n", "2", "--workers", "1"])
+    assert result.exit_code == 1 and f"t.rules:10:{col}:" in result.output
+
+
+@pytest.mark.parametrize("engine", ["compiled", "interpret"])
+def test_an_empty_top_reads_none_in_a_say_and_in_a_prompt_alike(engine: str) -> None:
+    game = loads(SAYS.replace("LINE", 'say "-"'), engine=engine)
+    s = game.new_state(2, record_events=True)
+    assert s.prompt() == "none none?"
+    s.apply(s.legal_actions()[0])
+    said = [e["text"] for e in s.events or [] if e["type"] == "say"]
+    assert said == ["none none", "-"]

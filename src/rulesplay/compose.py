@@ -334,6 +334,11 @@ class _Disk(_Reader):
             raise RulesValidationError(
                 f"'{verb}': {what} '{target}' in {_show(folder)}"
                 + did_you_mean(real.name, near), span)
+        size = real.stat().st_size
+        if size > MAX_SOURCE_CHARS:  # (said here, at the line that names it)
+            raise RulesValidationError(
+                f"'{verb}': '{target}' is too large for a ruleset file ({size:,} bytes; at "
+                f"most {MAX_SOURCE_CHARS:,})", span)
         return joined
 
 

@@ -213,3 +213,33 @@ def fault_message(exc: Exception) -> str:
                "never set)"
     return text
 
+
+
+# What a field of a checked file (a log's header, a saved game) should hold, by the kind
+# of pydantic's complaint: said in the user's words, not pydantic's.
+_WANTED = {"int_type": "a whole number", "int_parsing": "a whole number",
+           "string_type": "a text in double quotes", "bool_type": "true or false",
+           "dict_type": "a table of names and values ({...})",
+           "list_type": "a list ([...])", "model_type": "a table of names and values ({...})",
+           "model_attributes_type": "a table of names and values ({...})"}
+
+
+def damage(errors: list[dict[str, object]], fields: Iterable[str]) -> str:
+    """What is wrong with a checked file, from pydantic's ``ValidationError.errors()``
+    (the first complaint), in plain words; ``fields``: the names the file may hold at its
+    top level (listed when an unknown one is found)."""
+    first = errors[0]
+    loc = first.get("loc")
+    where = ".".join(str(p) for p in loc) if isinstance(loc, tuple | list) and loc else ""
+    kind = str(first.get("type", ""))
+    if kind == "extra_forbidden":
+        return f"'{where}' is not one of its fields ({', '.join(fields)})"
+    if kind == "missing":
+        return f"'{where}' is missing"
+    shown = value_text(first.get("input"))
+    shown = shown if len(shown) <= 40 else shown[:37] + "..."
+    wanted = _WANTED.get(kind)
+    if wanted is None:
+        return f"'{where}' cannot be {shown}" if where else f"it cannot be {shown}"
+    return f"'{where}' should be {wanted}, not {shown}" if where else \
+        f"it should be {wanted}, not {shown}"

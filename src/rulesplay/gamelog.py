@@ -19,7 +19,7 @@ from typing import IO, Any
 from pydantic import BaseModel, ConfigDict, StrictInt, StrictStr, ValidationError
 
 from .compose import Bundle
-from .errors import RulesError
+from .errors import RulesError, damage
 from .events import Event
 
 LOG_FORMAT = 3  # 2: the header holds the ruleset's text ("files") and this number;
@@ -102,9 +102,8 @@ def read(path: str) -> tuple[LogHeader, list[Event]]:
     try:
         head = LogHeader.model_validate(rows[0])
     except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"]) or "the header"
-        raise RulesError(f"{path}: the header is damaged ({where}: {first['msg']})") from None
+        what = damage(list(exc.errors()), LogHeader.model_fields)  # type: ignore[arg-type]
+        raise RulesError(f"{path}: the header is damaged: {what}") from None
     return head, rows[1:]
 
 

@@ -7,7 +7,8 @@ JSON round-trippable (``rulesplay compile FILE --json``; ``Ruleset.model_validat
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Annotated, Any, ClassVar, Literal
+from functools import cache
+from typing import Annotated, Any, ClassVar, Literal, get_args, get_origin
 
 from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
 
@@ -29,8 +30,22 @@ class Node(BaseModel):
     def children(self) -> Iterator[Node]:
         """The nodes held directly in this node's fields, in field order (a field's lists
         and dicts are read through, in order; ``span`` and plain values are skipped)."""
-        for name in type(self).model_fields:
+        for name in _node_fields(type(self)):
             yield from _nodes_in(getattr(self, name))
+
+
+@cache
+def _node_fields(cls: type[Node]) -> tuple[str, ...]:
+    """The fields of ``cls`` that may hold nodes: all but ``span`` and those declared as
+    plain text, numbers or yes/no (read for every node of every walk: a 950 KB ruleset
+    walks millions)."""
+    plain = (str, int, bool, type(None), Span)
+    out = []
+    for name, info in cls.model_fields.items():
+        kinds = get_args(info.annotation) or (info.annotation,)
+        if name != "span" and not all(k in plain or get_origin(k) is Literal for k in kinds):
+            out.append(name)
+    return tuple(out)
 
 
 def _nodes_in(value: Any) -> Iterator[Node]:
@@ -809,11 +824,22 @@ class Ruleset(Written):
 
 def walk(node: Any) -> Iterator[Node]:
     """Every IR node inside ``node`` (a node, or lists, tuples and dicts of them), itself
-    included, depth first in field order."""
-    for top in _nodes_in(node):
+    included, depth first in field order (by a stack: nested generators cost the depth of
+    the tree for every node)."""
+    stack = list(_nodes_in(node))
+    stack.reverse()
+    while stack:
+        top = stack.pop()
         yield top
-        for child in top.children():
-            yield from walk(child)
+        kids: list[Node] = []
+        for name in _node_fields(type(top)):
+            value = getattr(top, name)
+            if isinstance(value, Node):
+                kids.append(value)
+            elif value:  # (None, or an empty list: nothing)
+                kids.extend(_nodes_in(value))
+        kids.reverse()
+        stack.extend(kids)
 
 
 def kinds(base: type[Node]) -> list[type[Node]]:

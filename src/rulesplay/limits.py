@@ -5,9 +5,11 @@ A ruleset may set any of them (``limit decisions 20000``), and so may a run
 (``--limit decisions=20000``); otherwise the defaults hold. The defaults are far above what
 the shipped rulesets need: in 100 random games of each, at most 4,100 decisions (a game
 played to a points target) and 41 entries of one phase; in 10-20 at each player count, at most
-10,594 events and 21,082 steps and work. The budgets between two decisions (``steps``,
-``work``) bound the time to the next decision; those of a whole game (``decisions``,
-``entries``, ``events``, ``total``) bound a game that never ends, in time and in memory.
+10,594 events and 47,680 steps and work (work: every card or number a filter, sum, count,
+``in`` or loop goes over, and every card moved, shuffled or dealt). The budgets between two
+decisions (``steps``, ``work``) bound the time to the next decision; those of a whole game
+(``decisions``, ``entries``, ``events``, ``total``) bound a game that never ends, in time and
+in memory.
 """
 
 from __future__ import annotations
@@ -19,7 +21,8 @@ LIMITS: dict[str, tuple[int, str]] = {
     "decisions": (50_000, "decisions in one game"),
     "entries": (2_000, "times one phase may begin in one game"),
     "steps": (200_000, "steps of the rules between two decisions"),
-    "work": (20_000_000, "cards and numbers gone over by expressions between two decisions"),
+    "work": (20_000_000, "cards and numbers gone over by expressions, and cards moved, "
+                         "between two decisions"),
     "events": (1_000_000, "events recorded in one game's account"),
     "total": (20_000_000, "steps and work in one game"),
 }
@@ -79,21 +82,22 @@ def over_limit(name: str, value: int, phase: str = "") -> str:
     """The message of a game stopped by limit ``name`` (at ``value``), in phase ``phase``
     (the engine names the phase of the other two where it reports them)."""
     raise_it = f"('limit {name} N' in the ruleset or --limit {name}=N raises the limit)"
+    phase = f" (in phase '{phase}')" if phase else ""  # (none: the message is located)
     if name == "steps":
         return f"step limit reached: {_count(value, 'step', 'steps')} without a decision " \
                f"(a loop that never ends?) {raise_it}"
     if name == "work":
         return f"{_count(value, 'card or number', 'cards and numbers')} gone over by " \
-               f"expressions without a decision (a sum inside a sum, filters inside " \
-               f"filters?) {raise_it}"
+               f"expressions and moves without a decision (a filter or a move in a " \
+               f"long loop, a sum inside a sum?) {raise_it}"
     if name == "events":
-        return f"the game has recorded {_count(value, 'event', 'events')} without ending " \
-               f"(in phase '{phase}'): do its phases ever reach 'next end'? {raise_it}"
+        return f"the game has recorded {_count(value, 'event', 'events')} without " \
+               f"ending{phase}: do its phases ever reach 'next end'? {raise_it}"
     if name == "total":
-        return f"the game has taken {value:,} steps and work without ending (in phase " \
-               f"'{phase}'): do its phases ever reach 'next end'? {raise_it}"
+        return f"the game has taken {value:,} steps and work without ending{phase}: " \
+               f"do its phases ever reach 'next end'? {raise_it}"
     if name == "entries":
         return f"this phase has begun {_count(value, 'time', 'times')} in this game: do the " \
                f"'next' lines ever lead to 'next end'? {raise_it}"
     return f"the game has gone on for {_count(value, 'decision', 'decisions')} without " \
-           f"ending (in phase '{phase}'): do its phases ever reach 'next end'? {raise_it}"
+           f"ending{phase}: do its phases ever reach 'next end'? {raise_it}"

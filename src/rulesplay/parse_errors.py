@@ -261,7 +261,21 @@ def syntax_error(exc: UnexpectedInput, text: str, file: str) -> RulesSyntaxError
             pair = text[tok.start_pos - 1:tok.start_pos + 1] if str(tok) == ">" else \
                 text[tok.start_pos:tok.start_pos + 2]
             msg += _other_language_hint(pair) if pair in ("||", "<>", "++") else ""
-        msg += _statement_hint(text, tok, expected)
+        hint = _statement_hint(text, tok, expected)
+        if hint and tok.line:  # the caret at the word that is not a statement ('elsif v')
+            here = text.split("\n")[tok.line - 1]
+            line, col = tok.line, len(here) - len(here.lstrip(" \t")) + 1
+            if col != tok.column:  # (what came after it was not what it expected)
+                msg = hint[2:]
+                hint = ""
+        msg += hint
+        each = _EACH_WITHOUT_IN.match(text.split("\n")[tok.line - 1]) if tok.line else None
+        if each is not None and str(tok) == ":":
+            name = each.group(1)
+            items = f"; each item of {name}: 'for each x in {name}:'" \
+                if name not in ("players", "seats") else ""
+            msg += f" (every seat in turn: 'for each player p:'{items})" \
+                if name not in ("player", "seat") else f" (name the seat: 'for each {name} p:')"
         if "FROM" in expected and _COUNT_THEN_FROM.search(_line_before(text, tok)):
             msg += (" (several cards are chosen as a name: write the name after their "
                     "number, e.g. 'chooses 3 cards from hand[p]')")
@@ -287,6 +301,9 @@ def syntax_error(exc: UnexpectedInput, text: str, file: str) -> RulesSyntaxError
 
 # A count of cards with no name after it ("chooses 3 from hand[p]": 'from' is read as the name).
 _COUNT_THEN_FROM = re.compile(r"\b(chooses|choose|plays)\s+\d+(\s*\.\.\s*\d+)?\s+from\s+$")
+
+# ``for each players:`` (a loop with no name for the value it takes)
+_EACH_WITHOUT_IN = re.compile(r"^\s*for\s+each\s+(\w+)\s*:")
 
 # Words that start a statement or a declaration, for "did you mean" on a misspelt one.
 _KEYWORDS = ("move", "shuffle", "deal", "let", "say", "break", "do", "trigger", "if", "elif",

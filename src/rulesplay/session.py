@@ -27,7 +27,7 @@ from . import gamelog
 from .compose import Bundle
 from .engine.game import load_bundle
 from .engine.state import State
-from .errors import IllegalActionError, RulesError
+from .errors import IllegalActionError, RulesError, damage
 from .events import Event
 from .human import CardBook, HumanSeat, QuitRequest, SaveRequest, SeatNarrator, SeatView
 from .narrate import score_table, winner_line
@@ -328,10 +328,8 @@ def read_save(path: str) -> SavedSession:
     try:
         return SavedSession.model_validate(d)
     except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"]) or "the file"
-        raise RulesError(f"{path}: the saved game is damaged ({where}: {first['msg']})") \
-            from None
+        what = damage(list(exc.errors()), SavedSession.model_fields)  # type: ignore[arg-type]
+        raise RulesError(f"{path}: the saved game is damaged: {what}") from None
 
 
 # ---------------------------------------------------------------- playing

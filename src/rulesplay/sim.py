@@ -37,6 +37,7 @@ from typing import Any
 
 from .errors import RulesError
 from .events import Tally
+from .sim_totals import Moments, Totals
 
 Z95 = statistics.NormalDist().inv_cdf(0.975)
 
@@ -195,7 +196,8 @@ def simulate(path: str, n: int, players: int | None = None,
              seed: int = 0, workers: int | None = None, lang: str | None = None,
              progress: Callable[[int], None] | None = None,
              engine: str | None = None, limits: Mapping[str, int] | None = None,
-             backend: str = "local", address: str | None = None) -> Result:
+             backend: str = "local", address: str | None = None,
+             keep_games: bool = True) -> Result:
     """Play ``n`` games of the ruleset at ``path`` and gather statistics.
 
     Args:
@@ -216,6 +218,8 @@ def simulate(path: str, n: int, players: int | None = None,
             instance, started unless this process is connected to one).
         address: with ``ray``, the cluster to join (``HOST:PORT`` or ``auto``); None
             starts a local instance.
+        keep_games: keep every game's record in ``Result.games`` (about 630 bytes a game);
+            False: only the running totals, so memory does not grow with ``n``.
 
     Returns:
         A :class:`Result`; identical for any ``workers`` and either backend (but for
@@ -256,41 +260,63 @@ def simulate(path: str, n: int, players: int | None = None,
     prog = game.program(nplayers)
     teams = [list(m) for m in prog.layout.team_members.values()]
     names = [prog.team_name(t) for t in prog.layout.team_members]
+    totals = Totals(nplayers, sides_of(nplayers, teams))
+
+    def collect(batch: list[GameRecord]) -> int:
+        for g in batch:
+            totals.add(g)
+        if keep_games:
+            games.extend(batch)
+        return totals.n
 
     def result() -> Result:
         games.sort(key=lambda g: g.index)
         return Result(path=path, title=game.title, players=nplayers, options=opts,
                       bots=table, seed=seed, workers=workers,
                       wall=time.perf_counter() - t0, games=games, teams=teams,
-                      team_names=names)
+                      team_names=names, totals=totals)
 
     try:
         if backend == "ray":
             play_on_ray(game, n, nplayers, table, seed, workers, (opts, lang, engine, budgets),
-                        games, progress)
+                        collect, progress)
         else:
             _play_all(game, n, nplayers, table, seed, workers,
-                      (path, opts, lang, engine, budgets), games, progress)
+                      (path, opts, lang, engine, budgets), collect, progress)
     except KeyboardInterrupt:
-        raise Interrupted(result() if games else None, len(games), n) from None
+        raise Interrupted(result() if totals.n else None, totals.n, n) from None
     return result()
+
+
+def sides_of(players: int, teams: list[list[int]]) -> list[int]:
+    """Per seat, the index of its team in ``teams`` (each seat its own when no team has
+    more than one seat)."""
+    if not any(len(t) > 1 for t in teams):
+        return list(range(players))
+    side = [0] * players
+    for i, team in enumerate(teams):
+        for p in team:
+            side[p] = i
+    return side
 
 
 def _play_all(game: Any, n: int, nplayers: int, table: dict[int, str], seed: int,
               workers: int, loading: tuple[str, dict[str, Any], str | None, str,
                                            dict[str, int]],
-              games: list[GameRecord], progress: Callable[[int], None] | None) -> None:
-    """Play the games of :func:`simulate` into ``games`` (in this process, or in a pool
-    fed batch by batch: the jobs are never all made at once). ``loading``: how a spawned
-    worker loads the game (path, options, language, engine, limits)."""
+              collect: Callable[[list[GameRecord]], int],
+              progress: Callable[[int], None] | None) -> None:
+    """Play the games of :func:`simulate`, each batch handed to ``collect`` (which returns
+    how many games are done), in this process or in a pool fed batch by batch: the jobs
+    are never all made at once. ``loading``: how a spawned worker loads the game (path,
+    options, language, engine, limits)."""
     if workers == 1:
         thresholds = gc.get_threshold()
         gc.set_threshold(*GC_THRESHOLDS)
         try:
             for i in range(n):
-                games.append(play_game(game, nplayers, table, game_seed(seed, i), i))
+                done = collect([play_game(game, nplayers, table, game_seed(seed, i), i)])
                 if progress:
-                    progress(len(games))
+                    progress(done)
         finally:
             gc.set_threshold(*thresholds)
     else:
@@ -309,9 +335,9 @@ def _play_all(game: Any, n: int, nplayers: int, table: dict[int, str], seed: int
             ctx, init, args = multiprocessing.get_context("spawn"), _init, loading
         with ctx.Pool(workers, init, args) as pool:  # (leaving it terminates the workers)
             for batch in pool.imap_unordered(_work, jobs):
-                games.extend(batch)
+                done = collect(batch)
                 if progress:
-                    progress(len(games))
+                    progress(done)
 
 
 # ------------------------------------------------------------ statistics
@@ -346,24 +372,32 @@ def _t95(df: float) -> float:
             + (3 * z ** 7 + 19 * z ** 5 + 17 * z ** 3 - 15 * z) / (384 * df ** 3))
 
 
-def welch(a: list[float], b: list[float]) -> tuple[float, float, float]:
-    """Difference ``mean(b) - mean(a)`` with Welch's 95% interval."""
-    ma, mb = statistics.fmean(a), statistics.fmean(b)
-    va = statistics.variance(a) if len(a) > 1 else 0.0
-    vb = statistics.variance(b) if len(b) > 1 else 0.0
-    se2 = va / len(a) + vb / len(b)
+def _stats(xs: Sequence[float] | Moments) -> tuple[float, float, int]:
+    """Mean, sample variance and count of a list of numbers or of their totals."""
+    if isinstance(xs, Moments):
+        return xs.mean(), xs.variance(), xs.n
+    return statistics.fmean(xs), statistics.variance(xs) if len(xs) > 1 else 0.0, len(xs)
+
+
+def welch(a: Sequence[float] | Moments, b: Sequence[float] | Moments
+          ) -> tuple[float, float, float]:
+    """Difference ``mean(b) - mean(a)`` with Welch's 95% interval (each side a list of
+    numbers or their :class:`~rulesplay.sim_totals.Moments`)."""
+    ma, va, na = _stats(a)
+    mb, vb, nb = _stats(b)
+    se2 = va / na + vb / nb
     d = mb - ma
     if se2 == 0:
         return d, d, d
     num = se2 ** 2
-    den = ((va / len(a)) ** 2 / max(len(a) - 1, 1)) + ((vb / len(b)) ** 2 / max(len(b) - 1, 1))
+    den = ((va / na) ** 2 / max(na - 1, 1)) + ((vb / nb) ** 2 / max(nb - 1, 1))
     df = num / den if den > 0 else math.inf
     half = _t95(df) * math.sqrt(se2)
     return d, d - half, d + half
 
 
-def _mean_sd(xs: list[float]) -> dict[str, float]:
-    return {"mean": statistics.fmean(xs), "sd": statistics.stdev(xs) if len(xs) > 1 else 0.0}
+def _mean_sd(xs: Moments) -> dict[str, float]:
+    return {"mean": xs.mean(), "sd": xs.sd()}
 
 
 @dataclass
@@ -383,10 +417,25 @@ class Result:
     # alone when empty or when the ruleset has no ``teams:``.
     teams: list[list[int]] = field(default_factory=list)
     team_names: list[str] = field(default_factory=list)
+    # What the statistics are made from: counted as the games finished (``games`` may then
+    # be empty: a simulation that keeps no records); None: made from ``games``.
+    totals: Totals | None = None
+
+    def __post_init__(self) -> None:
+        if self.totals is None:
+            self.totals = Totals(self.players, self._side())
+            for g in sorted(self.games, key=lambda g: g.index):
+                self.totals.add(g)
+
+    @property
+    def tally(self) -> Totals:
+        """The totals (always set after construction)."""
+        assert self.totals is not None
+        return self.totals
 
     @property
     def n(self) -> int:
-        return len(self.games)
+        return self.tally.n
 
     @property
     def teamed(self) -> bool:
@@ -395,24 +444,12 @@ class Result:
 
     def _side(self) -> list[int]:
         """Per seat, the index of its team (each seat its own without teams)."""
-        if not self.teamed:
-            return list(range(self.players))
-        side = [0] * self.players
-        for i, team in enumerate(self.teams):
-            for p in team:
-                side[p] = i
-        return side
-
-    def _won(self, g: GameRecord, side: int, sides: list[int]) -> float:
-        """What game ``g`` counts for one side: 1/k when k sides won it together."""
-        won = {sides[w] for w in g.winners}
-        return 1 / len(won) if side in won else 0.0
+        return sides_of(self.players, self.teams)
 
     def wins(self, seat: int) -> float:
         """Games won by ``seat`` (a win shared by k seats counts 1/k; with teams, the
         seat's team's wins: a team win is one win)."""
-        sides = self._side()
-        return sum(self._won(g, sides[seat], sides) for g in self.games)
+        return float(self.tally.wins(self.tally.sides[seat]))
 
     def team_wins(self, team: int) -> float:
         """Games won by team ``team`` (an index of :attr:`teams`; shared by k teams: 1/k)."""
@@ -426,27 +463,27 @@ class Result:
     def first_player_wins(self) -> float:
         """Games won by the seat that made the first decision (shared wins count 1/k; with
         teams, by its team)."""
-        sides = self._side()
-        return sum(self._won(g, sides[g.first], sides) for g in self.games)
+        return float(self.tally.first_wins())
 
     def ties(self) -> int:
         """Games whose winners the ranking could not separate (:func:`outcome` ``"tie"``)."""
-        return sum(1 for g in self.games if g.outcome == TIE)
+        return self.tally.outcomes[TIE]
 
     def shared(self) -> int:
         """Games with several winners that the rules name, not tied (``"shared"``)."""
-        return sum(1 for g in self.games if g.outcome == SHARED)
+        return self.tally.outcomes[SHARED]
 
-    def scores(self, seat: int) -> list[float]:
-        return [float(g.scores[seat]) for g in self.games]
+    def scores(self, seat: int) -> Moments:
+        """The seat's final scores (their totals and how often each came)."""
+        return self.tally.scores[seat]
 
-    def spreads(self) -> list[float]:
+    def spreads(self) -> Moments:
         """Per game, highest minus lowest score."""
-        return [float(max(g.scores) - min(g.scores)) for g in self.games]
+        return self.tally.spread
 
-    def measure(self, name: str) -> list[float]:
-        """Per game ``decisions``, ``tricks``, ``rounds`` or ``seconds``."""
-        return [float(getattr(g, name)) for g in self.games]
+    def measure(self, name: str) -> Moments:
+        """Per game ``decisions``, ``tricks`` or ``rounds``."""
+        return self.tally.measure(name)
 
     def summary(self) -> dict[str, Any]:
         """All statistics as plain data (what ``--json`` prints, without the games)."""
@@ -474,7 +511,7 @@ class Result:
             "decisions": _mean_sd(self.measure("decisions")),
             "tricks": _mean_sd(self.measure("tricks")),
             "rounds": _mean_sd(self.measure("rounds")),
-            "seconds_per_game": statistics.fmean(self.measure("seconds")),
+            "seconds_per_game": self.tally.seconds / n,
             "wall_seconds": self.wall, "games_per_second": n / self.wall if self.wall else 0.0,
         }
 
@@ -644,7 +681,8 @@ def compare(base: str, variant: str, n: int, players: int | None = None,
             raise Interrupted(None, 0, n) from None
         # the games the variant finished, against the base's games of the same seeds
         done = {g.index for g in exc.partial.games}
-        same = dataclasses.replace(a, games=[g for g in a.games if g.index in done])
+        same = dataclasses.replace(a, games=[g for g in a.games if g.index in done],
+                                   totals=None)
         raise Interrupted(_compared(same, exc.partial), len(done), n) from None
     return _compared(a, b)
 
@@ -666,17 +704,16 @@ def _compared(a: Result, b: Result) -> Comparison:
                       *newcombe(fa, a.n, fb, b.n), True))
     for p in range(a.players):
         sa, sb = a.scores(p), b.scores(p)
-        lines.append(Line(f"score:{p}", f"seat {p} mean score", statistics.fmean(sa),
-                          statistics.fmean(sb), *welch(sa, sb), False))
+        lines.append(Line(f"score:{p}", f"seat {p} mean score", sa.mean(), sb.mean(),
+                          *welch(sa, sb), False))
     for key, label, xa, xb in (
             ("spread", "score spread (best - worst)", a.spreads(), b.spreads()),
             ("decisions", "decisions", a.measure("decisions"), b.measure("decisions")),
             ("tricks", "tricks", a.measure("tricks"), b.measure("tricks")),
             ("rounds", "rounds", a.measure("rounds"), b.measure("rounds"))):
-        if len(set(xa) | set(xb)) == 1 and key == "tricks":
+        if key == "tricks" and len(set(xa.counts) | set(xb.counts)) == 1:
             continue  # a game without tricks: nothing to compare
-        lines.append(Line(key, label, statistics.fmean(xa), statistics.fmean(xb),
-                          *welch(xa, xb), False))
+        lines.append(Line(key, label, xa.mean(), xb.mean(), *welch(xa, xb), False))
     ta, tb = a.ties(), b.ties()
     lines.append(Line("ties", "share of ties", ta / a.n, tb / b.n,
                       *newcombe(ta, a.n, tb, b.n), True))

@@ -246,7 +246,8 @@ def _draw(r: Result, path: str) -> None:
     sides = [(shown(name), team[0]) for name, team in zip(r.team_names, r.teams, strict=True)] \
         if r.teamed else [(str(p), p) for p in range(r.players)]
     for name, p in sides:
-        ax1.hist(r.scores(p), bins=30, histtype="step",
+        scores = r.scores(p).counts  # (each score once, weighted by how often it came)
+        ax1.hist(list(scores), weights=list(scores.values()), bins=30, histtype="step",
                  label=name if r.teamed else f"seat {p} ({shown(r.bots[p])})")
     ax1.set_xlabel("final score")
     ax1.set_ylabel("games")
@@ -311,7 +312,7 @@ def simulate(file: str, n: int, players: int | None, options: tuple[str, ...], b
             return run_simulate(file, n, nplayers, opts, bots, seed, workers,
                                 progress=lambda k: bar.update(task, completed=k),
                                 engine=engine, limits=budgets, backend=backend,
-                                address=address)
+                                address=address, keep_games=as_json)
 
     with ray_stopped(backend):
         result, stopped = _played(play, Result, err, n)

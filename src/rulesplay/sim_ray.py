@@ -73,8 +73,10 @@ def _batch(key: str, loading: tuple[Any, ...], players: int, bots: dict[int, str
 
 def play_on_ray(game: Game, n: int, players: int, bots: Mapping[int, str], seed: int,
                 cpus: int, loading: tuple[dict[str, Any], str | None, str, dict[str, int]],
-                games: list[GameRecord], progress: Callable[[int], None] | None) -> None:
-    """Play the ``n`` games of a run on Ray into ``games`` (see the module docstring).
+                collect: Callable[[list[GameRecord]], int],
+                progress: Callable[[int], None] | None) -> None:
+    """Play the ``n`` games of a run on Ray, each batch handed to ``collect`` (which
+    returns how many games are done; see the module docstring).
 
     Args:
         game: the loaded game (its bundle is sent).
@@ -82,7 +84,7 @@ def play_on_ray(game: Game, n: int, players: int, bots: Mapping[int, str], seed:
         loading: options, language, engine and limits the workers load the game with.
 
     Raises:
-        KeyboardInterrupt: Ctrl-C; the games finished are in ``games``.
+        KeyboardInterrupt: Ctrl-C; the games finished were collected.
         RulesError: a game failed (the first one to fail).
     """
     assert game.bundle is not None  # (every loaded game keeps its files' text)
@@ -94,13 +96,14 @@ def play_on_ray(game: Game, n: int, players: int, bots: Mapping[int, str], seed:
     pending = [_batch.remote(key, ref, players, dict(bots), seed,
                              list(range(i, min(n, i + size))))
                for i in range(0, n, size)]
+    finished = 0
     try:
         while pending:
             done, pending = ray.wait(pending, num_returns=1)
             for batch in ray.get(done):
-                games.extend(batch)
+                finished = collect(batch)
             if progress:
-                progress(len(games))
+                progress(finished)
     except BaseException:
         for task in pending:
             ray.cancel(task, force=True)

@@ -16,13 +16,14 @@ from typing import Any
 
 from ..engine.choices import Action
 from ..engine.state import State
-from .base import Agent, margin
+from .base import LOOK_AHEAD, Agent, margin
 from .draws import choice, copier
 from .infoset import InfoSet
 
 # What a spec may ask for (a spec can come from a shared save).
 MAX_SAMPLES = 10_000
 MAX_DEPTH = 10_000
+MANY = 1_000  # more actions than this are looked at in a random order (see LOOK_AHEAD)
 
 
 class GreedyAgent(Agent):
@@ -58,12 +59,16 @@ class GreedyAgent(Agent):
         depth = self.depth or 3 * info.num_players
         totals = [0.0] * len(legal)
         seat = self.seat
+        if len(legal) > MANY:  # (a look-ahead its budget may stop: no bias to the first)
+            legal = rng.sample(legal, len(legal))
+        spent, done, finished = 0, totals, 0  # (done: the totals of the samples finished)
         for _ in range(self.samples):
             world = info.sample(rng)
             chance = copier(world.rng)  # each action's world starts from the same chance
             # Listed once for all the copies (each keeps the list), each action taken as
             # the world's own (found at once) or, failing that, by its id.
             own = {x.id: x for x in world.legal_actions()}
+            spent += len(own)
             for i, a in enumerate(legal):
                 s = world.copy_with_rng(None)
                 s.rng = chance()
@@ -75,8 +80,20 @@ class GreedyAgent(Agent):
                     if p == seat and others_moved:
                         break
                     others_moved = others_moved or p != seat
-                    s.apply(choice(s.legal_actions(), rng))
+                    listed = s.legal_actions()
+                    spent += len(listed) + 1
+                    s.apply(choice(listed, rng))
                     n += 1
                 totals[i] += self.value(s)
+                spent += 1
+                if spent > LOOK_AHEAD:  # (the look-ahead's budget: the best found so far)
+                    return self._best(legal, done if finished else totals[:i + 1], rng)
+            done, finished = totals[:], finished + 1
+        return self._best(legal, totals, rng)
+
+    @staticmethod
+    def _best(legal: list[Action], totals: list[float], rng: random.Random) -> Action:
+        """An action of ``legal`` whose total is highest (ties by ``rng``); ``totals`` may
+        cover only the first actions (a look-ahead stopped by its budget)."""
         best = max(totals)
-        return rng.choice([a for a, t in zip(legal, totals, strict=True) if t == best])
+        return rng.choice([a for a, t in zip(legal, totals, strict=False) if t == best])

@@ -29,7 +29,7 @@ def check_game(s: State) -> None:
     prog = s.program
     if s.decisions >= prog.max_decisions:
         too_long(s, "decisions", prog.max_decisions)
-    if s.steps + s.work > prog.max_total:
+    if s.steps + s.run_work > prog.max_total:
         too_long(s, "total", prog.max_total)
     # (at multiples of CHECK_EVERY, so a resumed game stops where it would have)
     s.check_at = min(prog.max_decisions, (s.decisions // CHECK_EVERY + 1) * CHECK_EVERY)
@@ -68,3 +68,36 @@ def spend_steps(s: State, taken: int, where: Span) -> None:
         raise RulesRuntimeError(over_limit("steps", s.program.max_steps), where)
     if s.steps + s.work > s.program.max_total:  # (with a raised 'steps': inside a decision)
         too_long(s, "total", s.program.max_total)
+
+
+def spend_work(s: State, n: int) -> None:
+    """A statement has gone over ``n`` cards (a move of several, a shuffle, a deal): they
+    count against the ``work`` budget between two decisions; when the game is recorded,
+    the events the moves made count against ``events`` now, not only at the next decision
+    (a zone of 10,000 cards moved back and forth in one loop made 20 million events).
+
+    Raises:
+        RulesRuntimeError: over the ``work`` or ``events`` budget (no place: the engine
+            puts it at the statement running).
+    """
+    s.work += n
+    if s.work > s.work_cap:
+        raise RulesRuntimeError(over_limit("work", s.program.max_work))
+    log = s.events
+    if log is not None and log.__class__ is list and len(log) > s.program.max_events:
+        raise RulesRuntimeError(over_limit("events", s.program.max_events))
+
+
+def begin_phase(s: State, index: int) -> None:
+    """Phase ``index`` begins (both engines call this): count it against the ``entries``
+    limit.
+
+    Raises:
+        RulesRuntimeError: the phase has begun more often than the limit, at the phase.
+    """
+    s.phase = index
+    s.entries[index] += 1
+    if s.entries[index] > s.program.max_entries:
+        phase = s.program.phases[index]
+        raise RulesRuntimeError(over_limit("entries", s.program.max_entries, phase.name),
+                                phase.span)

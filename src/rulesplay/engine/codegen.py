@@ -63,11 +63,11 @@ def _bounded(v: Any, span: Any) -> Any:
 
 
 def _charge(s: Any, coll: Any) -> Any:
-    """``coll``, a range made or a collection gone over inside another's filter or builtin:
-    its length is counted against the state's ``work`` budget (a sum over a range inside a
-    sum over a range is one step of the rules, but 10^10 additions). A collection gone over
-    at the top of an expression is not counted: it holds at most the game's cards (the
-    step limit bounds how often). ``s`` is None while the cards are made."""
+    """``coll``, a range made or a collection a filter or builtin goes over: its length is
+    counted against the state's ``work`` budget (a sum over a range inside a sum over a
+    range is one step of the rules, but 10^10 additions; a count over 10,000 cards in a
+    loop of 200,000 turns, 200,000 steps but 2*10^9 cards). ``s`` is None while the cards
+    are made."""
     if s is not None:
         s.work += len(coll)
         if s.work > s.work_cap:
@@ -234,9 +234,6 @@ class ExprCompiler(Stage):
         # The names read as a seat that exists (``it`` of a loop over ``seats``), so a
         # per-player zone or variable needs no seat check.
         self._seats: frozenset[str] = frozenset()
-        # How deep inside filters' tests and builtins' per-element parts the code being
-        # made is: what is gone over there is counted as work (see _charge).
-        self._depth = 0
 
     # ------------------------------------------------------------ public API
     def type_of(self, e: ir.Expr) -> str:
@@ -266,9 +263,10 @@ class ExprCompiler(Stage):
             return self.gen(e)
         return f"_bounded({self.gen(e)}, {self.const(e.span)})"
 
-    def coll(self, e: ir.Expr) -> Fn:
-        """Compile ``e`` as a collection (a zone becomes the list of its cards)."""
-        return self._function(self.gen_coll(e))
+    def coll(self, e: ir.Expr, charged: bool = False) -> Fn:
+        """Compile ``e`` as a collection (a zone becomes the list of its cards); ``charged``:
+        its length counts as work (a loop's copy of it, see :meth:`gone_over`)."""
+        return self._function(self.gone_over(e) if charged else self.gen_coll(e))
 
     def candidate_expr(self, e: ir.Expr, name: str) -> tuple[Fn, list[int]]:
         """Compile a legality test evaluated once per candidate bound to local ``name``.
@@ -504,18 +502,13 @@ class ExprCompiler(Stage):
         """The list comprehension of ``e``; ``end`` ``bottom``/``top``: instead, its first or
         last card by a scan that stops there (see :func:`~rulesplay.engine.expr_facts.scans`)."""
         cond = e.cond
-        coll = self._gone_over(e.coll)
-        self._depth += 1
-        try:
-            return self._filter_code(e, cond, coll, end)
-        finally:
-            self._depth -= 1
+        return self._filter_code(e, cond, self.gone_over(e.coll), end)
 
-    def _gone_over(self, coll: ir.Expr) -> str:
-        """The source of a collection a filter or builtin goes over: counted as work inside
-        another one's test or per-element part (see :func:`_charge`)."""
+    def gone_over(self, coll: ir.Expr) -> str:
+        """The source of a collection a filter or builtin goes over, counted as work (see
+        :func:`_charge`); a range or a filter's list was counted as it was made."""
         code = self.gen_coll(coll)
-        return f"_charge(s, {code})" if self._depth else code
+        return code if isinstance(coll, ir.RangeExpr | ir.Filter) else f"_charge(s, {code})"
 
     def _filter_code(self, e: ir.Filter, cond: ir.Expr, coll: str, end: str) -> str:
         if end == "top":
@@ -590,8 +583,9 @@ class ExprCompiler(Stage):
     def visit_BinOp(self, e: ir.BinOp) -> str:
         op = _op(BINARY, e.op)
         a = self.gen(e.left)
-        if op in ("in", "not in"):
-            return f"({a} {op} {self.gen_coll(e.right)})"
+        if op in ("in", "not in"):  # (a search: work, unless in a constant)
+            coll = self.gen_coll(e.right)
+            return f"({a} {op} {coll if coll[0] == 'k' else f'_charge(s, {coll})'})"
         b = self.gen(e.right)
         if op in ("and", "or") and a in _FOLD_NOT:
             # A literal left side (an option's yes/no) decides: Python's own result.
@@ -617,14 +611,12 @@ class ExprCompiler(Stage):
             raise ValueError(f"unknown function {e.func!r}")
         if e.func == "values" and len(e.args) == 2 and self.type_of(e.args[1]) == "int":
             # Numbers sort as themselves (the sort key orders enum values).
-            coll = self._gone_over(e.args[0])
+            coll = self.gone_over(e.args[0])
             saved = self._bind_it(e.args[0])
-            self._depth += 1
             try:
                 each = self.gen(e.args[1])
             finally:
                 self._cards, self._seats = saved
-                self._depth -= 1
             return f"_ascending({{{each} for it in {coll}}})"
         arg = e.args[0] if len(e.args) == 1 else None
         if e.func in ("top", "bottom") and isinstance(arg, ir.Filter) and \
@@ -636,7 +628,9 @@ class ExprCompiler(Stage):
             finally:
                 self._cards, self._seats = saved
         template = builtin.code[builtin.form(e.args, self.type_of)]
-        return template.format_map(_Fill(self, e.args, builtin.per_element))
+        # (a length costs nothing to take: ``count(hand)`` is not work)
+        per_element = None if "len({c0})" in template else builtin.per_element
+        return template.format_map(_Fill(self, e.args, per_element))
 
 
 class _Fill(dict[str, str]):
@@ -655,14 +649,12 @@ class _Fill(dict[str, str]):
             arg = self.args[k]
             if k == self.per_element:  # ``it`` is each element of the first argument
                 saved = comp._bind_it(self.args[0])
-                comp._depth += 1
                 try:
                     return comp.gen(arg) if key[0] == "a" else comp.gen_coll(arg)
                 finally:
                     comp._cards, comp._seats = saved
-                    comp._depth -= 1
             if key[0] == "c" and self.per_element is not None and k == 0:
-                return comp._gone_over(arg)  # the elements gone over
+                return comp.gone_over(arg)  # the elements gone over
             return comp.gen(arg) if key[0] == "a" else comp.gen_coll(arg)
         tables = {"owners": lay.zone_owner, "sort_key": lay.sort_key, "members": lay.team_members}
         if key in tables:

@@ -14,6 +14,7 @@ from .. import events, ir
 from ..errors import RulesRuntimeError, value_text
 from ..limits import MAX_INT, out_of_range
 from ..words import tr
+from .budgets import spend_work
 from .effects import Effect, move_card, move_cards
 from .expr import Fn
 from .observe import set_sight, set_var_sight
@@ -107,6 +108,7 @@ def compile_shuffle(prog: Program, comp: ExprCompiler, sh: ir.Shuffle) -> Effect
     def shuffle(s: State) -> None:
         z = zone(s, None)
         s.rng.shuffle(s.zones[z])
+        spend_work(s, len(s.zones[z]))
         if s.events is not None:
             s.events.append(events.shuffle(s.program.zone_ref(z)))
     return shuffle
@@ -182,6 +184,7 @@ def compile_deal(prog: Program, comp: ExprCompiler, d: ir.Deal) -> Effect:
             for k in range(n):
                 if s.zones[src]:  # ('deal all': the last round may run out)
                     move_card(s, s.zones[src][-1], base + (first + k) % n)
+        spend_work(s, each * n)
     return deal
 
 
@@ -190,8 +193,12 @@ def compile_say(prog: Program, comp: ExprCompiler, say: ir.Say) -> Effect:
     text = template(prog, comp, say.text)
 
     def emit(s: State) -> None:
-        if s.events is not None and s.events.__class__ is not events.Tally:  # (counts only)
-            s.events.append(events.say(*text.masked(s)))
+        log = s.events
+        if log is not None:  # (none: a bot's look-ahead, which shows no text)
+            if log.__class__ is not events.Tally:
+                log.append(events.say(*text.masked(s)))
+            elif text.risky:  # counted ('simulate'): a placeholder fails all the same
+                text.check(s)
     return emit
 
 

@@ -213,7 +213,7 @@ class StmtCompiler(Stage):
 
     def visit_ForEachIn(self, st: ir.ForEachIn) -> Compiled:
         return self.frame_node(st, lambda index: ForEachInNode(
-            index, self.comp.coll(st.coll), self.layout.local(st.var), self.block(st.body),
+            index, self.comp.coll(st.coll, True), self.layout.local(st.var), self.block(st.body),
             self.comp.holds_cards(st.coll)))
 
     def visit_Break(self, st: ir.Break) -> Compiled:

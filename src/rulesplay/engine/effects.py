@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from .. import events
 from ..errors import RulesRuntimeError, Span
 from ..events import Tally
+from .budgets import begin_phase, spend_work
 from .expr import Fn
 from .observe import card_seers
 
@@ -107,6 +108,9 @@ def _arrive(s: State, batch: list[int], src: int | None, to: int, top: bool | No
     watch = s.watch  # a chosen card: who sees it arrive
     if watch is not None and watch[0] in batch:
         watch[1] |= card_seers(s, watch[0])
+    s.work += len(batch)  # (spend_work's test inline: a move of several is on the hot path)
+    if s.work > s.work_cap or events is not None and len(events) > prog.max_events:
+        spend_work(s, 0)
 
 
 def move_card(s: State, c: int | None, to: int, top: bool = True) -> None:
@@ -420,7 +424,7 @@ class PhaseNode(Node):
     def step(self, s: State, f: list[Any]) -> None:
         if f[1] == 0:
             f[1] = 1
-            s.begin_phase(self.index)
+            begin_phase(s, self.index)
             if s.events is not None:
                 label, masks = self.label.masked(s)
                 s.events.append(events.phase(self.name, label, masks))

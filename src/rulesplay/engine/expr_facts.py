@@ -92,3 +92,57 @@ def chance(e: ir.Expr) -> bool:
     """Whether ``e`` calls a builtin that draws from the game's generator."""
     return any(isinstance(n, ir.Call) and BUILTINS.get(n.func) is not None
                and BUILTINS[n.func].chance for n in ir.walk(e))
+
+
+# Builtins that cannot fail when their arguments cannot (no arithmetic, no lookup by key).
+_SAFE_CALLS = frozenset({"top", "bottom", "owner", "index"})
+
+
+def may_fail(e: ir.Expr) -> bool:
+    """Whether evaluating ``e`` may raise (arithmetic on none, a division by zero, a seat
+    or key that is not there, a number out of range...); False only for what surely
+    cannot: literals and names, attributes and kinds of those (none reads as none), seats
+    beside one, ``==``/``!=``/``and``/``or``/``not`` and choices between such parts, and
+    ``top``/``bottom``/``owner``/``index``/``count``/``first``/``last`` of them. A part
+    that draws chance counts as one that cannot (it must not be evaluated twice)."""
+    if chance(e):
+        return False
+    return not _Safe().visit(e)
+
+
+class _Safe(NodeVisitor):
+    """True for an expression that cannot fail (see :func:`may_fail`)."""
+
+    def _parts(self, *parts: ir.Expr) -> bool:
+        return all(self.visit(p) for p in parts)
+
+    def visit_Num(self, e: ir.Expr) -> bool:
+        return True
+
+    visit_Str = visit_Bool = visit_NoneLit = visit_Name = visit_Num
+
+    def visit_Attr(self, e: ir.Attr) -> bool:
+        return bool(self.visit(e.obj))
+
+    def visit_IsKind(self, e: ir.IsKind) -> bool:
+        return bool(self.visit(e.obj))
+
+    def visit_Seat(self, e: ir.Seat) -> bool:
+        return bool(self.visit(e.of))
+
+    def visit_UnOp(self, e: ir.UnOp) -> bool:
+        return e.op == "not" and self.visit(e.operand)
+
+    def visit_BinOp(self, e: ir.BinOp) -> bool:
+        return e.op in ("==", "!=", "and", "or") and self._parts(e.left, e.right)
+
+    def visit_Cond(self, e: ir.Cond) -> bool:
+        return self._parts(e.test, e.then, e.other)
+
+    def visit_Call(self, e: ir.Call) -> bool:
+        safe = e.func in _SAFE_CALLS or e.func in ("count", "first", "last") and \
+            len(e.args) == 1
+        return safe and self._parts(*e.args)
+
+    def generic_visit(self, node: ir.Node, *args: Any, **kwargs: Any) -> bool:
+        return False

@@ -24,7 +24,7 @@ from .. import events, ir
 from ..errors import Span
 from ..visitor import NodeVisitor
 from .actions import ActionCache
-from .budgets import STEP_BATCH, spend_steps
+from .budgets import STEP_BATCH, begin_phase, spend_steps
 from .compile_stmts import StmtCompiler, compile_choose
 from .effects import (
     PhaseNode,
@@ -146,7 +146,7 @@ class Lowerer(TrickLowering):
         code = Code()
         code.span = decl.span
         k = self.comp.const
-        code.emit(f"s.begin_phase({node.index})")
+        code.emit(f"{self.comp.const(begin_phase)}(s, {node.index})")
         code.emit("if s.events is not None:")
         code.emit(f"    s.events.append({k(events.phase)}({k(node.name)}, "
                   f"*{k(node.label)}.masked(s)))")
@@ -316,7 +316,7 @@ class Lowerer(TrickLowering):
         self._plain_each(code, self._seats(code, st, fresh=False), st.var, st.body, loops)
 
     def plain_ForEachIn(self, code: Code, st: ir.ForEachIn, loops: list[_Loop]) -> None:
-        self._plain_each(code, f"list({self.comp.gen_coll(st.coll)})", st.var, st.body,
+        self._plain_each(code, f"list({self.comp.gone_over(st.coll)})", st.var, st.body,
                          loops)
 
     def _plain_each(self, code: Code, values: str, var: str, body: list[ir.Stmt],
@@ -433,7 +433,7 @@ class Lowerer(TrickLowering):
         self._lowered_each(code, st.body, loops, self._seats(code, st), st.var)
 
     def stop_ForEachIn(self, code: Code, st: ir.ForEachIn, loops: list[_Loop]) -> None:
-        self._lowered_each(code, st.body, loops, f"list({self.comp.gen_coll(st.coll)})",
+        self._lowered_each(code, st.body, loops, f"list({self.comp.gone_over(st.coll)})",
                            st.var, "cards" if self.comp.holds_cards(st.coll) else "")
 
     def _lowered_each(self, code: Code, body: list[ir.Stmt], loops: list[_Loop],

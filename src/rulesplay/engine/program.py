@@ -289,11 +289,29 @@ class DisplayText:
             ``f(state) -> bitmask``; ``span`` where the placeholder is in the ruleset.
     """
 
-    __slots__ = ("prog", "parts", "everyone")
+    __slots__ = ("prog", "parts", "everyone", "risky")
 
-    def __init__(self, prog: Program, parts: list[str | Placeholder]) -> None:
-        self.prog, self.parts = prog, parts
+    def __init__(self, prog: Program, parts: list[str | Placeholder],
+                 risky: tuple[Placeholder, ...] = ()) -> None:
+        self.prog, self.parts, self.risky = prog, parts, risky
         self.everyone = (1 << prog.layout.n + 1) - 1
+
+    def check(self, s: State) -> None:
+        """Evaluate the placeholders that may fail (``risky``: see
+        :func:`~rulesplay.engine.expr_facts.may_fail`) where the text itself is not
+        wanted (a game not recorded, as ``simulate`` plays it), so that a placeholder
+        fails however the game is run.
+
+        Raises:
+            RulesRuntimeError: as :meth:`__call__`.
+        """
+        try:
+            for p in self.risky:
+                p[0](s, None)  # (the value alone: shown only to find the failure's place)
+        except RUNTIME_FAULTS:
+            for p in self.risky:
+                self._value(p, s)
+            raise
 
     def __call__(self, s: State | None) -> str:
         """The whole text (``s`` may be None for a text without placeholders).

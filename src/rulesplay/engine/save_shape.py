@@ -142,7 +142,8 @@ def restore(s: State, d: dict[str, Any], prog: Program) -> None:
     s.history = [(p, aid) for p, aid in d["history"]]
     s.unseen_choices = dict(d["unseen_choices"])
     s.entries = list(d["entries"])
-    s.work, s.steps, s.check_at = d["work"], d["steps"], 0
+    s.work = s.run_work = d["work"]
+    s.steps, s.check_at = d["steps"], 0
     s.work_cap = s.work + prog.max_work
     s.revealed, s.seen = tuple(d["revealed"]), tuple(d["seen"])
     s.seers, s.top_seers = sight_tables(prog, s.revealed, s.seen)

@@ -23,7 +23,7 @@ from ..errors import (
     fault_message,
 )
 from ..events import Tally
-from ..limits import LIMITS, over_limit
+from ..limits import LIMITS
 from .actions import BINDS, BY_ROUTINE, Action, SetAction
 from .budgets import check_game, step_limit, too_long
 from .observe import (
@@ -34,6 +34,7 @@ from .observe import (
     set_seen,
     set_seers,
 )
+from .program import DisplayText
 from .save_shape import SAVE_VERSION, check_shape, restore, save_data
 from .team_results import TeamResults
 
@@ -69,7 +70,7 @@ class State(TeamResults):
     __slots__ = ("program", "zones", "where", "g", "pv", "cv", "loc", "stack", "by", "rng",
                  "pending", "terminal", "phase", "events", "span", "_legal", "decisions",
                  "seed", "history", "unseen_choices", "watch", "entries", "work", "chosen",
-                 "steps", "check_at", "work_cap", "revealed", "seen", "seers",
+                 "steps", "check_at", "work_cap", "run_work", "revealed", "seen", "seers",
                  "top_seers", "shown_vars")
 
     program: Program
@@ -102,6 +103,9 @@ class State(TeamResults):
     work_cap: int
     """The ``work`` at which the game stops: its value at the last decision plus the
     ``work`` limit (a budget per decision)."""
+    run_work: int
+    """``work`` as the rules left it (what is saved): what a query spends after (listing
+    actions, a prompt, scores) is bounded but not kept, so a resumed game counts alike."""
     steps: int
     """Steps of the rules taken in this game (a frame's step, a compiled loop's turn): with
     ``work``, what the ``total`` limit counts (:mod:`rulesplay.limits`)."""
@@ -166,7 +170,7 @@ class State(TeamResults):
         s.history = []
         s.unseen_choices, s.watch, s.chosen = {}, None, None
         s.entries = [0] * len(program.phases)
-        s.work = s.steps = s.check_at = 0
+        s.work = s.steps = s.check_at = s.run_work = 0
         s.work_cap = program.max_work
         s.revealed, s.seen, s.shown_vars = (), (), ()
         s.seers, s.top_seers = program.zone_seers, program.zone_top_seers
@@ -267,9 +271,14 @@ class State(TeamResults):
             log.append(events.decision(
                 player, prog.phase_name(self), node.name, prompt, chosen.id,
                 chosen.label, node.secret, masks, self.played_for()))
+        elif log is not None and node.prompt_text.__class__ is DisplayText and \
+                node.prompt_text.risky:  # counted ('simulate'): a prompt fails all the same
+            with self._faults():  # (not for a game that keeps no events: a bot's look-ahead)
+                node.prompt_text.check(self)
         self.history.append((player, chosen.id))
         self.pending = self._legal = None
         self.decisions += 1
+        self.work = self.run_work  # (what queries spent since is not kept)
         self.work_cap = self.work + prog.max_work  # the 'work' budget is per decision
         resolves = node.resolves
         watch = opened = None
@@ -318,6 +327,7 @@ class State(TeamResults):
                 steps += 1
                 if steps > max_steps:
                     step_limit(self)
+            self.run_work = self.work
         except FAULTS as exc:
             self.span = prog.locate(exc.__traceback__) or self.span
             raise self._located(exc) from None
@@ -355,20 +365,6 @@ class State(TeamResults):
                 "none" if action is None else f"{type(action).__name__} {action!r}"))
         self._refuse(action, legal)
 
-    def begin_phase(self, index: int) -> None:
-        """Phase ``index`` begins (both engines call this): count it against the
-        ``entries`` limit.
-
-        Raises:
-            RulesRuntimeError: the phase has begun more often than the limit, at the phase.
-        """
-        self.phase = index
-        self.entries[index] += 1
-        if self.entries[index] > self.program.max_entries:
-            phase = self.program.phases[index]
-            raise RulesRuntimeError(over_limit("entries", self.program.max_entries,
-                                               phase.name), phase.span)
-
     def _refuse(self, action: Action | str, legal: list[Action]) -> NoReturn:
         """Raise the error for an action that is not legal now."""
         name = action if isinstance(action, str) else action.id
@@ -392,6 +388,7 @@ class State(TeamResults):
                 steps += 1
                 if steps > max_steps:
                     step_limit(self)
+            self.run_work = self.work
         except FAULTS as exc:
             # In generated code, the statement is known by the line that was running.
             self.span = self.program.locate(exc.__traceback__) or self.span
@@ -621,8 +618,8 @@ class State(TeamResults):
         s.history = self.history[:]
         s.unseen_choices, s.watch, s.chosen = dict(self.unseen_choices), None, None
         s.entries = self.entries[:]
-        s.work, s.steps, s.check_at, s.work_cap = \
-            self.work, self.steps, self.check_at, self.work_cap
+        s.work, s.steps, s.check_at, s.work_cap, s.run_work = \
+            self.work, self.steps, self.check_at, self.work_cap, self.run_work
         s.revealed, s.seen, s.seers, s.top_seers, s.shown_vars = self.revealed, self.seen, \
             self.seers, self.top_seers, self.shown_vars
         return s
@@ -645,7 +642,7 @@ class State(TeamResults):
             "terminal": self.terminal, "phase": self.phase, "decisions": self.decisions,
             "history": self.history,
             "unseen_choices": [[i, mask] for i, mask in sorted(self.unseen_choices.items())],
-            "entries": self.entries, "steps": self.steps, "work": self.work,
+            "entries": self.entries, "steps": self.steps, "work": self.run_work,
             "revealed": list(self.revealed), "seen": list(self.seen),
             "shown_vars": list(self.shown_vars),
         }

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from .. import ir
 from ..validate.sight import SecretRead, secret_reads
+from .expr_facts import may_fail
 from .observe import var_seers
 from .program import DisplayText, Seers
 
@@ -45,9 +46,11 @@ def template(prog: Program, comp: ExprCompiler, labels: ir.Labels | None,
     if parts is None:
         return DisplayText(prog, [default])
     # (a number shown is checked like one stored: a huge one is a located error)
-    return DisplayText(prog, [p if isinstance(p, str) else
-                              (comp.bounded(p), comp.type_of(p), _seers(prog, comp, p), p.span)
-                              for p in parts])
+    made = [p if isinstance(p, str) else
+            (comp.bounded(p), comp.type_of(p), _seers(prog, comp, p), p.span) for p in parts]
+    risky = tuple(m for p, m in zip(parts, made, strict=True)
+                  if not isinstance(p, str) and not isinstance(m, str) and may_fail(p))
+    return DisplayText(prog, made, risky)
 
 
 def _seers(prog: Program, comp: ExprCompiler, e: ir.Expr) -> Seers | None:

@@ -83,9 +83,11 @@ class StmtChecker(Stage):
                        "can be assigned", t.span)
         if s.op == "=":
             self.want(s.value, target_type, what=" in assignment")
-        else:
-            self.want(s.value, "int")
-            if not compatible(target_type, "int") or target_type == "none":
+        else:  # (yes/no compare with numbers, but are not added: 'v += true' was 1)
+            if self.want(s.value, "int") == "bool":
+                self.error(f"'{s.op}' adds or takes away a number, not yes/no: to count a "
+                           f"test, write '{s.op} 1 if TEST else 0'", s.value.span)
+            if not compatible(target_type, "int") or target_type in ("none", "bool"):
                 self.error(f"'{s.op}' needs a number variable, got {describe(target_type)}",
                            t.span)
 
