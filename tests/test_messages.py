@@ -542,3 +542,40 @@ def test_a_local_may_not_hide_a_built_in_name(local: str, hidden: str) -> None:
     out = _error(text)
     assert f"would hide {hidden}" in out
     assert f"f.rules:{_line_of(text, local)}:" in out
+
+
+# ---------------------------------------------------------------- review s6: results
+_RESULTS = ('game "T"\nplayers 2\ncard c "c":\n    rank: 1..5\nzone deck "deck": shared, hidden\n'
+            'player var p "p": int = 0\nphase a "A":\n    p[0] = 2\n    next end\n'
+            'score: p[player]\n')
+_ZERO = "10 / (p[player] - p[player])"
+
+
+@pytest.mark.parametrize("engine", ["compiled", "interpret"])
+@pytest.mark.parametrize(("tail", "line", "what"), [
+    ("score: " + _ZERO + "\n", 10, "the score of Seat 0: division by zero"),
+    ("score: p[player] * 999999999999999999\n", 10, "the score of Seat 0: 1999999999999999998 "
+     "is out of range"),
+    ("tiebreak: 1\ntiebreak: " + _ZERO + "\n", 12, "tiebreak 2 of Seat 0: division by zero"),
+    ("tiebreak: " + _ZERO + "\n", 11, "the tiebreak of Seat 0: division by zero"),
+    ("winners: seats where 10 / (p[it] - p[it]) > 0\n", 11, "the winners rule: division by "
+     "zero"),
+])
+def test_a_failing_result_rule_is_located_at_its_own_line_wherever_it_is_asked(
+        engine: str, tail: str, line: int, what: str) -> None:
+    """Simulate and the API said the last statement run (or nothing, compiled) and 'in
+    phase' for a score line; run alone pointed at the score line."""
+    from rulesplay.sim import play_game
+
+    text = _RESULTS.replace("score: p[player]\n", tail) if tail.startswith("score") else \
+        _RESULTS + tail
+    game = rulesplay.loads(text, file="t.rules", engine=engine)
+    state = game.new_state(2, seed=1)
+    asks = [state.winners, lambda: play_game(game, 2, {}, 1)]
+    asks += [state.scores] if tail.startswith("score") else []
+    asks += [state.rank_keys] if not tail.startswith("winners") else []
+    for ask in asks:
+        with pytest.raises(RulesError) as caught:
+            ask()
+        assert what in caught.value.message and "in phase" not in caught.value.message
+        assert (caught.value.span.file, caught.value.span.line) == ("t.rules", line)
