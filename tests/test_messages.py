@@ -139,6 +139,25 @@ def test_players_with_one_count_means_exactly_that_many() -> None:
         game.new_state(2)
 
 
+def test_one_player_count_reads_as_one_number_in_every_entry_point(tmp_path: Path) -> None:
+    """simulate, compare and the API's type message still said "from 3 to 3"."""
+    from click.testing import CliRunner
+
+    from rulesplay.cli import main
+
+    path = tmp_path / "t.rules"
+    path.write_text(_edit("players 2..4", "players 3"), encoding="utf-8")
+    for args in (["simulate", str(path)], ["compare", str(path), str(path)]):
+        result = CliRunner().invoke(main, [*args, "-n", "1", "--players", "2"])
+        assert result.exit_code == 2 and "is for 3 players, not 2" in result.output, \
+            result.output
+    with pytest.raises(RulesError) as caught:
+        rulesplay.load(path).new_state(num_players="3")  # type: ignore[arg-type]
+    assert "is for 3 players, not \"3\"" in caught.value.message
+    assert "3 to 3" not in caught.value.message and "'3'" not in caught.value.message
+    assert "players 0 is not a range" in _error(_edit("players 2..4", "players 0"))
+
+
 @pytest.mark.parametrize("option,written", [("hand_size", "true"), ("rounds", "no")])
 def test_a_value_is_not_shown_in_a_spelling_the_author_did_not_write(
         tmp_path: Path, option: str, written: str) -> None:
@@ -303,8 +322,8 @@ def test_a_missing_matplotlib_is_reported_before_any_game(
 # ---------------------------------------------------------------- item 11: the API
 def test_new_state_refuses_a_player_count_or_seed_that_is_not_an_int() -> None:
     game = rulesplay.load(CARD_HUNT)
-    with pytest.raises(RulesError, match="number of players is a whole number \\(an int\\) "
-                                         "from 2 to 8, not '3'"):
+    with pytest.raises(RulesError, match="number of players is a whole number \\(an int\\): "
+                                         "Card Hunt is for 2 to 8 players, not \"3\""):
         game.new_state(num_players="3")  # type: ignore[arg-type]
     for seed in ("abc", 1.5, True):
         with pytest.raises(RulesError, match="the seed is a whole number"):

@@ -101,7 +101,7 @@ def _players_of(path: str, options: dict[str, Any], players: int | None) -> int:
     game = load(path, options)
     lo, hi = game.player_range
     if players is not None and not lo <= players <= hi:
-        raise click.UsageError(f"--players: {game.title} is for {lo} to {hi} players, "
+        raise click.UsageError(f"--players: {game.title} is for {game.player_counts}, "
                                f"not {players}")
     return game.usual_players if players is None else players
 
