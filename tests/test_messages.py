@@ -598,3 +598,60 @@ def test_a_failing_result_rule_is_located_at_its_own_line_wherever_it_is_asked(
             ask()
         assert what in caught.value.message and "in phase" not in caught.value.message
         assert (caught.value.span.file, caught.value.span.line) == ("t.rules", line)
+
+
+# ---------------------------------------------------------------- review s6: files
+_TOP = 'game "T"\nplayers 2\ninclude "{name}"\ncard c "c":\n    rank: 1..5\n' \
+    'zone deck "deck": shared, hidden\nphase p "P":\n    next end\nscore: 0\n'
+
+
+def test_every_os_error_of_an_included_or_extended_file_is_said_at_its_line(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A name too long gave the system's 'File name too long: <5000 characters>' with no
+    place (a raw OSError from the API); a folder was 'a folder ... (did you mean <itself>?)'."""
+    import errno
+
+    long = "a" * 5000 + ".part"
+    (tmp_path / "dir.part").mkdir()
+    (tmp_path / "locked.part").write_text("enum e: x\n", encoding="utf-8")
+    (tmp_path / "v.rules").write_text(f'extends "{"b" * 5000}.rules"\n', encoding="utf-8")
+    real_open = Path.open
+
+    def refuse(self: Path, *args: object, **kwargs: object) -> object:
+        if self.name == "locked.part":
+            raise PermissionError(errno.EACCES, "Permission denied", str(self))
+        return real_open(self, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Path, "open", refuse)
+    cases = [(long, 3, "'include': '" + "a" * 28 + "..." + "a" * 23 + ".part' cannot be read "
+              "(its name is too long for the file system)"),
+             ("dir.part", 3, "'include': 'dir.part' is a folder, not a ruleset file"),
+             ("locked.part", 3, "'include': 'locked.part': the file 'locked.part' cannot be "
+              "read (permission denied)")]
+    for name, line, says in cases:
+        (tmp_path / "t.rules").write_text(_TOP.format(name=name), encoding="utf-8")
+        with pytest.raises(RulesError) as caught:
+            rulesplay.load(tmp_path / "t.rules")
+        assert says in caught.value.message, caught.value.message
+        assert caught.value.span.line == line and "did you mean" not in caught.value.message
+        assert len(caught.value.message) < 200
+    with pytest.raises(RulesError) as caught:
+        rulesplay.load(tmp_path / "v.rules")
+    assert caught.value.span.line == 1 and "its name is too long" in caught.value.message
+    with pytest.raises(RulesError) as caught:
+        rulesplay.load(tmp_path / ("c" * 5000 + ".rules"))
+    assert "its name is too long for the file system" in caught.value.message
+
+
+def test_file_messages_name_their_subject(tmp_path: Path) -> None:
+    """'is a folder, not a ruleset file' and 'is too large' had no subject; an empty part
+    was told that a ruleset starts with 'game'."""
+    (tmp_path / "d.rules").mkdir()
+    with pytest.raises(RulesError, match="'d.rules' is a folder, not a ruleset file"):
+        rulesplay.load(tmp_path / "d.rules")
+    (tmp_path / "e.part").write_text("# only a comment\n", encoding="utf-8")
+    (tmp_path / "t.rules").write_text(_TOP.format(name="e.part"), encoding="utf-8")
+    with pytest.raises(RulesError) as caught:
+        rulesplay.load(tmp_path / "t.rules")
+    assert "a ruleset part holds declarations" in caught.value.message
+    assert "'game" not in caught.value.message

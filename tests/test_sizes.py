@@ -47,7 +47,8 @@ def test_an_included_file_is_read_no_further_than_the_limit(tmp_path: Path) -> N
     top.write_text('game "H"\nplayers 2..2\ninclude "huge.part"\n', encoding="utf-8")
     with pytest.raises(RulesError) as caught:
         load(top)
-    assert "huge.part:1:1: error: is too large for a ruleset file" in str(caught.value)
+    assert "huge.part:1:1: error: the file 'huge.part' is too large for a ruleset file" in \
+        str(caught.value)
 
 
 def test_the_files_of_a_ruleset_together_are_no_larger_than_one_may_be(

@@ -57,7 +57,9 @@ def parse_text(text: str, file: str = "<input>") -> ir.Ruleset:
                       text)
     if not any(line.strip(" \t\f") and not line.strip(" \t\f").startswith("#")
                for line in text.split("\n")):
-        raise located("the file is empty; a ruleset starts with a line like "
+        raise located("the file is empty; a ruleset part holds declarations (enum, card, "
+                      "zone, var, phase...)" if file.endswith(".part") else
+                      "the file is empty; a ruleset starts with a line like "
                       "'game \"Title\"'", file, 1, 1, text)
     if not text.endswith("\n"):
         text += "\n"
