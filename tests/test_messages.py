@@ -655,3 +655,13 @@ def test_file_messages_name_their_subject(tmp_path: Path) -> None:
         rulesplay.load(tmp_path / "t.rules")
     assert "a ruleset part holds declarations" in caught.value.message
     assert "'game" not in caught.value.message
+
+
+def test_a_tab_moves_to_the_next_tab_stop() -> None:
+    """'\t  \t' counted 8 + 2 + 8 = 18 columns (Python: 16, the next tab stop), so a line
+    consistent at tab widths 8 and 4 was refused as matching no block."""
+    text = ('game "T"\nplayers 2\ncard c "c":\n\trank: 1..5\nzone deck "deck": shared, '
+            'hidden\nvar v "v": int = 0\nphase p "P":\n\tif v == 0:\n\t  \tv = 1\n'
+            '\t\tv = 2\n\tnext end\nscore: 0\n')
+    state = rulesplay.loads(text).new_state(2)
+    assert state.observation(0)["vars"]["v"] == 2

@@ -95,7 +95,7 @@ def dedent_error(text: str, file: str) -> RulesSyntaxError:
                 stack.pop()
             if indent != stack[-1]:
                 levels = ", ".join(str(n) for n in open_blocks)
-                tabs = "; a tab counts as 8 columns" if "\t" in text else ""
+                tabs = "; a tab moves to the next multiple of 8 columns" if "\t" in text else ""
                 return located(f"this line is indented {indent} columns, which matches no "
                                f"enclosing block (those are indented {levels}){tabs}",
                                file, number, indent + 1 if "\t" not in raw else 1, text)
@@ -105,14 +105,15 @@ def dedent_error(text: str, file: str) -> RulesSyntaxError:
 
 def tab_error(text: str, file: str) -> RulesSyntaxError | None:
     """The error for indentation whose blocks depend on how wide a tab is (Python's
-    ``TabError``), or None. A tab counts :data:`TAB_LEN` columns here, but an editor may show
-    it as 4 or 2: a line that the parser puts outside an ``if`` could look inside it. So each
-    line is compared with the enclosing block twice, a tab counted 8 columns and 1 column;
-    when the two disagree (deeper, level or shallower), the file is refused."""
+    ``TabError``), or None. A tab moves to the next multiple of :data:`TAB_LEN` columns here,
+    but an editor may show it as 4: a line that the parser puts outside an ``if`` could look
+    inside it. So each line is compared with the enclosing block twice, with tab stops every
+    8 and every 4 columns; when the two disagree (deeper, level or shallower), the file is
+    refused."""
     lines = text.split("\n")
     if {ch for ln in lines for ch in ln[:len(ln) - len(ln.lstrip(" \t"))]} != {" ", "\t"}:
         return None  # tabs only, or spaces only: both counts agree
-    blocks = [(0, 0)]  # (width with tab 8, width with tab 1) of the open blocks
+    blocks = [(0, 0)]  # (width with tab stops of 8, of 4) of the open blocks
     depth, prev_colon, joined = 0, False, False
     for number, raw in enumerate(lines, 1):
         code = strip_comment(raw).rstrip()
@@ -121,7 +122,7 @@ def tab_error(text: str, file: str) -> RulesSyntaxError | None:
             joined = code.endswith("\\")
             continue
         lead = raw[:len(raw) - len(raw.lstrip(" \t"))]
-        wide, narrow = indent_width(raw), len(lead)
+        wide, narrow = indent_width(raw), indent_width(lead, 4)
         top_wide, top_narrow = blocks[-1]
         if wide > top_wide and prev_colon:
             if narrow <= top_narrow:
