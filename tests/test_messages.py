@@ -665,3 +665,85 @@ def test_a_tab_moves_to_the_next_tab_stop() -> None:
             '\t\tv = 2\n\tnext end\nscore: 0\n')
     state = rulesplay.loads(text).new_state(2)
     assert state.observation(0)["vars"]["v"] == 2
+
+
+# ---------------------------------------------------------------- review s6: syntax words
+@pytest.mark.parametrize(("old", "new", "at", "says"), [
+    # a bracket left open: at the end of its line, naming it (it was 'unexpected <the next
+    # line's first word>' on the next line), for every bracket kind and at the end of file
+    ("    shuffle deck\n", "    round = count(hand[0]\n    shuffle deck\n", (28, 26),
+     "'(' opened at 28:18 is not closed (expected ')'"),
+    ("    shuffle deck\n", "    round = hand_size + [1, 2\n    shuffle deck\n", (28, 30),
+     "'[' opened at 28:25 is not closed (expected ']'"),
+    ("    shuffle deck\n", "    round = {1: 2, 2: 3\n    shuffle deck\n", (28, 24),
+     "'{' opened at 28:13 is not closed (expected '}'"),
+    ("    shuffle deck\n", "    round = count(\n        hand[0]\n    shuffle deck\n", (29, 16),
+     "'(' opened at 28:18 is not closed"),
+    # a misspelt word: the caret under it, a hint from the words that fit there
+    ("    shuffle deck\n", "    shufle deck\n", (28, 5),
+     "'shufle' is not a statement (did you mean 'shuffle'?)"),
+    ("    copies: 1\n", "    copise: 1\n", (14, 5),
+     "'copise' is not a card kind's field (did you mean 'copies'?)"),
+    ('    label: "{suit} {rank}"\n', '    lable: "{suit} {rank}"\n', (15, 5),
+     "(did you mean 'label'?)"),
+    ("    copies: 1\n", '    copies: 1\n    shrt: "x"\n', (15, 5), "(did you mean 'short'?)"),
+    ("var round", "VAR round", (22, 1), "'VAR' is not a declaration (did you mean 'var'?)"),
+    ("player var tricks", "player vra tricks", (25, 8), "'vra' is not a word here (did you "
+     "mean 'var'?)"),
+    # other languages' spellings
+    ("    shuffle deck\n", "    print(round)\n", (28, 5), "'print' is not a statement (did "
+     "you mean 'say'?)"),
+    ("    shuffle deck\n", "    return\n", (28, 5), "there is no 'return'"),
+    ("    shuffle deck\n", "    round = 1 === 2\n", (28, 17), "(to compare, write '==')"),
+    ("    shuffle deck\n", "    // deal\n", (28, 5), "(a comment starts with '#')"),
+    ("    shuffle deck\n", "    for p in table:\n        shuffle deck\n", (28, 9),
+     "(a loop is written 'for each player p:'"),
+    ("    repeat while count(hand[leader]) > 0:",
+     "    repeat while count(hand[leader]) > 0 AND round > 0:", (33, 42),
+     "unexpected 'AND'; expected ':' or an operator (did you mean 'and'?)"),
+    ("enum suit: hearts, spades", "enum suit: hearts, spades, not", (9, 28),
+     "'not' is a reserved word and cannot name an enum value"),
+])
+def test_a_syntax_error_names_what_fits_where_it_is(old: str, new: str, at: tuple[int, int],
+                                                   says: str) -> None:
+    out = _error(_edit(old, new))
+    head = out.splitlines()[0]
+    assert head.startswith(f"f.rules:{at[0]}:{at[1]}: error: "), out
+    assert says in head, out
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("    shuffle deck\n", "    round = 3 +\n"),  # was: 'round' ... (did you mean 'about'?)
+    ("    shuffle deck\n", "    leader = 3 *\n"),
+    ("    rank: 1..6\n", "    rank: 1...6\n"),  # was: 'rank' is not a statement ('break'?)
+    ("    rank: 1..6\n", "    rank: 1-6\n"),
+    ("    rank: 1..6\n", "    rank: range(1, 6)\n"),
+])
+def test_a_right_word_gets_no_false_hint(old: str, new: str) -> None:
+    out = _error(_edit(old, new))
+    assert "did you mean" not in out and "is not a statement" not in out, out
+
+
+def test_an_enum_value_that_is_a_word_is_refused_where_it_is_declared() -> None:
+    """'d = not' was reported as 'd' is not a statement (did you mean 'do'?)."""
+    text = _edit("enum suit: hearts, spades", "enum suit: hearts, spades\nenum dir: not, other")
+    text = text.replace("    shuffle deck\n", "    round = 1\n    d = not\n")
+    out = _error(text)
+    assert out.startswith("f.rules:10:11: error: 'not' is a reserved word"), out
+
+
+def test_a_misspelt_keyword_after_a_name_gets_a_hint() -> None:
+    text = ('game "T"\nplayers 2\ncard c "c":\n    rank: 1..5\nzone deck "deck": shared, public\n'
+            'phase p "P":\n    0 choses x from deck\n    next end\nscore: 0\n')
+    out = _error(text)
+    assert out.startswith("f.rules:7:7: error: unexpected 'choses'") and \
+        out.splitlines()[0].endswith("; did you mean 'chooses'?"), out
+
+
+def test_a_nul_and_an_unknown_type_are_pointed_at() -> None:
+    """A NUL was reported at 1:1; an unknown type at the variable's name."""
+    out = _error(_edit("    shuffle deck\n", "    shuffle\x00 deck\n"))
+    assert out.startswith("f.rules:28:12: error: the file is binary"), out
+    out = _error(_edit('var round "round": int', 'var round "round: a": itn'))
+    assert out.startswith("f.rules:22:23: error: unknown type 'itn'"), out
+    assert "(did you mean 'int'?)" in out and "^~~" in out

@@ -89,8 +89,10 @@ def read_source(path: str) -> str:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         if b"\x00" in data:
+            at = data.index(b"\x00")
             raise RulesError("the file is binary, not a ruleset (it contains NUL bytes)",
-                             Span(file=path, line=1, col=1)) from None
+                             Span(file=path, line=data.count(b"\n", 0, at) + 1,
+                                  col=at - data.rfind(b"\n", 0, at))) from None
         line = data.count(b"\n", 0, exc.start) + 1
         before = data[data.rfind(b"\n", 0, exc.start) + 1:exc.start]
         span = Span(file=path, line=line, col=len(before.decode("utf-8", "replace")) + 1)

@@ -183,7 +183,9 @@ def check(ruleset: ir.Ruleset, sources: dict[str, str] | None = None) -> Checked
         RulesValidationError: with every error found, sorted by position (warnings are not
             included).
     """
-    checked = Checker(ruleset).run()
+    checker = Checker(ruleset)
+    checker.ctx.out.sources = dict(sources or {})  # (a message may point inside a line)
+    checked = checker.run()
     checked.sources = dict(sources or {})
     ruleset = checked.ruleset  # (with defines and state-dependent attributes expanded)
     if checked.diagnostics:
