@@ -747,3 +747,23 @@ def test_a_nul_and_an_unknown_type_are_pointed_at() -> None:
     out = _error(_edit('var round "round": int', 'var round "round: a": itn'))
     assert out.startswith("f.rules:22:23: error: unknown type 'itn'"), out
     assert "(did you mean 'int'?)" in out and "^~~" in out
+
+
+@pytest.mark.parametrize(("line", "says"), [
+    # was: undefined name 'no_led' (did you mean 'offer_lead'?)
+    ("option offer_lead = no_led", "'no_led' is not a value of option 'offer_lead' (did you "
+     "mean 'no_lead'?); allowed: first_coloured, no_lead"),
+    # was: the default of option 'rounds' is 3 (a text "3" shown as the number)
+    ('option rounds = "3"', "the default of option 'rounds' is the text \"3\"; allowed: a "
+     "whole number from 1 to 12"),
+])
+def test_a_variants_option_value_is_told_in_the_options_words(tmp_path: Path, line: str,
+                                                              says: str) -> None:
+    import shutil
+
+    shutil.copy(ROOT / "rulesets/bargain_hunter.rules", tmp_path / "b.rules")
+    (tmp_path / "v.rules").write_text(f'extends "b.rules"\ngame "V"\n{line}\n',
+                                      encoding="utf-8")
+    with pytest.raises(RulesError) as caught:
+        rulesplay.load(tmp_path / "v.rules")
+    assert says in caught.value.message and caught.value.span.line == 3, caught.value.message
