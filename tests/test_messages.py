@@ -767,3 +767,28 @@ def test_a_variants_option_value_is_told_in_the_options_words(tmp_path: Path, li
     with pytest.raises(RulesError) as caught:
         rulesplay.load(tmp_path / "v.rules")
     assert says in caught.value.message and caught.value.span.line == 3, caught.value.message
+
+
+def test_a_card_and_a_damaged_log_are_told_in_the_games_words(tmp_path: Path) -> None:
+    """A failing derived attribute showed the card as a Python dict ({'suit': 'a', ...});
+    replay of a damaged log showed the JSON reader's 'Expecting value: line 1 column 1
+    (char 0)'."""
+    from click.testing import CliRunner
+
+    from rulesplay.cli import main
+
+    text = ('game "T"\nplayers 2\nenum suit: a, b\ncard c "c":\n    suit: suit\n'
+            '    rank: 1..5\n    value = 10 / (rank - 3)\nzone deck "deck": shared, hidden\n'
+            'phase p "P":\n    next end\nscore: 0\n')
+    with pytest.raises(RulesError) as caught:
+        rulesplay.loads(text, file="t.rules").new_state(2)
+    assert "attribute 'value' of card a-3: division by zero" in caught.value.message
+    assert "{" not in caught.value.message and caught.value.span.line == 7
+    for content, says in (("xx\n", "line 1 of the log is not an event (a value was expected "
+                                   "at column 1)"),
+                          ('{"type": "header",}\n', "(a quoted name was expected at column "
+                                                    "19)")):
+        (tmp_path / "g.log").write_text(content, encoding="utf-8")
+        result = CliRunner().invoke(main, ["replay", str(tmp_path / "g.log")])
+        assert result.exit_code != 0 and says in result.output, result.output
+        assert "char" not in result.output and "Expecting" not in result.output
