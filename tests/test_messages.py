@@ -792,3 +792,20 @@ def test_a_card_and_a_damaged_log_are_told_in_the_games_words(tmp_path: Path) ->
         result = CliRunner().invoke(main, ["replay", str(tmp_path / "g.log")])
         assert result.exit_code != 0 and says in result.output, result.output
         assert "char" not in result.output and "Expecting" not in result.output
+
+
+def test_an_option_that_does_nothing_here_says_so() -> None:
+    """--plot "", --save F and --ask-forced without a person at the table were ignored
+    without a word."""
+    from click.testing import CliRunner
+
+    from rulesplay.cli import main
+
+    game = str(ROOT / "rulesets/card_hunt.rules")
+    result = CliRunner().invoke(main, ["simulate", game, "-n", "1", "--plot", ""])
+    assert result.exit_code == 2 and "--plot: give the file to draw to" in result.output
+    for extra in (["--save", "x.save.json"], ["--ask-forced"]):
+        result = CliRunner().invoke(main, ["run", game, "--seed", "1", "-q", *extra])
+        assert result.exit_code == 0, result.output
+        assert f"warning: {extra[0]} is for a game with a person at the table" in \
+            result.output and "so it is ignored" in result.output

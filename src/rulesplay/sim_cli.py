@@ -300,6 +300,8 @@ def simulate(file: str, n: int, players: int | None, options: tuple[str, ...], b
     _check_workers(workers, force)
     check_backend(backend, address, workers)
     budgets = parse_limits(limits)
+    if plot_path == "":
+        raise click.UsageError("--plot: give the file to draw to (FILE.png, .svg or .pdf)")
     if plot_path:  # before any game is played, so a refusal costs nothing
         _check_plot(plot_path, force)
     opts, nplayers, bots = _table(file, options, players, bot, seats)
