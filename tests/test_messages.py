@@ -688,6 +688,11 @@ def test_a_tab_moves_to_the_next_tab_stop() -> None:
      "(did you mean 'label'?)"),
     ("    copies: 1\n", '    copies: 1\n    shrt: "x"\n', (15, 5), "(did you mean 'short'?)"),
     ("var round", "VAR round", (22, 1), "'VAR' is not a declaration (did you mean 'var'?)"),
+    # a type after ':' (an option's, a card attribute's): the caret under it
+    ("option hand_size: int", "option hand_size: itn", (7, 19), "'itn' is not a type (did "
+     "you mean 'int'?)"),
+    ("    suit: suit\n", "    suit: tetx\n", (12, 11), "unknown enum 'tetx' for attribute "
+     "'suit' (did you mean 'text'?)"),
     ("player var tricks", "player vra tricks", (25, 8), "'vra' is not a word here (did you "
      "mean 'var'?)"),
     # other languages' spellings

@@ -428,6 +428,12 @@ def _word_hint(text: str, tok: Token, expected: set[str]) -> tuple[str, int | No
         return f"; '{word}' is not {what} (did you mean '{meant}'?)", col
     if word.lower() in vocabulary and word != word.lower():
         return f"; '{word}' is not {what} (did you mean '{word.lower()}'?)", col
+    option = re.match(r"(option[ \t]+\w+[ \t]*:[ \t]*)(\w+)[ \t]+in\b", line)
+    if option and option.group(2) not in ("int", "bool"):  # ``option n: itn in 1..5``
+        close = _closest(option.group(2), ("int",))
+        if close:
+            return f"; '{option.group(2)}' is not a type (did you mean '{close}'?)", \
+                option.end(1) + 1
     if str(tok) == word and tok.column == col and what == "a declaration" and \
             word in ("player", "team", "trick", "card"):
         second = re.match(r"[ \t]+([^\W\d]\w*)", rest)  # ``player vra pts``

@@ -213,7 +213,8 @@ class Declarations:
         """Report attribute ``a``'s enum ``name`` when no enum has that name."""
         if name not in self.sym.enums:
             self.ctx.error(f"unknown enum '{name}' for attribute '{a.name}'"
-                           + did_you_mean(name, self.sym.enums), a.span)
+                           + did_you_mean(name, [*self.sym.enums, "text"]),
+                           self.ctx.type_span(a, name))
     def zone_flags(self, z: ir.ZoneDecl) -> None:
         """A zone says where it is (shared or per player) and only flags the language has."""
         for flag in z.unknown_flags:

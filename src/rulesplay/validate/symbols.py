@@ -177,12 +177,14 @@ class Context:
                 return scope[name]
         return None
 
-    def type_span(self, decl: ir.VarDecl) -> Span:
-        """Where ``decl``'s type is written (the word after the first ':' outside quotes,
-        after its name), found in its source; its name's span when the source is unknown."""
+    def type_span(self, decl: ir.VarDecl | ir.AttrDecl, typ: str | None = None) -> Span:
+        """Where ``decl``'s type (``typ``, default its ``type``) is written: the word after
+        the first ':' outside quotes, after its name, found in its source; its name's span
+        when the source is unknown."""
+        typ = typ if typ is not None else getattr(decl, "type", "")
         text = self.out.sources.get(decl.span.file)
         lines = text.split("\n") if text else []
-        if not 0 < decl.span.line <= len(lines):
+        if not typ or not 0 < decl.span.line <= len(lines):
             return decl.span
         line = lines[decl.span.line - 1]
         quoted = False
@@ -191,9 +193,9 @@ class Context:
                 quoted = not quoted
             elif line[i] == ":" and not quoted:
                 at = i + 1 + len(line[i + 1:]) - len(line[i + 1:].lstrip(" \t"))
-                if line.startswith(decl.type, at):
+                if line.startswith(typ, at):
                     return Span(file=decl.span.file, line=decl.span.line, col=at + 1,
-                                end_line=decl.span.line, end_col=at + 1 + len(decl.type))
+                                end_line=decl.span.line, end_col=at + 1 + len(typ))
                 break
         return decl.span
 
