@@ -344,13 +344,13 @@ class _Disk(_Reader):
             return found
         joined = os.path.normpath(os.path.join(os.path.dirname(path), target))
         try:
-            return self._resolve(joined, target, span, chain, verb)
+            return self._resolve(path, joined, target, span, chain, verb)
         except OSError as exc:  # a name too long, a loop of links...: said at the line
             raise RulesValidationError(f"'{verb}': '{_short(target)}' cannot be read "
                                        f"({os_error_words(exc)})", span) from None
 
-    def _resolve(self, joined: str, target: str, span: Any, chain: tuple[str, ...],
-                 verb: str) -> str:
+    def _resolve(self, path: str, joined: str, target: str, span: Any,
+                 chain: tuple[str, ...], verb: str) -> str:
         real = Path(joined).resolve()
         shipped = shipped_root()
         root = shipped if shipped is not None and Path(path).resolve().is_relative_to(
