@@ -39,7 +39,7 @@ def test_specs_build_the_named_agents_with_their_parameters() -> None:
     ("alphazero", "unknown bot 'alphazero'; available: random, greedy, mcts"),
     ("mcts:iterations", "parameters are key=value"),
     ("mcts:depth=3", "bot 'mcts' has no parameter 'depth'; its parameters: iterations"),
-    ("mcts:iterations=5,seconds=1", "either iterations or seconds"),
+    ("mcts:iterations=5,seconds=1", "give iterations or seconds, not both"),
     ("mcts:reward=points", "reward must be win or score, not 'points'"),
     ("random:x=1", "bot 'random' has no parameter 'x'; it takes no parameters"),
 ])

@@ -139,6 +139,25 @@ def test_players_with_one_count_means_exactly_that_many() -> None:
         game.new_state(2)
 
 
+def test_one_player_count_reads_as_one_number_in_every_entry_point(tmp_path: Path) -> None:
+    """simulate, compare and the API's type message still said "from 3 to 3"."""
+    from click.testing import CliRunner
+
+    from rulesplay.cli import main
+
+    path = tmp_path / "t.rules"
+    path.write_text(_edit("players 2..4", "players 3"), encoding="utf-8")
+    for args in (["simulate", str(path)], ["compare", str(path), str(path)]):
+        result = CliRunner().invoke(main, [*args, "-n", "1", "--players", "2"])
+        assert result.exit_code == 2 and "is for 3 players, not 2" in result.output, \
+            result.output
+    with pytest.raises(RulesError) as caught:
+        rulesplay.load(path).new_state(num_players="3")  # type: ignore[arg-type]
+    assert "is for 3 players, not \"3\"" in caught.value.message
+    assert "3 to 3" not in caught.value.message and "'3'" not in caught.value.message
+    assert "players 0 is not a range" in _error(_edit("players 2..4", "players 0"))
+
+
 @pytest.mark.parametrize("option,written", [("hand_size", "true"), ("rounds", "no")])
 def test_a_value_is_not_shown_in_a_spelling_the_author_did_not_write(
         tmp_path: Path, option: str, written: str) -> None:
@@ -303,8 +322,8 @@ def test_a_missing_matplotlib_is_reported_before_any_game(
 # ---------------------------------------------------------------- item 11: the API
 def test_new_state_refuses_a_player_count_or_seed_that_is_not_an_int() -> None:
     game = rulesplay.load(CARD_HUNT)
-    with pytest.raises(RulesError, match="number of players is a whole number \\(an int\\) "
-                                         "from 2 to 8, not '3'"):
+    with pytest.raises(RulesError, match="number of players is a whole number \\(an int\\): "
+                                         "Card Hunt is for 2 to 8 players, not \"3\""):
         game.new_state(num_players="3")  # type: ignore[arg-type]
     for seed in ("abc", 1.5, True):
         with pytest.raises(RulesError, match="the seed is a whole number"):
@@ -591,3 +610,256 @@ def test_yes_and_no_are_not_added_to_numbers(line: str, message: str, col: int) 
         rulesplay.loads(text, file="t.rules")
     assert caught.value.message.startswith(message)
     assert (caught.value.span.line, caught.value.span.col) == (9, col)
+
+
+# ---------------------------------------------------------------- review s6: results
+_RESULTS = ('game "T"\nplayers 2\ncard c "c":\n    rank: 1..5\nzone deck "deck": shared, hidden\n'
+            'player var p "p": int = 0\nphase a "A":\n    p[0] = 2\n    next end\n'
+            'score: p[player]\n')
+_ZERO = "10 / (p[player] - p[player])"
+
+
+@pytest.mark.parametrize("engine", ["compiled", "interpret"])
+@pytest.mark.parametrize(("tail", "line", "what"), [
+    ("score: " + _ZERO + "\n", 10, "the score of Seat 0: division by zero"),
+    ("score: p[player] * 999999999999999999\n", 10, "the score of Seat 0: 1999999999999999998 "
+     "is out of range"),
+    ("tiebreak: 1\ntiebreak: " + _ZERO + "\n", 12, "tiebreak 2 of Seat 0: division by zero"),
+    ("tiebreak: " + _ZERO + "\n", 11, "the tiebreak of Seat 0: division by zero"),
+    ("winners: seats where 10 / (p[it] - p[it]) > 0\n", 11, "the winners rule: division by "
+     "zero"),
+])
+def test_a_failing_result_rule_is_located_at_its_own_line_wherever_it_is_asked(
+        engine: str, tail: str, line: int, what: str) -> None:
+    """Simulate and the API said the last statement run (or nothing, compiled) and 'in
+    phase' for a score line; run alone pointed at the score line."""
+    from rulesplay.sim import play_game
+
+    text = _RESULTS.replace("score: p[player]\n", tail) if tail.startswith("score") else \
+        _RESULTS + tail
+    game = rulesplay.loads(text, file="t.rules", engine=engine)
+    state = game.new_state(2, seed=1)
+    asks = [state.winners, lambda: play_game(game, 2, {}, 1)]
+    asks += [state.scores] if tail.startswith("score") else []
+    asks += [state.rank_keys] if not tail.startswith("winners") else []
+    for ask in asks:
+        with pytest.raises(RulesError) as caught:
+            ask()
+        assert what in caught.value.message and "in phase" not in caught.value.message
+        assert (caught.value.span.file, caught.value.span.line) == ("t.rules", line)
+
+
+# ---------------------------------------------------------------- review s6: files
+_TOP = 'game "T"\nplayers 2\ninclude "{name}"\ncard c "c":\n    rank: 1..5\n' \
+    'zone deck "deck": shared, hidden\nphase p "P":\n    next end\nscore: 0\n'
+
+
+def test_every_os_error_of_an_included_or_extended_file_is_said_at_its_line(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A name too long gave the system's 'File name too long: <5000 characters>' with no
+    place (a raw OSError from the API); a folder was 'a folder ... (did you mean <itself>?)'."""
+    import errno
+
+    long = "a" * 5000 + ".part"
+    (tmp_path / "dir.part").mkdir()
+    (tmp_path / "locked.part").write_text("enum e: x\n", encoding="utf-8")
+    (tmp_path / "v.rules").write_text(f'extends "{"b" * 5000}.rules"\n', encoding="utf-8")
+    real_open = Path.open
+
+    def refuse(self: Path, *args: object, **kwargs: object) -> object:
+        if self.name == "locked.part":
+            raise PermissionError(errno.EACCES, "Permission denied", str(self))
+        return real_open(self, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Path, "open", refuse)
+    cases = [(long, 3, "'include': '" + "a" * 28 + "..." + "a" * 23 + ".part' cannot be read "
+              "(its name is too long for the file system)"),
+             ("dir.part", 3, "'include': 'dir.part' is a folder, not a ruleset file"),
+             ("locked.part", 3, "'include': 'locked.part': the file 'locked.part' cannot be "
+              "read (permission denied)")]
+    for name, line, says in cases:
+        (tmp_path / "t.rules").write_text(_TOP.format(name=name), encoding="utf-8")
+        with pytest.raises(RulesError) as caught:
+            rulesplay.load(tmp_path / "t.rules")
+        assert says in caught.value.message, caught.value.message
+        assert caught.value.span.line == line and "did you mean" not in caught.value.message
+        assert len(caught.value.message) < 200
+    with pytest.raises(RulesError) as caught:
+        rulesplay.load(tmp_path / "v.rules")
+    assert caught.value.span.line == 1 and "its name is too long" in caught.value.message
+    with pytest.raises(RulesError) as caught:
+        rulesplay.load(tmp_path / ("c" * 5000 + ".rules"))
+    assert "its name is too long for the file system" in caught.value.message
+
+
+def test_file_messages_name_their_subject(tmp_path: Path) -> None:
+    """'is a folder, not a ruleset file' and 'is too large' had no subject; an empty part
+    was told that a ruleset starts with 'game'."""
+    (tmp_path / "d.rules").mkdir()
+    with pytest.raises(RulesError, match="'d.rules' is a folder, not a ruleset file"):
+        rulesplay.load(tmp_path / "d.rules")
+    (tmp_path / "e.part").write_text("# only a comment\n", encoding="utf-8")
+    (tmp_path / "t.rules").write_text(_TOP.format(name="e.part"), encoding="utf-8")
+    with pytest.raises(RulesError) as caught:
+        rulesplay.load(tmp_path / "t.rules")
+    assert "a ruleset part holds declarations" in caught.value.message
+    assert "'game" not in caught.value.message
+
+
+def test_a_tab_moves_to_the_next_tab_stop() -> None:
+    """'\t  \t' counted 8 + 2 + 8 = 18 columns (Python: 16, the next tab stop), so a line
+    consistent at tab widths 8 and 4 was refused as matching no block."""
+    text = ('game "T"\nplayers 2\ncard c "c":\n\trank: 1..5\nzone deck "deck": shared, '
+            'hidden\nvar v "v": int = 0\nphase p "P":\n\tif v == 0:\n\t  \tv = 1\n'
+            '\t\tv = 2\n\tnext end\nscore: 0\n')
+    state = rulesplay.loads(text).new_state(2)
+    assert state.observation(0)["vars"]["v"] == 2
+
+
+# ---------------------------------------------------------------- review s6: syntax words
+@pytest.mark.parametrize(("old", "new", "at", "says"), [
+    # a bracket left open: at the end of its line, naming it (it was 'unexpected <the next
+    # line's first word>' on the next line), for every bracket kind and at the end of file
+    ("    shuffle deck\n", "    round = count(hand[0]\n    shuffle deck\n", (28, 26),
+     "'(' opened at 28:18 is not closed (expected ')'"),
+    ("    shuffle deck\n", "    round = hand_size + [1, 2\n    shuffle deck\n", (28, 30),
+     "'[' opened at 28:25 is not closed (expected ']'"),
+    ("    shuffle deck\n", "    round = {1: 2, 2: 3\n    shuffle deck\n", (28, 24),
+     "'{' opened at 28:13 is not closed (expected '}'"),
+    ("    shuffle deck\n", "    round = count(\n        hand[0]\n    shuffle deck\n", (29, 16),
+     "'(' opened at 28:18 is not closed"),
+    # a misspelt word: the caret under it, a hint from the words that fit there
+    ("    shuffle deck\n", "    shufle deck\n", (28, 5),
+     "'shufle' is not a statement (did you mean 'shuffle'?)"),
+    ("    copies: 1\n", "    copise: 1\n", (14, 5),
+     "'copise' is not a card kind's field (did you mean 'copies'?)"),
+    ('    label: "{suit} {rank}"\n', '    lable: "{suit} {rank}"\n', (15, 5),
+     "(did you mean 'label'?)"),
+    ("    copies: 1\n", '    copies: 1\n    shrt: "x"\n', (15, 5), "(did you mean 'short'?)"),
+    ("var round", "VAR round", (22, 1), "'VAR' is not a declaration (did you mean 'var'?)"),
+    # a type after ':' (an option's, a card attribute's): the caret under it
+    ("option hand_size: int", "option hand_size: itn", (7, 19), "'itn' is not a type (did "
+     "you mean 'int'?)"),
+    ("    suit: suit\n", "    suit: tetx\n", (12, 11), "unknown enum 'tetx' for attribute "
+     "'suit' (did you mean 'text'?)"),
+    ("player var tricks", "player vra tricks", (25, 8), "'vra' is not a word here (did you "
+     "mean 'var'?)"),
+    # other languages' spellings
+    ("    shuffle deck\n", "    print(round)\n", (28, 5), "'print' is not a statement (did "
+     "you mean 'say'?)"),
+    ("    shuffle deck\n", "    return\n", (28, 5), "there is no 'return'"),
+    ("    shuffle deck\n", "    round = 1 === 2\n", (28, 17), "(to compare, write '==')"),
+    ("    shuffle deck\n", "    // deal\n", (28, 5), "(a comment starts with '#')"),
+    ("    shuffle deck\n", "    for p in table:\n        shuffle deck\n", (28, 9),
+     "(a loop is written 'for each player p:'"),
+    ("    repeat while count(hand[leader]) > 0:",
+     "    repeat while count(hand[leader]) > 0 AND round > 0:", (33, 42),
+     "unexpected 'AND'; expected ':' or an operator (did you mean 'and'?)"),
+    ("enum suit: hearts, spades", "enum suit: hearts, spades, not", (9, 28),
+     "'not' is a reserved word and cannot name an enum value"),
+])
+def test_a_syntax_error_names_what_fits_where_it_is(old: str, new: str, at: tuple[int, int],
+                                                   says: str) -> None:
+    out = _error(_edit(old, new))
+    head = out.splitlines()[0]
+    assert head.startswith(f"f.rules:{at[0]}:{at[1]}: error: "), out
+    assert says in head, out
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("    shuffle deck\n", "    round = 3 +\n"),  # was: 'round' ... (did you mean 'about'?)
+    ("    shuffle deck\n", "    leader = 3 *\n"),
+    ("    rank: 1..6\n", "    rank: 1...6\n"),  # was: 'rank' is not a statement ('break'?)
+    ("    rank: 1..6\n", "    rank: 1-6\n"),
+    ("    rank: 1..6\n", "    rank: range(1, 6)\n"),
+])
+def test_a_right_word_gets_no_false_hint(old: str, new: str) -> None:
+    out = _error(_edit(old, new))
+    assert "did you mean" not in out and "is not a statement" not in out, out
+
+
+def test_an_enum_value_that_is_a_word_is_refused_where_it_is_declared() -> None:
+    """'d = not' was reported as 'd' is not a statement (did you mean 'do'?)."""
+    text = _edit("enum suit: hearts, spades", "enum suit: hearts, spades\nenum dir: not, other")
+    text = text.replace("    shuffle deck\n", "    round = 1\n    d = not\n")
+    out = _error(text)
+    assert out.startswith("f.rules:10:11: error: 'not' is a reserved word"), out
+
+
+def test_a_misspelt_keyword_after_a_name_gets_a_hint() -> None:
+    text = ('game "T"\nplayers 2\ncard c "c":\n    rank: 1..5\nzone deck "deck": shared, public\n'
+            'phase p "P":\n    0 choses x from deck\n    next end\nscore: 0\n')
+    out = _error(text)
+    assert out.startswith("f.rules:7:7: error: unexpected 'choses'") and \
+        out.splitlines()[0].endswith("; did you mean 'chooses'?"), out
+
+
+def test_a_nul_and_an_unknown_type_are_pointed_at() -> None:
+    """A NUL was reported at 1:1; an unknown type at the variable's name."""
+    out = _error(_edit("    shuffle deck\n", "    shuffle\x00 deck\n"))
+    assert out.startswith("f.rules:28:12: error: the file is binary"), out
+    out = _error(_edit('var round "round": int', 'var round "round: a": itn'))
+    assert out.startswith("f.rules:22:23: error: unknown type 'itn'"), out
+    assert "(did you mean 'int'?)" in out and "^~~" in out
+
+
+@pytest.mark.parametrize(("line", "says"), [
+    # was: undefined name 'no_led' (did you mean 'offer_lead'?)
+    ("option offer_lead = no_led", "'no_led' is not a value of option 'offer_lead' (did you "
+     "mean 'no_lead'?); allowed: first_coloured, no_lead"),
+    # was: the default of option 'rounds' is 3 (a text "3" shown as the number)
+    ('option rounds = "3"', "the default of option 'rounds' is the text \"3\"; allowed: a "
+     "whole number from 1 to 12"),
+])
+def test_a_variants_option_value_is_told_in_the_options_words(tmp_path: Path, line: str,
+                                                              says: str) -> None:
+    import shutil
+
+    shutil.copy(ROOT / "rulesets/bargain_hunter.rules", tmp_path / "b.rules")
+    (tmp_path / "v.rules").write_text(f'extends "b.rules"\ngame "V"\n{line}\n',
+                                      encoding="utf-8")
+    with pytest.raises(RulesError) as caught:
+        rulesplay.load(tmp_path / "v.rules")
+    assert says in caught.value.message and caught.value.span.line == 3, caught.value.message
+
+
+def test_a_card_and_a_damaged_log_are_told_in_the_games_words(tmp_path: Path) -> None:
+    """A failing derived attribute showed the card as a Python dict ({'suit': 'a', ...});
+    replay of a damaged log showed the JSON reader's 'Expecting value: line 1 column 1
+    (char 0)'."""
+    from click.testing import CliRunner
+
+    from rulesplay.cli import main
+
+    text = ('game "T"\nplayers 2\nenum suit: a, b\ncard c "c":\n    suit: suit\n'
+            '    rank: 1..5\n    value = 10 / (rank - 3)\nzone deck "deck": shared, hidden\n'
+            'phase p "P":\n    next end\nscore: 0\n')
+    with pytest.raises(RulesError) as caught:
+        rulesplay.loads(text, file="t.rules").new_state(2)
+    assert "attribute 'value' of card a-3: division by zero" in caught.value.message
+    assert "{" not in caught.value.message and caught.value.span.line == 7
+    for content, says in (("xx\n", "line 1 of the log is not an event (a value was expected "
+                                   "at column 1)"),
+                          ('{"type": "header",}\n', "(a quoted name was expected at column "
+                                                    "19)")):
+        (tmp_path / "g.log").write_text(content, encoding="utf-8")
+        result = CliRunner().invoke(main, ["replay", str(tmp_path / "g.log")])
+        assert result.exit_code != 0 and says in result.output, result.output
+        assert "char" not in result.output and "Expecting" not in result.output
+
+
+def test_an_option_that_does_nothing_here_says_so() -> None:
+    """--plot "", --save F and --ask-forced without a person at the table were ignored
+    without a word."""
+    from click.testing import CliRunner
+
+    from rulesplay.cli import main
+
+    game = str(ROOT / "rulesets/card_hunt.rules")
+    result = CliRunner().invoke(main, ["simulate", game, "-n", "1", "--plot", ""])
+    assert result.exit_code == 2 and "--plot: give the file to draw to" in result.output
+    for extra in (["--save", "x.save.json"], ["--ask-forced"]):
+        result = CliRunner().invoke(main, ["run", game, "--seed", "1", "-q", *extra])
+        assert result.exit_code == 0, result.output
+        assert f"warning: {extra[0]} is for a game with a person at the table" in \
+            result.output and "so it is ignored" in result.output

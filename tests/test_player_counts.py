@@ -41,8 +41,17 @@ def test_a_deal_too_big_for_some_counts_is_an_error_naming_them_and_those_that_f
     [diag] = check_player_counts(loads(text, file="d.rules"))
     assert diag.severity == "error" and diag.span.line == 10
     assert "with 9 or 10 players" in diag.message and "40 cards" in diag.message
-    assert "enough for at most 8 players" in diag.message
+    assert "it can be made with 4 to 8 players only" in diag.message
     assert "deal 5 from deck to hand" in diag.render()  # the line and its caret
+
+
+def test_a_deal_of_a_count_that_grows_with_the_players_names_the_counts_it_fits() -> None:
+    """'deal players - 2' (6 each at 8 players) said 'enough for at most 6 players' (40 //
+    6), though 7 players take 5 each: 35 cards."""
+    [diag] = check_player_counts(loads(ruleset("deal players - 2 from deck to hand",
+                                              "4..10")))
+    assert "with 8 to 10 players this deal cannot be made" in diag.message
+    assert "it can be made with 4 to 7 players only" in diag.message, diag.message
 
 
 def test_a_deal_that_fits_every_count_or_deals_up_to_is_fine() -> None:

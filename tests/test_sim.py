@@ -187,11 +187,12 @@ def test_the_engine_asked_for_plays_every_game(monkeypatch: pytest.MonkeyPatch) 
     forked = simulate(BH, 6, 4, {"rounds": 1}, seed=4, workers=2, engine="interpret")
     assert _strip(here) == _strip(forked) == _strip(compiled)  # the same games
     # A spawned worker (no fork) loads the game itself, with the run's engine.
-    monkeypatch.setattr(sim, "_GAME", None)
+    monkeypatch.setattr(sim, "_GAMES", [])
     monkeypatch.setattr(sim, "_quiet", lambda: None)  # (a worker's signals, not this one's)
-    sim._init(BH, {"rounds": 1}, None, "interpret", {"steps": 5000})
-    assert sim._GAME is not None and sim._GAME.engine == "interpret"
-    assert sim._GAME.limits == {"steps": 5000}  # and the run's budgets
+    sim._init([(BH, {"rounds": 1}, None, "interpret", {"steps": 5000})])
+    [game] = sim._GAMES
+    assert game.engine == "interpret"
+    assert game.limits == {"steps": 5000}  # and the run's budgets
     with pytest.raises(OptionError, match="unknown engine 'jit'"):
         simulate(BH, 2, 4, engine="jit")
 
@@ -227,6 +228,17 @@ def test_compare_reports_a_clear_difference_in_plain_words() -> None:
     assert "Games are clearly shorter in decisions" in verdict
     assert "Games are clearly shorter in rounds: 2.00 vs 4.00" in verdict
     assert json.loads(json.dumps(c.to_dict()))["verdict"] == c.verdict()
+
+
+def test_compare_plays_the_same_games_as_two_simulations() -> None:
+    """compare plays a seed's base and variant games side by side (so a stop leaves
+    pairs): each side's games are still those ``simulate`` plays, whatever the workers."""
+    base = simulate(BH, 8, 4, {"rounds": 1}, seed=7, workers=1)
+    variant = simulate(QUICK, 8, 4, {"rounds": 1}, seed=7, workers=1)
+    for workers in (1, 2):
+        c = compare(BH, QUICK, 8, 4, {"rounds": 1}, seed=7, workers=workers)
+        assert _strip(c.base) == _strip(base) and _strip(c.variant) == _strip(variant)
+        assert c.base.wall > 0 and c.variant.wall > 0
 
 
 def test_compare_of_a_ruleset_with_itself_finds_no_clear_difference() -> None:

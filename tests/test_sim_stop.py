@@ -62,14 +62,18 @@ def test_a_simulation_in_workers_stops_quietly(sig: int) -> None:
     assert "Traceback" not in out and "KeyboardInterrupt" not in out and "Stopped" in out
 
 
-def test_a_comparison_stopped_before_the_variant_played_says_so() -> None:
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_a_comparison_stopped_early_reports_the_pairs_it_finished(workers: str) -> None:
+    """Every base game was played before any variant game: a stop within the base's
+    games (here all of the run) reported nothing. Now a seed's two games are played side
+    by side."""
     quick = str(ROOT / "rulesets" / "variants" / "bargain_hunter_quick.rules")
     base = str(ROOT / "rulesets" / "bargain_hunter.rules")
-    # stopped while the base's games are played (nothing to compare yet), or the variant's
-    code, out = _run_and_stop(["compare", base, quick, "-n", "100000", "--workers", "1"],
-                              signal.SIGINT, cpu=2.0)
+    code, out = _run_and_stop(["compare", base, quick, "-n", "100000", "--workers", workers],
+                              signal.SIGINT, cpu=2.5)
     assert code == 130 and "Traceback" not in out, out
-    assert "Stopped after 0 of 100000 games: nothing to report yet." in out
+    assert "Stopped: the results below are of the" in out and "games each" in out, out
+    assert "nothing to report" not in out
 
 
 def test_more_workers_than_cores_need_force() -> None:

@@ -239,7 +239,8 @@ def test_replay_reports_a_hostile_log_without_its_controls(folder: Path,
 
 @pytest.mark.parametrize("command,decl,line,said", [
     ("validate", "", 'say "{nope OSC +}"', "is not an expression"),
-    ("validate", 'option m: a | b = "x OSC"', "next end", "the default of option 'm' is x"),
+    ("validate", 'option m: a | b = "x OSC"', "next end",
+         "the default of option 'm' is the text \"x"),
     ("run", "", 'let m = {"a OSC": 1}["b"]', "no entry for the key \"b\" in {\"a \": 1}"),
 ])
 def test_diagnostics_quote_ruleset_text_without_its_controls(

@@ -211,6 +211,10 @@ def run(file: str, players: int | None, seed: int | None, options: tuple[str, ..
             raise click.UsageError(f"--seat {key[:20]}={name}: seats are 0 to {n - 1}")
         bots[int(key)] = HUMAN if name.lower() == HUMAN else name
     humans = sorted(s for s, name in bots.items() if name == HUMAN)
+    for given, option in ((save_path is not None, "--save"), (ask_forced, "--ask-forced")):
+        if given and not humans:  # (said, not silently ignored)
+            click.echo(f"warning: {option} is for a game with a person at the table (--seat "
+                       "N=human); every seat here is a bot, so it is ignored", err=True)
     if log_seat is not None and (log_path is None or not 0 <= log_seat < n):
         raise click.UsageError(f"--log-seat: give --log FILE too, and a seat from 0 to {n - 1}"
                                if log_path is None else f"--log-seat: seats are 0 to {n - 1}")

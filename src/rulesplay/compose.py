@@ -31,6 +31,7 @@ only, by name (:data:`READABLE`): ``extends`` a ``.rules`` file, ``include`` a `
 
 from __future__ import annotations
 
+import errno
 import os
 import posixpath
 import stat
@@ -62,38 +63,63 @@ def read_source(path: str) -> str:
     """The text of a ruleset file.
 
     Raises:
-        RulesError: the file is missing, a folder, unreadable, larger than
+        RulesError: the file is missing, a folder, unreadable (:class:`Unreadable`: any
+            error of the operating system, said in words), larger than
             :data:`~rulesplay.parse.MAX_SOURCE_CHARS` bytes, or not UTF-8 text.
     """
     p = Path(path)
-    if not p.exists():
-        folder = p.parent
-        near = [q.name for q in folder.glob("*.rules")] if folder.is_dir() else []
-        raise RulesError("no such file" + did_you_mean(p.name, near),
-                         Span(file=path, line=1, col=1))
-    if p.is_dir():
-        raise RulesError("is a folder, not a ruleset file", Span(file=path, line=1, col=1))
     try:
+        if not p.exists():
+            folder = p.parent
+            near = [q.name for q in folder.glob("*.rules")] if folder.is_dir() else []
+            raise RulesError("no such file" + did_you_mean(p.name, near),
+                             Span(file=path, line=1, col=1))
+        if p.is_dir():
+            raise Unreadable(f"'{_short(p.name)}' is a folder, not a ruleset file",
+                             Span(file=path, line=1, col=1))
         with p.open("rb") as f:  # no more than the largest ruleset (a device never ends)
             data = f.read(MAX_SOURCE_CHARS + 1)
         if len(data) > MAX_SOURCE_CHARS:
-            raise RulesError(f"is too large for a ruleset file (more than "
-                             f"{MAX_SOURCE_CHARS:,} bytes)", Span(file=path, line=1, col=1))
+            raise RulesError(f"the file '{_short(p.name)}' is too large for a ruleset file (more "
+                             f"than {MAX_SOURCE_CHARS:,} bytes)", Span(file=path, line=1, col=1))
     except OSError as exc:
-        raise RulesError(f"cannot be read ({exc.strerror})", Span(file=path, line=1, col=1)) \
-            from None
+        raise Unreadable(f"the file '{_short(p.name)}' cannot be read ({os_error_words(exc)})",
+                         Span(file=path, line=1, col=1)) from None
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         if b"\x00" in data:
+            at = data.index(b"\x00")
             raise RulesError("the file is binary, not a ruleset (it contains NUL bytes)",
-                             Span(file=path, line=1, col=1)) from None
+                             Span(file=path, line=data.count(b"\n", 0, at) + 1,
+                                  col=at - data.rfind(b"\n", 0, at))) from None
         line = data.count(b"\n", 0, exc.start) + 1
         before = data[data.rfind(b"\n", 0, exc.start) + 1:exc.start]
         span = Span(file=path, line=line, col=len(before.decode("utf-8", "replace")) + 1)
         msg = f"not UTF-8 text (byte {exc.start} is 0x{data[exc.start]:02x}); save it as UTF-8"
         shown = data.decode("utf-8", "replace")  # the line and caret, bad bytes as U+FFFD
         raise RulesError(msg, span, [Diagnostic(msg, span, source=shown)]) from None
+
+
+class Unreadable(RulesError):
+    """A ruleset file the operating system would not give (a folder, a name too long, no
+    permission...); an ``include`` or ``extends`` of it is reported at that line."""
+
+
+# How some of the operating system's errors read in a message (others: its own words).
+_OS_WORDS = {errno.ENAMETOOLONG: "its name is too long for the file system",
+             errno.EACCES: "permission denied", errno.EPERM: "permission denied",
+             errno.ELOOP: "a loop of symbolic links", errno.EISDIR: "it is a folder",
+             errno.ENOTDIR: "a part of its path is not a folder",
+             errno.EIO: "the disk could not read it"}
+
+
+def os_error_words(exc: OSError) -> str:
+    """An operating system's error (``OSError``), in words for a message: what went wrong,
+    without the errno or the (possibly very long) file name."""
+    if exc.errno in _OS_WORDS:
+        return _OS_WORDS[exc.errno]
+    return (exc.strerror or type(exc).__name__).lower()
 
 
 def load_ruleset(path: str) -> tuple[ir.Ruleset, Checked]:
@@ -237,7 +263,8 @@ def _show(p: Path) -> str:
 
 def load_merged(path: str, sources: dict[str, str], reader: _Reader | None = None,
                 chain: tuple[str, ...] = (),
-                removed: list[ir.Override] | None = None) -> ir.Ruleset:
+                removed: list[ir.Override] | None = None,
+                via: tuple[str, Any] | None = None) -> ir.Ruleset:
     """Parse ``path`` and, when it ``extends`` a base, load the base (recursively) and merge.
 
     Args:
@@ -246,12 +273,14 @@ def load_merged(path: str, sources: dict[str, str], reader: _Reader | None = Non
         reader: where files come from (default: the disk, inside :func:`allowed_root`).
         chain: the files already being loaded (to report cycles).
         removed: filled with the ``remove`` statements of every variant in the chain.
+        via: for a base, the name its variant's ``extends`` line gives and that line's span
+            (where a base the system will not give is reported).
 
     Raises:
         RulesError: see :func:`load_ruleset`.
     """
     reader = reader or _Disk(allowed_root(path))
-    text = reader.read(path)
+    text = reader.read(path) if via is None else read_named(reader, path, *via, "extends")
     sources[path] = text
     _not_too_large(sources, path, None)
     variant = parse_text(text, path)
@@ -261,7 +290,8 @@ def load_merged(path: str, sources: dict[str, str], reader: _Reader | None = Non
     if variant.extends is None:
         return variant
     base_path = reader.resolve(path, variant.extends, variant.extends_span, seen, "extends")
-    base = load_merged(base_path, sources, reader, seen, removed)
+    base = load_merged(base_path, sources, reader, seen, removed,
+                       (variant.extends, variant.extends_span))
     if removed is not None:
         removed.extend(o for o in variant.overrides if o.action == "remove")
     return merge(base, variant)
@@ -313,6 +343,14 @@ class _Disk(_Reader):
             _no_cycle(self.key(found), chain, verb, span, lambda k: _show(Path(k)))
             return found
         joined = os.path.normpath(os.path.join(os.path.dirname(path), target))
+        try:
+            return self._resolve(path, joined, target, span, chain, verb)
+        except OSError as exc:  # a name too long, a loop of links...: said at the line
+            raise RulesValidationError(f"'{verb}': '{_short(target)}' cannot be read "
+                                       f"({os_error_words(exc)})", span) from None
+
+    def _resolve(self, path: str, joined: str, target: str, span: Any,
+                 chain: tuple[str, ...], verb: str) -> str:
         real = Path(joined).resolve()
         shipped = shipped_root()
         root = shipped if shipped is not None and Path(path).resolve().is_relative_to(
@@ -326,13 +364,15 @@ class _Disk(_Reader):
         if real.exists() and not real.is_file() and not real.is_dir():
             raise RulesValidationError(f"'{verb}': '{target}' is not a regular file (a pipe "
                                        "or a device)", span)
+        if real.is_dir():
+            raise RulesValidationError(f"'{verb}': '{target}' is a folder, not a ruleset file",
+                                       span)
         if not real.is_file():
             folder = real.parent
             near = [p.name for suffix in READABLE[verb] for p in folder.glob(f"*{suffix}")] \
                 if folder.is_dir() else []
-            what = "a folder, not a ruleset file" if real.is_dir() else "no such file"
             raise RulesValidationError(
-                f"'{verb}': {what} '{target}' in {_show(folder)}"
+                f"'{verb}': no such file '{target}' in {_show(folder)}"
                 + did_you_mean(real.name, near), span)
         size = real.stat().st_size
         if size > MAX_SOURCE_CHARS:  # (said here, at the line that names it)
@@ -340,6 +380,25 @@ class _Disk(_Reader):
                 f"'{verb}': '{target}' is too large for a ruleset file ({size:,} bytes; at "
                 f"most {MAX_SOURCE_CHARS:,})", span)
         return joined
+
+
+def _short(name: str) -> str:
+    """A file name for a message, cut short when very long."""
+    return name if len(name) <= 60 else f"{name[:28]}...{name[-28:]}"
+
+
+def read_named(reader: _Reader, file: str, target: str, span: Any, verb: str) -> str:
+    """The text of ``file``, which an ``include``/``extends`` line (at ``span``) names as
+    ``target``; a file the system will not give is reported at that line.
+
+    Raises:
+        RulesError: as :func:`read_source`; :class:`Unreadable` ones at ``span``.
+    """
+    try:
+        return reader.read(file)
+    except Unreadable as exc:
+        raise RulesValidationError(f"'{verb}': '{_short(target)}': {exc.message}", span) \
+            from None
 
 
 class _Memory(_Reader):
@@ -436,7 +495,7 @@ def _with_includes(ruleset: ir.Ruleset, path: str, sources: dict[str, str], read
     merged: dict[str, list[Any]] = {name: [] for name in lists}
     for target, span in ruleset.includes:
         file = reader.resolve(path, target, span, chain, "include")
-        text = reader.read(file)
+        text = read_named(reader, file, target, span, "include")
         sources[file] = text
         _not_too_large(sources, file, span)
         part = parse_text(text, file)

@@ -71,6 +71,25 @@ class LogHeader(BaseModel):
     limits: dict[StrictStr, StrictInt] = {}
 
 
+# The JSON reader's complaints, in words (its own text names Python's "char" offsets).
+_JSON_WORDS = {"Expecting value": "a value was expected",
+               "Expecting property name enclosed in double quotes": "a quoted name was expected",
+               "Unterminated string starting at": "a text in quotes is not closed",
+               "Extra data": "more follows the end of the event",
+               "Expecting ',' delimiter": "a ',' was expected",
+               "Expecting ':' delimiter": "a ':' was expected",
+               "Invalid control character at": "a control character is inside a text"}
+
+
+def _json_words(exc: Exception) -> str:
+    """Why a log line is not JSON, in words, with the column it was found at."""
+    if isinstance(exc, json.JSONDecodeError):
+        return f"{_JSON_WORDS.get(exc.msg, exc.msg.lower())} at column {exc.colno}"
+    if isinstance(exc, RecursionError):
+        return "it is nested too deeply"
+    return "it is not JSON text"
+
+
 def read(path: str) -> tuple[LogHeader, list[Event]]:
     """A log file's checked header and its event rows (each a JSON object).
 
@@ -87,12 +106,16 @@ def read(path: str) -> tuple[LogHeader, list[Event]]:
                 try:
                     row = json.loads(line)
                 except (ValueError, RecursionError) as exc:
-                    raise RulesError(f"{path}:{number}: not a JSON line ({exc})") from None
+                    raise RulesError(f"{path}:{number}: line {number} of the log is not "
+                                     f"an event ({_json_words(exc)})") from None
                 if not isinstance(row, dict):
                     raise RulesError(f"{path}:{number}: not a JSON object")
                 rows.append(row)
-    except (OSError, UnicodeDecodeError) as exc:
-        raise RulesError(f"{path}: cannot be read ({exc})") from None
+    except UnicodeDecodeError:
+        raise RulesError(f"{path}: cannot be read (not UTF-8 text)") from None
+    except OSError as exc:
+        raise RulesError(f"{path}: cannot be read ({(exc.strerror or str(exc)).lower()})") \
+            from None
     if not rows or rows[0].get("type") != "header":
         raise RulesError(f"{path}: not a rulesplay log (no header line first)")
     fmt = rows[0].get("format", 1)

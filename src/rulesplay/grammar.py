@@ -22,11 +22,12 @@ from .names import normal
 TAB_LEN = 8
 
 
-def indent_width(text: str) -> int:
+def indent_width(text: str, tab: int = TAB_LEN) -> int:
     """Indentation of ``text`` (a line, or what follows a line end) as the indenter counts it:
-    a space is 1 column, a tab :data:`TAB_LEN`."""
+    a space is 1 column, a tab moves to the next tab stop (every ``tab`` columns), as in
+    Python."""
     lead = text[:len(text) - len(text.lstrip(" \t"))]
-    return lead.count(" ") + lead.count("\t") * TAB_LEN
+    return len(lead.expandtabs(tab))
 
 
 class _RulesIndenter(Indenter):
@@ -58,6 +59,10 @@ class _RulesIndenter(Indenter):
             continuation = (token.type == self.NL_type and prev is not None
                             and prev.type != "COLON"
                             and indent_width(token.rsplit("\n", 1)[1]) > self.indent_level[-1])
+            if token.type == self.NL_type and "\t" in token:  # tab stops, not 8 columns each
+                head, lead = token.rsplit("\n", 1)
+                token = Token.new_borrow_pos(token.type, f"{head}\n{lead.expandtabs(TAB_LEN)}",
+                                             token)
             if token.type == "NAME" and not token.isascii():
                 token = Token.new_borrow_pos("NAME", normal(token), token)  # as Python does
             if not continuation:

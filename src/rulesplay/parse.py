@@ -52,12 +52,15 @@ def parse_text(text: str, file: str = "<input>") -> ir.Ruleset:
                                f"characters; at most {MAX_SOURCE_CHARS:,})",
                                Span(file=file, line=1, col=1))
     text = normalize_newlines(text.removeprefix("\ufeff"))
-    if "\x00" in text:
-        raise located("the file is binary, not a ruleset (it contains NUL bytes)", file, 1, 1,
-                      text)
+    if "\x00" in text:  # (at the first NUL: a stray one in a text file is found there)
+        at = text.index("\x00")
+        raise located("the file is binary, not a ruleset (it contains NUL bytes)", file,
+                      text.count("\n", 0, at) + 1, at - text.rfind("\n", 0, at), text)
     if not any(line.strip(" \t\f") and not line.strip(" \t\f").startswith("#")
                for line in text.split("\n")):
-        raise located("the file is empty; a ruleset starts with a line like "
+        raise located("the file is empty; a ruleset part holds declarations (enum, card, "
+                      "zone, var, phase...)" if file.endswith(".part") else
+                      "the file is empty; a ruleset starts with a line like "
                       "'game \"Title\"'", file, 1, 1, text)
     if not text.endswith("\n"):
         text += "\n"

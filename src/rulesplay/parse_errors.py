@@ -10,6 +10,7 @@ so it prints with its line and a caret.
 
 from __future__ import annotations
 
+import difflib
 import re
 import unicodedata
 
@@ -17,7 +18,7 @@ from lark import Token
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from .errors import Diagnostic, RulesSyntaxError, Span, did_you_mean
-from .grammar import TAB_LEN, indent_width, parser
+from .grammar import TAB_LEN, indent_width, language_word, parser
 
 # Names of terminals as a ruleset author knows them, for "expected ..." messages.
 _TERMINAL_NAMES = {
@@ -95,7 +96,7 @@ def dedent_error(text: str, file: str) -> RulesSyntaxError:
                 stack.pop()
             if indent != stack[-1]:
                 levels = ", ".join(str(n) for n in open_blocks)
-                tabs = "; a tab counts as 8 columns" if "\t" in text else ""
+                tabs = "; a tab moves to the next multiple of 8 columns" if "\t" in text else ""
                 return located(f"this line is indented {indent} columns, which matches no "
                                f"enclosing block (those are indented {levels}){tabs}",
                                file, number, indent + 1 if "\t" not in raw else 1, text)
@@ -105,14 +106,15 @@ def dedent_error(text: str, file: str) -> RulesSyntaxError:
 
 def tab_error(text: str, file: str) -> RulesSyntaxError | None:
     """The error for indentation whose blocks depend on how wide a tab is (Python's
-    ``TabError``), or None. A tab counts :data:`TAB_LEN` columns here, but an editor may show
-    it as 4 or 2: a line that the parser puts outside an ``if`` could look inside it. So each
-    line is compared with the enclosing block twice, a tab counted 8 columns and 1 column;
-    when the two disagree (deeper, level or shallower), the file is refused."""
+    ``TabError``), or None. A tab moves to the next multiple of :data:`TAB_LEN` columns here,
+    but an editor may show it as 4: a line that the parser puts outside an ``if`` could look
+    inside it. So each line is compared with the enclosing block twice, with tab stops every
+    8 and every 4 columns; when the two disagree (deeper, level or shallower), the file is
+    refused."""
     lines = text.split("\n")
     if {ch for ln in lines for ch in ln[:len(ln) - len(ln.lstrip(" \t"))]} != {" ", "\t"}:
         return None  # tabs only, or spaces only: both counts agree
-    blocks = [(0, 0)]  # (width with tab 8, width with tab 1) of the open blocks
+    blocks = [(0, 0)]  # (width with tab stops of 8, of 4) of the open blocks
     depth, prev_colon, joined = 0, False, False
     for number, raw in enumerate(lines, 1):
         code = strip_comment(raw).rstrip()
@@ -121,7 +123,7 @@ def tab_error(text: str, file: str) -> RulesSyntaxError | None:
             joined = code.endswith("\\")
             continue
         lead = raw[:len(raw) - len(raw.lstrip(" \t"))]
-        wide, narrow = indent_width(raw), len(lead)
+        wide, narrow = indent_width(raw), indent_width(lead, 4)
         top_wide, top_narrow = blocks[-1]
         if wide > top_wide and prev_colon:
             if narrow <= top_narrow:
@@ -224,9 +226,20 @@ def syntax_error(exc: UnexpectedInput, text: str, file: str) -> RulesSyntaxError
         line = text.count("\n")
         col = 1
         msg = f"unexpected end of file; expected {_describe(set(exc.expected))}"
+        unclosed = _unclosed_error(text, file, line + 1, len(text), set(exc.expected))
+        if unclosed is not None:
+            return unclosed
     elif isinstance(exc, UnexpectedToken):
         tok = exc.token
         expected = set(exc.accepts or exc.expected)
+        first = _reserved_enum_value(text, file)  # (it breaks every line that uses it)
+        if first is not None:
+            return first
+        end = tok.start_pos if tok.type != "$END" and tok.start_pos is not None else len(text)
+        unclosed = _unclosed_error(text, file, tok.line if tok.type != "$END" and tok.line
+                                   else text.count("\n") + 1, end, expected)
+        if unclosed is not None:
+            return unclosed
         if tok.type == "$END":
             line, col = max(text.count("\n"), 1), 1
             found = "end of file"
@@ -249,8 +262,17 @@ def syntax_error(exc: UnexpectedInput, text: str, file: str) -> RulesSyntaxError
         msg = f"unexpected {found}; expected {_describe(expected)}"
         if tok.type == "COMP_OP" and str(tok) == "==" and "ASSIGN_OP" in expected:
             msg += " (to assign a value, write '=')"
-        elif str(tok) == "=" and "COMP_OP" in expected:
+        elif str(tok) == "=" and ("COMP_OP" in expected or (
+                tok.start_pos is not None and text[tok.start_pos - 2:tok.start_pos] == "==")):
             msg += " (to compare, write '==')"
+        elif str(tok) == "/" and tok.start_pos is not None and \
+                text[tok.start_pos:tok.start_pos + 2] == "//":
+            msg += " (a comment starts with '#')"
+        elif expected == {"EACH"}:
+            msg += " (a loop is written 'for each player p:' or 'for each x in LIST:')"
+        elif tok.type == "NAME" and str(tok).lower() in _EXPRESSION_WORDS and \
+                str(tok) != str(tok).lower():
+            msg += f" (did you mean '{str(tok).lower()}'?)"
         elif str(tok) == ":" and tok.start_pos is not None and \
                 text[tok.start_pos + 1:tok.start_pos + 2] == "=" and "ASSIGN_OP" in expected:
             msg += " (to assign a value, write '=')"
@@ -261,14 +283,13 @@ def syntax_error(exc: UnexpectedInput, text: str, file: str) -> RulesSyntaxError
             pair = text[tok.start_pos - 1:tok.start_pos + 1] if str(tok) == ">" else \
                 text[tok.start_pos:tok.start_pos + 2]
             msg += _other_language_hint(pair) if pair in ("||", "<>", "++") else ""
-        hint = _statement_hint(text, tok, expected)
-        if hint and tok.line:  # the caret at the word that is not a statement ('elsif v')
-            here = text.split("\n")[tok.line - 1]
-            line, col = tok.line, len(here) - len(here.lstrip(" \t")) + 1
-            if col != tok.column:  # (what came after it was not what it expected)
-                msg = hint[2:]
-                hint = ""
-        msg += hint
+        hint, at = _word_hint(text, tok, expected)
+        if at is not None and line == tok.line and at != col and hint.startswith("; "):
+            msg, col = hint[2:], at  # the word at fault, not what followed it ('elsif v')
+        else:
+            msg += hint
+            if at is not None and line == tok.line:  # the caret under the word at fault
+                col = at
         each = _EACH_WITHOUT_IN.match(text.split("\n")[tok.line - 1]) if tok.line else None
         if each is not None and str(tok) == ":":
             name = each.group(1)
@@ -305,12 +326,19 @@ _COUNT_THEN_FROM = re.compile(r"\b(chooses|choose|plays)\s+\d+(\s*\.\.\s*\d+)?\s
 # ``for each players:`` (a loop with no name for the value it takes)
 _EACH_WITHOUT_IN = re.compile(r"^\s*for\s+each\s+(\w+)\s*:")
 
-# Words that start a statement or a declaration, for "did you mean" on a misspelt one.
-_KEYWORDS = ("move", "shuffle", "deal", "let", "say", "break", "do", "trigger", "if", "elif",
-             "else", "repeat", "for", "trick", "next", "end", "game", "players", "author",
-             "about", "extends", "include", "option", "enum", "card", "zone", "var", "phase",
-             "ability", "rule", "start", "score", "tiebreak", "winners", "replace", "remove",
-             "define")
+# Words that start a line, by where the line is, for "did you mean" on a misspelt one.
+_STATEMENT_WORDS = ("move", "shuffle", "deal", "let", "say", "break", "do", "trigger", "if",
+                    "elif", "else", "repeat", "for", "trick", "next", "end", "reveal", "hide")
+_DECLARATION_WORDS = ("game", "players", "author", "about", "extends", "include", "option",
+                      "enum", "card", "zone", "var", "phase", "ability", "rule", "start",
+                      "score", "tiebreak", "winners", "teams", "replace", "remove", "limit",
+                      "define")
+_CARD_WORDS = ("table", "copies", "label", "short")  # (any other name is an attribute)
+_KEYWORDS = _STATEMENT_WORDS + _DECLARATION_WORDS
+# Words of the language inside an expression (written in lower case).
+_EXPRESSION_WORDS = ("and", "or", "not", "in", "is", "if", "else", "where", "none", "yes", "no")
+# Brackets and the terminals that close them.
+_CLOSERS = {"(": ("RPAR", ")"), "[": ("RSQB", "]"), "{": ("RBRACE", "}")}
 
 
 # Operators of other languages, and what this one writes for each.
@@ -321,7 +349,11 @@ _OTHER_MARKS = {";": " (a statement ends at the end of its line: no ';')",
                 "?": " (a choice of values is written 'A if TEST else B')"}
 # Statement words of other languages.
 _OTHER_WORDS = {"elseif": "elif", "elsif": "elif", "while": "repeat while",
-                "until": "repeat until", "foreach": "for each", "def": "rule", "function": "rule"}
+                "until": "repeat until", "foreach": "for each", "def": "rule", "function": "rule",
+                "print": "say"}
+# Other languages' statements with no counterpart of one word here.
+_OTHER_STATEMENTS = {"return": "there is no 'return': a rule ends at its last line, 'break' "
+                               "leaves a loop, 'end game' ends the game"}
 
 
 def _other_language_hint(found: str) -> str:
@@ -360,18 +392,157 @@ def _starts_deeper_line(text: str, line: int, column: int) -> bool:
         not above.split("#")[0].rstrip().endswith(":")
 
 
-def _statement_hint(text: str, tok: Token, expected: set[str]) -> str:
-    """`` (did you mean 'shuffle'?)`` when the line starts with a misspelt keyword (a
-    statement's when it is indented, else a declaration's)."""
-    if not tok.line:
+def _enclosing_header(lines: list[str], line: int) -> str:
+    """The code of the line that opens the block line ``line`` (1-based) is in: the nearest
+    code line above that is indented less; "" at the top level."""
+    here = lines[line - 1]
+    indent = indent_width(here)
+    if not here[:1].isspace():
         return ""
-    line = text.split("\n")[tok.line - 1]
-    first = [w.rstrip(":") for w in line.split()]  # ('esle:')
-    if not first or first[0] in _KEYWORDS or not first[0].isidentifier():
+    for number in range(line - 1, 0, -1):
+        code = strip_comment(lines[number - 1]).rstrip()
+        if code.strip() and indent_width(code) < indent:
+            return code.strip()
+    return ""
+
+
+def _word_hint(text: str, tok: Token, expected: set[str]) -> tuple[str, int | None]:
+    """A hint for a misspelt word at the failing token, from the words that fit where it
+    is: a card kind's field words inside a ``card`` block, statement words inside another
+    block, declaration words at the top level, keywords for a name where one is expected
+    (``p choses``). Only a word the parser stopped at or right after is suspected (``count =
+    3 +`` is a fine start). Returns the hint and the column of the word (None: the token's)."""
+    if not tok.line or not tok.column:
+        return "", None
+    lines = text.split("\n")
+    line = lines[tok.line - 1]
+    match = re.match(r"[ \t]*([^\W\d]\w*)", line)
+    if match is None:  # (a line that starts with a number: ``0 choses x``)
+        return _keyword_hint(tok, expected), None
+    word, col = match.group(1), match.start(1) + 1
+    rest = line[match.end(1):]
+    after = col + len(word) + len(rest) - len(rest.lstrip(" \t"))  # the next token's column
+    header = _enclosing_header(lines, tok.line)
+    vocabulary: tuple[str, ...]
+    if header.startswith(("card ", "replace card ")):
+        vocabulary, what = _CARD_WORDS, "a card kind's field"
+    elif header.startswith(("ability ", "replace ability ")):
+        vocabulary, what = ("modify", "at"), "an ability's line"
+    elif header:
+        vocabulary, what = _STATEMENT_WORDS, "a statement"
+    else:
+        vocabulary, what = _DECLARATION_WORDS, "a declaration"
+    if word in _OTHER_STATEMENTS and what == "a statement":
+        return f"; {_OTHER_STATEMENTS[word]}", col
+    if word in _OTHER_WORDS and (what != "a card kind's field"):
+        meant = _OTHER_WORDS[word]
+        if meant == "rule" and "=" in line.split(":")[0]:  # ``def f(x) = ...``: an expression
+            meant = "define"
+        return f"; '{word}' is not {what} (did you mean '{meant}'?)", col
+    if word.lower() in vocabulary and word != word.lower():
+        return f"; '{word}' is not {what} (did you mean '{word.lower()}'?)", col
+    option = re.match(r"(option[ \t]+\w+[ \t]*:[ \t]*)(\w+)[ \t]+in\b", line)
+    if option and option.group(2) not in ("int", "bool"):  # ``option n: itn in 1..5``
+        close = _closest(option.group(2), ("int",))
+        if close:
+            return f"; '{option.group(2)}' is not a type (did you mean '{close}'?)", \
+                option.end(1) + 1
+    if str(tok) == word and tok.column == col and what == "a declaration" and \
+            word in ("player", "team", "trick", "card"):
+        second = re.match(r"[ \t]+([^\W\d]\w*)", rest)  # ``player vra pts``
+        if second and did_you_mean(second.group(1), ["var"]):
+            return f"; '{second.group(1)}' is not a word here (did you mean 'var'?)", \
+                col + len(word) + second.start(1)
+    # (a card kind's other names are attributes: one close to a field word is suspect
+    # wherever its line failed)
+    if (tok.column in (col, after) or what == "a card kind's field") and \
+            word not in vocabulary:
+        close = _closest(word, vocabulary)
+        if close:
+            return f"; '{word}' is not {what} (did you mean '{close}'?)", col
+    return (_keyword_hint(tok, expected) if tok.column != col else ""), None
+
+
+def _keyword_hint(tok: Token, expected: set[str]) -> str:
+    """``; did you mean 'chooses'?`` for a name where a keyword is expected (``p choses``)."""
+    if tok.type != "NAME":
         return ""
-    word = _OTHER_WORDS.get(first[0])
-    if word == "rule" and "=" in line.split(":")[0]:  # ``def f(x) = ...``: an expression
-        word = "define"
-    hint = f" (did you mean '{word}'?)" if word else did_you_mean(first[0], _KEYWORDS)
-    what = "a statement" if line[:1].isspace() else "a declaration"
-    return f"; '{first[0]}' is not {what}{hint}" if hint else ""
+    words = [_terminal_name(t).strip("'").split("', '")[0] for t in expected]
+    close = _closest(str(tok), [w for w in words if w.replace(" ", "").isalpha()])
+    return f"; did you mean '{close}'?" if close else ""
+
+
+def _closest(word: str, candidates: tuple[str, ...] | list[str]) -> str | None:
+    """The candidate ``word`` most likely misspells (as :func:`did_you_mean`), or None; of
+    equally close ones, one with the same letters (``lable``: ``label``, not ``table``)."""
+    close = difflib.get_close_matches(word, candidates, n=3, cutoff=0.6)
+    if not close:
+        return None
+    best = difflib.SequenceMatcher(None, word, close[0]).ratio()
+    tied = [c for c in close if difflib.SequenceMatcher(None, word, c).ratio() == best]
+    return next((c for c in tied if sorted(c) == sorted(word)), tied[0])
+
+
+_ENUM_LINE = re.compile(r"(?:replace[ \t]+)?enum[ \t]+\w+[ \t]*(?:\"[^\"\n]*\"[ \t]*)?:(.*)")
+
+
+def _reserved_enum_value(text: str, file: str) -> RulesSyntaxError | None:
+    """The error for an enum value that is a word of the language (``enum dir: not``),
+    which the validator refuses too, but which breaks each line that uses it first; None
+    when every enum value is a name."""
+    for number, raw in enumerate(text.split("\n"), 1):
+        match = _ENUM_LINE.match(strip_comment(raw))
+        if match is None:
+            continue
+        offset = match.start(1)
+        for part in match.group(1).split(","):
+            value = re.match(r"[ \t]*(\w+)", part)
+            if value and language_word(value.group(1)):
+                return located(f"'{value.group(1)}' is a reserved word and cannot name an "
+                               "enum value", file, number, offset + value.start(1) + 1, text)
+            offset += len(part) + 1
+    return None
+
+
+def _unclosed(text: str, end: int) -> tuple[str, int, int] | None:
+    """The innermost bracket open at offset ``end`` of ``text`` (outside strings and
+    comments): ``(bracket, line, column)``, or None."""
+    stack: list[tuple[str, int, int]] = []
+    line, start = 1, 0
+    in_string = in_comment = False
+    for i, ch in enumerate(text[:end]):
+        if ch == "\n":
+            line, start, in_string, in_comment = line + 1, i + 1, False, False
+        elif in_comment:
+            continue
+        elif ch == '"' and (i == 0 or text[i - 1] != "\\"):
+            in_string = not in_string
+        elif in_string:
+            continue
+        elif ch == "#":
+            in_comment = True
+        elif ch in _CLOSERS:
+            stack.append((ch, line, i - start + 1))
+        elif ch in ")]}" and stack:
+            stack.pop()
+    return stack[-1] if stack else None
+
+
+def _unclosed_error(text: str, file: str, tok_line: int, end: int,
+                    expected: set[str]) -> RulesSyntaxError | None:
+    """The error for a bracket left open on an earlier line (the parser reads on into the
+    next line and stops there): at the end of the last code line before ``tok_line``,
+    naming the bracket and where it was opened; None when no such bracket explains it."""
+    opened = _unclosed(text, end)
+    if opened is None:
+        return None
+    bracket, line, col = opened
+    closer_terminal, closer = _CLOSERS[bracket]
+    if line >= tok_line or closer_terminal not in expected:
+        return None
+    prev = _previous_code_line(text, tok_line)
+    at_line, at_col = prev if prev is not None else (line, col)
+    return located(f"'{bracket}' opened at {line}:{col} is not closed (expected '{closer}' "
+                   "before the end of the line)", file, at_line, at_col, text)
+
+

@@ -139,7 +139,12 @@ def play_game(game: Any, players: int, bots: Mapping[int, str], seed: int,
 
 
 # ------------------------------------------------------------ workers
-_GAME: Any = None
+# The games a worker plays each index of: one ruleset (simulate), or base and variant
+# (compare: the two games of one seed are played side by side).
+_GAMES: list[Any] = []
+
+# How a spawned worker loads a game: path, options, language, engine, limits.
+Loading = tuple[str, dict[str, Any], str | None, str, dict[str, int]]
 
 
 class Interrupted(Exception):
@@ -175,20 +180,68 @@ def _quiet() -> None:
     gc.set_threshold(*GC_THRESHOLDS)
 
 
-def _init(path: str, options: dict[str, Any], lang: str | None, engine: str,
-          limits: dict[str, int]) -> None:
-    """Load the game in a spawned worker (a forked one inherits the parent's), with the
+def _init(loadings: list[Loading]) -> None:
+    """Load the games in a spawned worker (a forked one inherits the parent's), with the
     engine and the budgets the run asked for."""
-    global _GAME
+    global _GAMES
     from .engine.game import load
 
     _quiet()
-    _GAME = load(path, options, lang, engine, limits)
+    _GAMES = [load(*loading) for loading in loadings]
 
 
-def _work(job: tuple[int, dict[int, str], int, list[int]]) -> list[GameRecord]:
+def _work(job: tuple[int, dict[int, str], int, list[int]]) -> list[list[GameRecord]]:
+    """Each index's records, one per game of :data:`_GAMES`."""
     players, bots, seed, indices = job
-    return [play_game(_GAME, players, bots, game_seed(seed, i), i) for i in indices]
+    return [[play_game(g, players, bots, game_seed(seed, i), i) for g in _GAMES]
+            for i in indices]
+
+
+@dataclass
+class _Table:
+    """One ruleset loaded and checked for a run: its game, seats and bots."""
+
+    path: str
+    game: Any
+    options: dict[str, Any]
+    players: int
+    bots: dict[int, str]
+    loading: Loading
+
+    def result(self, seed: int, workers: int, wall: float, games: list[GameRecord],
+               totals: Totals | None = None) -> Result:
+        """The :class:`Result` of ``games`` played at this table (sorted by index);
+        ``totals``: their running totals when kept as they were played (else made from
+        ``games``)."""
+        games.sort(key=lambda g: g.index)
+        prog = self.game.program(self.players)
+        return Result(path=self.path, title=self.game.title, players=self.players,
+                      options=self.options, bots=self.bots, seed=seed, workers=workers,
+                      wall=wall, games=games,
+                      teams=[list(m) for m in prog.layout.team_members.values()],
+                      team_names=[prog.team_name(t) for t in prog.layout.team_members],
+                      totals=totals)
+
+
+def _table(path: str, players: int | None, options: Mapping[str, Any] | None,
+           bots: Mapping[int, str] | None, lang: str | None, engine: str | None,
+           limits: Mapping[str, int] | None) -> _Table:
+    """Load ``path`` and check its player count, options and bot specs (before any game
+    or process starts)."""
+    from .agents import make_agent
+    from .engine.game import load
+    from .engine.lower import ENGINES
+
+    opts = dict(options or {})
+    engine = engine or ENGINES[0]
+    budgets = dict(limits or {})
+    game = load(path, opts, lang, engine, budgets)
+    nplayers = players if players is not None else game.usual_players
+    game.program(nplayers)  # checks the player count and options
+    table = {p: (bots or {}).get(p, "random") for p in range(nplayers)}
+    for p, spec in table.items():
+        make_agent(spec, p, 0)  # checks every spec before starting processes
+    return _Table(path, game, opts, nplayers, table, (path, opts, lang, engine, budgets))
 
 
 def simulate(path: str, n: int, players: int | None = None,
@@ -232,23 +285,11 @@ def simulate(path: str, n: int, players: int | None = None,
         OptionError: a bad option or player count, or an unknown engine.
         ValueError: ``n`` below 1 or a bad bot spec.
     """
-    from .agents import make_agent
-    from .engine.game import load
-    from .engine.lower import ENGINES
-
     if n < 1:
         raise ValueError("the number of games must be at least 1")
     if backend not in BACKENDS:
         raise ValueError(f"unknown backend '{backend}'; backends: {', '.join(BACKENDS)}")
-    opts = dict(options or {})
-    engine = engine or ENGINES[0]
-    budgets = dict(limits or {})
-    game = load(path, opts, lang, engine, budgets)
-    nplayers = players if players is not None else game.usual_players
-    game.program(nplayers)  # checks the player count and options
-    table = {p: (bots or {}).get(p, "random") for p in range(nplayers)}
-    for p, spec in table.items():
-        make_agent(spec, p, 0)  # checks every spec before starting processes
+    t = _table(path, players, options, bots, lang, engine, limits)
     if backend == "ray":
         from .sim_ray import connect, play_on_ray  # the optional 'ray' extra
 
@@ -257,10 +298,9 @@ def simulate(path: str, n: int, players: int | None = None,
     t0 = time.perf_counter()
     games: list[GameRecord] = []
 
-    prog = game.program(nplayers)
+    prog = t.game.program(t.players)
     teams = [list(m) for m in prog.layout.team_members.values()]
-    names = [prog.team_name(t) for t in prog.layout.team_members]
-    totals = Totals(nplayers, sides_of(nplayers, teams))
+    totals = Totals(t.players, sides_of(t.players, teams))
 
     def collect(batch: list[GameRecord]) -> int:
         for g in batch:
@@ -270,19 +310,15 @@ def simulate(path: str, n: int, players: int | None = None,
         return totals.n
 
     def result() -> Result:
-        games.sort(key=lambda g: g.index)
-        return Result(path=path, title=game.title, players=nplayers, options=opts,
-                      bots=table, seed=seed, workers=workers,
-                      wall=time.perf_counter() - t0, games=games, teams=teams,
-                      team_names=names, totals=totals)
+        return t.result(seed, workers, time.perf_counter() - t0, games, totals)
 
     try:
         if backend == "ray":
-            play_on_ray(game, n, nplayers, table, seed, workers, (opts, lang, engine, budgets),
-                        collect, progress)
+            play_on_ray(t.game, n, t.players, t.bots, seed, workers, t.loading[1:], collect,
+                        progress)
         else:
-            _play_all(game, n, nplayers, table, seed, workers,
-                      (path, opts, lang, engine, budgets), collect, progress)
+            _play_all([t], n, seed, workers, [lambda g: collect([g])],
+                      (lambda: progress(totals.n)) if progress else None)
     except KeyboardInterrupt:
         raise Interrupted(result() if totals.n else None, totals.n, n) from None
     return result()
@@ -300,44 +336,47 @@ def sides_of(players: int, teams: list[list[int]]) -> list[int]:
     return side
 
 
-def _play_all(game: Any, n: int, nplayers: int, table: dict[int, str], seed: int,
-              workers: int, loading: tuple[str, dict[str, Any], str | None, str,
-                                           dict[str, int]],
-              collect: Callable[[list[GameRecord]], int],
-              progress: Callable[[int], None] | None) -> None:
-    """Play the games of :func:`simulate`, each batch handed to ``collect`` (which returns
-    how many games are done), in this process or in a pool fed batch by batch: the jobs
-    are never all made at once. ``loading``: how a spawned worker loads the game (path,
-    options, language, engine, limits)."""
+def _play_all(tables: list[_Table], n: int, seed: int, workers: int,
+              out: list[Callable[[GameRecord], object]],
+              progress: Callable[[], None] | None) -> None:
+    """Play games ``0..n-1`` of each table (same seats and bots), index by index, each
+    record handed to its table's ``out`` callback, in this process or in a pool fed batch
+    by batch (the jobs are never all made at once); ``progress()`` after each game or
+    batch."""
+    nplayers, bots = tables[0].players, tables[0].bots
     if workers == 1:
         thresholds = gc.get_threshold()
         gc.set_threshold(*GC_THRESHOLDS)
         try:
             for i in range(n):
-                done = collect([play_game(game, nplayers, table, game_seed(seed, i), i)])
-                if progress:
-                    progress(done)
+                for t, add in zip(tables, out, strict=True):
+                    add(play_game(t.game, nplayers, bots, game_seed(seed, i), i))
+                    if progress:
+                        progress()
         finally:
             gc.set_threshold(*thresholds)
+        return
+    size = max(1, min(25, n // (workers * 8)))
+    jobs = ((nplayers, bots, seed, list(range(i, min(n, i + size))))
+            for i in range(0, n, size))
+    global _GAMES
+    ctx: multiprocessing.context.BaseContext
+    init: Callable[..., None]
+    args: tuple[Any, ...]
+    if "fork" in multiprocessing.get_all_start_methods():
+        # Workers inherit the loaded games; no re-import of the caller's main module.
+        ctx, init, args = multiprocessing.get_context("fork"), _quiet, ()
+        _GAMES = [t.game for t in tables]
     else:
-        size = max(1, min(25, n // (workers * 8)))
-        jobs = ((nplayers, table, seed, list(range(i, min(n, i + size))))
-                for i in range(0, n, size))
-        global _GAME
-        ctx: multiprocessing.context.BaseContext
-        init: Callable[..., None]
-        args: tuple[Any, ...]
-        if "fork" in multiprocessing.get_all_start_methods():
-            # Workers inherit the loaded game; no re-import of the caller's main module.
-            ctx, init, args = multiprocessing.get_context("fork"), _quiet, ()
-            _GAME = game
-        else:
-            ctx, init, args = multiprocessing.get_context("spawn"), _init, loading
-        with ctx.Pool(workers, init, args) as pool:  # (leaving it terminates the workers)
-            for batch in pool.imap_unordered(_work, jobs):
-                done = collect(batch)
-                if progress:
-                    progress(done)
+        ctx, init, args = multiprocessing.get_context("spawn"), _init, \
+            ([t.loading for t in tables],)
+    with ctx.Pool(workers, init, args) as pool:  # (leaving it terminates the workers)
+        for batch in pool.imap_unordered(_work, jobs):
+            for records in batch:
+                for add, record in zip(out, records, strict=True):
+                    add(record)
+            if progress:
+                progress()
 
 
 # ------------------------------------------------------------ statistics
@@ -663,9 +702,55 @@ def compare(base: str, variant: str, n: int, players: int | None = None,
         RulesError, OptionError, ValueError: as for :func:`simulate`; also when the two
             rulesets are not both playable with the same number of players.
     """
+    if n < 1:
+        raise ValueError("the number of games must be at least 1")
+    if backend == "ray":  # (Ray plays one ruleset's games, then the other's)
+        return _compared_on_ray(base, variant, n, players, options, bots, seed, workers,
+                                lang, progress, engine, limits, address)
+    ta = _table(base, players, options, bots, lang, engine, limits)
+    tb = _table(variant, ta.players, options, bots, lang, engine, limits)
+    workers = max(1, min(workers or os.cpu_count() or 1, n))
+    t0 = time.perf_counter()
+    ga: list[GameRecord] = []
+    gb: list[GameRecord] = []
+
+    def step() -> None:
+        assert progress is not None
+        progress("base", len(ga))
+        progress("variant", len(gb))
+
+    def both(done: set[int]) -> Comparison:
+        """The comparison over the seeds ``done`` (the wall time shared by game time)."""
+        a = [g for g in ga if g.index in done]
+        b = [g for g in gb if g.index in done]
+        wall = time.perf_counter() - t0
+        share = sum(g.seconds for g in a) / (sum(g.seconds for g in a + b) or 1.0)
+        return _compared(ta.result(seed, workers, wall * share, a),
+                         tb.result(seed, workers, wall * (1 - share), b))
+
+    # Base and variant games of one seed are played side by side, so a stop leaves pairs.
+    try:
+        _play_all([ta, tb], n, seed, workers, [ga.append, gb.append],
+                  step if progress else None)
+    except KeyboardInterrupt:
+        done = {g.index for g in ga} & {g.index for g in gb}
+        if len(done) < 2:
+            raise Interrupted(None, len(done), n) from None
+        raise Interrupted(both(done), len(done), n) from None
+    return both(set(range(n)))
+
+
+def _compared_on_ray(base: str, variant: str, n: int, players: int | None,
+                     options: Mapping[str, Any] | None, bots: Mapping[int, str] | None,
+                     seed: int, workers: int | None, lang: str | None,
+                     progress: Callable[[str, int], None] | None, engine: str | None,
+                     limits: Mapping[str, int] | None, address: str | None) -> Comparison:
+    """:func:`compare` on Ray: the base's games, then the variant's (a stop during the
+    base's reports nothing yet)."""
     def prog(which: str) -> Callable[[int], None] | None:
         return (lambda k: progress(which, k)) if progress else None
 
+    backend = "ray"
     try:
         a = simulate(base, n, players, options, bots, seed, workers, lang, prog("base"),
                      engine, limits, backend, address)

@@ -101,7 +101,7 @@ def _players_of(path: str, options: dict[str, Any], players: int | None) -> int:
     game = load(path, options)
     lo, hi = game.player_range
     if players is not None and not lo <= players <= hi:
-        raise click.UsageError(f"--players: {game.title} is for {lo} to {hi} players, "
+        raise click.UsageError(f"--players: {game.title} is for {game.player_counts}, "
                                f"not {players}")
     return game.usual_players if players is None else players
 
@@ -301,6 +301,8 @@ def simulate(file: str, n: int, players: int | None, options: tuple[str, ...], b
     _check_workers(workers, force)
     check_backend(backend, address, workers)
     budgets = parse_limits(limits)
+    if plot_path == "":
+        raise click.UsageError("--plot: give the file to draw to (FILE.png, .svg or .pdf)")
     if plot_path:  # before any game is played, so a refusal costs nothing
         _check_plot(plot_path, force)
     opts, nplayers, bots = _table(file, options, players, bot, seats)

@@ -73,8 +73,10 @@ class MctsAgent(Agent):
     def __init__(self, seat: int, seed: int = 0, iterations: int = 0, seconds: float = 0.0,
                  c: float = 0.7, reward: str = "win", **params: Any) -> None:
         super().__init__(seat, seed, **params)
-        if iterations < 0 or seconds < 0 or (iterations and seconds):
-            raise ValueError("mcts: give either iterations or seconds, positive")
+        if iterations and seconds:
+            raise ValueError("mcts: give iterations or seconds, not both")
+        if iterations < 0 or seconds < 0:
+            raise ValueError("mcts: iterations and seconds are positive")
         if iterations != int(iterations) or iterations > MAX_ITERATIONS \
                 or seconds > MAX_SECONDS or not 0 <= c <= MAX_C:
             raise ValueError(f"mcts: iterations is a whole number up to {MAX_ITERATIONS}, "

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..errors import RulesRuntimeError, RulesValidationError, Span
+from ..errors import RulesValidationError, Span
 from ..limits import defaults
 from ..validate import start_phase
 from ..validate.teams import Teams, TeamsFault, partition_problem, seat_teams, teams_env
@@ -30,6 +30,7 @@ from .tables import (
     build_vars,
     build_zones,
 )
+from .team_results import ResultFault
 
 if TYPE_CHECKING:
     from .. import ir
@@ -61,7 +62,7 @@ def _a_number(fn: Fn, what: str, span: Span) -> Fn:
     def number(s: Any, x: Any) -> Any:
         v = fn(s, x)
         if v is None:
-            raise RulesRuntimeError(f"{what} of seat {s.loc[s.program.score_fns[0]]} is none "
+            raise ResultFault(f"{what} of seat {s.loc[s.program.score_fns[0]]} is none "
                                     "(a number that was never given a value?)", span)
         return v
     return number

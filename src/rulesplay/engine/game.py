@@ -16,7 +16,7 @@ from pydantic import ValidationError
 from .. import ir
 from ..compose import Bundle, bundle_of, load_ruleset, ruleset_file
 from ..compose import load_bundle as load_files
-from ..errors import OptionError, RulesError, Span, did_you_mean
+from ..errors import OptionError, RulesError, Span, did_you_mean, value_text
 from ..limits import limit_problem
 from ..parse import parse_text
 from ..validate import Checked, check
@@ -107,15 +107,21 @@ class Game:
         r = self.ruleset
         return r.min_players if r.usual_players is None else r.usual_players
 
+    @property
+    def player_counts(self) -> str:
+        """The player counts allowed, in words: "2 players", "2 to 4 players"."""
+        lo, hi = self.player_range
+        return f"{lo} players" if lo == hi else f"{lo} to {hi} players"
+
     def program(self, num_players: int) -> Program:
         """The game compiled for ``num_players`` (built once, then cached)."""
         lo, hi = self.player_range
         if not isinstance(num_players, int) or isinstance(num_players, bool):
-            raise OptionError(f"the number of players is a whole number (an int) from {lo} "
-                              f"to {hi}, not {num_players!r}")
+            raise OptionError(f"the number of players is a whole number (an int): "
+                              f"{self.title} is for {self.player_counts}, not "
+                              f"{value_text(num_players)}")
         if not lo <= num_players <= hi:
-            counts = f"{lo}" if lo == hi else f"{lo} to {hi}"
-            raise OptionError(f"{self.title} is for {counts} players, not {num_players}")
+            raise OptionError(f"{self.title} is for {self.player_counts}, not {num_players}")
         if num_players not in self._programs:
             try:
                 self._programs[num_players] = build_program(self, num_players)

@@ -53,6 +53,7 @@ def check_player_counts(game: Game) -> list[Diagnostic]:
              if not d.up_to and d.count is not None]
     short: dict[int, list[tuple[int, int, int, int]]] = {}  # deal -> (n, each, needed, cards)
     unknown: set[int] = set()
+    dealt: dict[int, list[int]] = {}  # deal -> the counts it can be made at
     faults: dict[Span, list[tuple[int, str]]] = {}  # where -> (count, message)
     lo, hi = game.player_range
     for n in range(lo, hi + 1):
@@ -67,6 +68,8 @@ def check_player_counts(game: Game) -> list[Diagnostic]:
             elif each * n > prog.num_cards:
                 short.setdefault(i, []).append((n, each, each * n, prog.num_cards))
                 fits = False
+            else:
+                dealt.setdefault(i, []).append(n)
         if fits:  # a count whose deal cannot fit fails at that deal: said once, above
             try:  # (recorded, and the first prompt shown: their texts are worked out too)
                 state = game.new_state(n, seed=0, record_events=True)
@@ -80,10 +83,13 @@ def check_player_counts(game: Game) -> list[Diagnostic]:
         _, each, needed, cards = rows[0]
         # (the most the whole deck could serve: what else the game deals first is found
         # by starting it, below)
+        # (the count it deals may depend on the count of players: say where it fits)
+        fits_at = f"it can be made with {_counts(dealt[i])} only" if i in dealt else \
+            "it fits no player count of the game"
         found.append(Diagnostic(
             f"with {_counts(ns)} this deal cannot be made: {each} cards to each of {ns[0]} "
-            f"players need {needed}, and the game has {cards} cards, enough for at most "
-            f"{cards // each} players (or write 'deal up to')", deals[i].span))
+            f"players need {needed}, and the game has {cards} cards; {fits_at} (or write "
+            "'deal up to')", deals[i].span))
     for span, failed in faults.items():
         ns = [n for n, _ in failed]
         first = f" (with {ns[0]}: {failed[0][1]})" if len(ns) > 1 else f": {failed[0][1]}"

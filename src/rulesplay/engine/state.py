@@ -36,7 +36,7 @@ from .observe import (
 )
 from .program import DisplayText
 from .save_shape import SAVE_VERSION, check_shape, restore, save_data
-from .team_results import TeamResults
+from .team_results import ResultFault, TeamResults
 
 if TYPE_CHECKING:
     from .game import Game
@@ -409,6 +409,8 @@ class State(TeamResults):
         phase = self.program.phase_name(self)
         prefix = f"in phase '{phase}': " if phase else ""
         sources = self.program.checked.sources  # the text the game was loaded from
+        if isinstance(exc, ResultFault):  # a result rule runs in no phase
+            return exc
         if isinstance(exc, RulesError):
             if exc.span == Span():
                 exc.span = where
@@ -426,62 +428,6 @@ class State(TeamResults):
         self.pending = None
         if self.events is not None and self.events.__class__ is not Tally:
             self.events.append(events.end(self.scores(), self.winners()))
-
-    # ------------------------------------------------------------ results
-    def scores(self) -> list[int]:
-        """Each seat's score by the ruleset's ``score:`` expression (points)."""
-        slot, score, _ = self.program.score_fns
-        loc = self.loc
-        saved = loc[slot]
-        out = []
-        try:  # (a fault names the score rule; bots ask this after every look-ahead)
-            for seat in range(self.num_players):
-                loc[slot] = seat
-                out.append(score(self, None))
-        except FAULTS as exc:
-            rs = self.program.ruleset
-            raise self._located(exc, rs.score.span if rs.score else None,
-                                "the score") from None
-        loc[slot] = saved
-        return out
-
-    def rank_keys(self) -> list[tuple[int, ...]]:
-        """Each seat's (score, tiebreak...) tuple; the highest wins."""
-        slot, score, ties = self.program.score_fns
-        loc = self.loc
-        saved = loc[slot]
-        out = []
-        try:  # (a fault names the tiebreak; bots ask this after every playout)
-            for seat in range(self.num_players):
-                loc[slot] = seat
-                out.append((score(self, None), *(t(self, None) for t in ties)))
-        except FAULTS as exc:
-            rs = self.program.ruleset
-            raise self._located(exc, rs.tiebreaks[0].span if rs.tiebreaks else None,
-                                "a tiebreak") from None
-        loc[slot] = saved
-        return out
-
-    def winners(self) -> list[int]:
-        """The winning seats: the ruleset's ``winners:`` expression when it has one, else the
-        seats with the best (score, tiebreaks) tuple (with teams: the best team's seats);
-        several when still tied."""
-        if self.program.winners_fn is not None:
-            try:
-                return sorted(set(self.program.winners_fn(self, None)))
-            except FAULTS as exc:
-                rs = self.program.ruleset
-                raise self._located(exc, rs.winners.span if rs.winners else None,
-                                    "the winners rule") from None
-        keys = self.rank_keys()
-        if self.program.layout.teamed:  # teammates score alike, so the best team's seats win
-            self.team_keys(keys)
-        try:
-            best = max(keys)  # (scores that are not numbers: a damaged save)
-        except FAULTS as exc:
-            score = self.program.ruleset.score
-            raise self._located(exc, score.span if score else None, "the score") from None
-        return [seat for seat, k in enumerate(keys) if k == best]
 
     def public_history(self, seat: int | None) -> list[tuple[int, str | None]]:
         """Every decision so far as ``seat`` (None: an onlooker) knows it: ``(player,

@@ -104,6 +104,7 @@ def build_cards(prog: Program, comp: ExprCompiler) -> None:
                 stem = f"{k.name}-{stem}"
             copies = row_copies
             for copy in range(1, copies + 1):
+                card_id = f"{stem}#{copy}" if copies > 1 else stem
                 cid = len(lay.kind_of)
                 lay.kind_of.append(k.name)
                 for a in attrs:
@@ -118,10 +119,10 @@ def build_cards(prog: Program, comp: ExprCompiler) -> None:
                         msg = exc.message if isinstance(exc, RulesError) else \
                             fault_message(exc)
                         raise RulesValidationError(
-                            f"attribute '{attr.name}' of card {values}: {msg}",
+                            f"attribute '{attr.name}' of card {card_id}: {msg}",
                             attr.span) from None
                     values[attr.name] = lay.attr_table[attr.name][cid] = value
-                prog.card_ids.append(f"{stem}#{copy}" if copies > 1 else stem)
+                prog.card_ids.append(card_id)
                 prog.card_attrs.append({"kind": k.name, **{
                     a: sorted(v) if isinstance(v, frozenset) else v
                     for a, v in values.items()}})

@@ -46,6 +46,19 @@ __all__ = ["ANY", "BUILTINS", "MAX_CARDS", "PER_ELEMENT", "RESERVED", "Builtin",
            "per_player_hint", "phase_edges", "start_phase", "value_before_play"]
 
 
+def _choice_words(o: ir.OptionDecl, diagnostics: list[Diagnostic]) -> None:
+    """An unknown name as the value of a choice option (``option offer_lead = no_led``) is
+    a misspelt value of that option: say so, with "did you mean" from its values (not from
+    every name of the ruleset)."""
+    if not o.choices or not isinstance(o.default, ir.Name):
+        return
+    for diag in diagnostics:
+        if diag.message.startswith(f"undefined name '{o.default.id}'"):
+            diag.message = (f"'{o.default.id}' is not a value of option '{o.name}'"
+                            + did_you_mean(o.default.id, o.choices)
+                            + "; allowed: " + ", ".join(o.choices))
+
+
 class Checker:
     """Checks one ruleset: every pass, in order, over one shared :class:`Context`.
 
@@ -83,11 +96,13 @@ class Checker:
         ctx.scopes.append({})
         for o in r.options:
             ctx.scopes.append({})
+            first = len(ctx.out.diagnostics)
             exprs.expr(o.default)
             for bound in (o.lo_at, o.hi_at):
                 if bound is not None:
                     exprs.want(bound, "int")
             ctx.scopes.pop()
+            _choice_words(o, ctx.out.diagnostics[first:])
         for v in r.vars:
             t = ctx.var_type(v)
             with ctx.only_reading(None):  # worked out when it is set, like a statement
@@ -183,7 +198,9 @@ def check(ruleset: ir.Ruleset, sources: dict[str, str] | None = None) -> Checked
         RulesValidationError: with every error found, sorted by position (warnings are not
             included).
     """
-    checked = Checker(ruleset).run()
+    checker = Checker(ruleset)
+    checker.ctx.out.sources = dict(sources or {})  # (a message may point inside a line)
+    checked = checker.run()
     checked.sources = dict(sources or {})
     ruleset = checked.ruleset  # (with defines and state-dependent attributes expanded)
     if checked.diagnostics:

@@ -7,7 +7,7 @@ player count the ruleset allows.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import Any
 
 from .. import ir
@@ -190,12 +190,14 @@ def _const_binop(ev: ConstEval, e: ir.BinOp) -> Any:
         raise _EvalFault(f"'{e.op}' cannot combine {a!r} and {b!r}", e) from None
 
 
-def _show_value(value: Any) -> str:
+def _show_value(value: Any, choices: Collection[str] = ()) -> str:
     """A worked-out value for a message. A yes/no value is named by its kind: the file may
     spell it ``yes`` or ``true`` (``no``, ``false``), and a message must not say a word the
     author did not write."""
     if isinstance(value, bool):
         return "a yes/no value"
+    if isinstance(value, str) and value not in choices:  # a text, not a choice's value
+        return f'the text "{value}"'
     return str(value)
 
 
@@ -317,7 +319,8 @@ def constant_checks(c: Context) -> dict[int, dict[str, Any]]:
                 continue
             problem = _option_problem(o, value, *bounds)
             if problem is not None:
-                report(f"the default of option '{o.name}' is {_show_value(value)}{where}; "
+                report(f"the default of option '{o.name}' is "
+                       f"{_show_value(value, c.sym.choice_values)}{where}; "
                        f"{problem}", o.default, (o.name, 0))
                 continue
             env[o.name] = value

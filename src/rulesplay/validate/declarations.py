@@ -57,8 +57,10 @@ class Declarations:
         for again in r.duplicates:
             ctx.error(f"'{again.text}' is given twice; a ruleset has one", again.span)
         if r.min_players < 1 or r.max_players < r.min_players or r.max_players > 64:
-            ctx.error(f"players {r.min_players}..{r.max_players} is not a range of 1 to 64 "
-                      "players", r.players_span if r.players_span.line else r.span)
+            written = f"{r.min_players}" if r.min_players == r.max_players else \
+                f"{r.min_players}..{r.max_players}"
+            ctx.error(f"players {written} is not a range of 1 to 64 players",
+                      r.players_span if r.players_span.line else r.span)
         elif r.usual_players is not None and not \
                 r.min_players <= r.usual_players <= r.max_players:
             ctx.error(f"the usual count, {r.usual_players}, is not in players "
@@ -211,7 +213,8 @@ class Declarations:
         """Report attribute ``a``'s enum ``name`` when no enum has that name."""
         if name not in self.sym.enums:
             self.ctx.error(f"unknown enum '{name}' for attribute '{a.name}'"
-                           + did_you_mean(name, self.sym.enums), a.span)
+                           + did_you_mean(name, [*self.sym.enums, "text"]),
+                           self.ctx.type_span(a, name))
     def zone_flags(self, z: ir.ZoneDecl) -> None:
         """A zone says where it is (shared or per player) and only flags the language has."""
         for flag in z.unknown_flags:

@@ -179,6 +179,28 @@ class Context:
                 return scope[name]
         return None
 
+    def type_span(self, decl: ir.VarDecl | ir.AttrDecl, typ: str | None = None) -> Span:
+        """Where ``decl``'s type (``typ``, default its ``type``) is written: the word after
+        the first ':' outside quotes, after its name, found in its source; its name's span
+        when the source is unknown."""
+        typ = typ if typ is not None else getattr(decl, "type", "")
+        text = self.out.sources.get(decl.span.file)
+        lines = text.split("\n") if text else []
+        if not typ or not 0 < decl.span.line <= len(lines):
+            return decl.span
+        line = lines[decl.span.line - 1]
+        quoted = False
+        for i in range(max(decl.span.col - 1, 0), len(line)):
+            if line[i] == '"' and line[i - 1:i] != "\\":
+                quoted = not quoted
+            elif line[i] == ":" and not quoted:
+                at = i + 1 + len(line[i + 1:]) - len(line[i + 1:].lstrip(" \t"))
+                if line.startswith(typ, at):
+                    return Span(file=decl.span.file, line=decl.span.line, col=at + 1,
+                                end_line=decl.span.line, end_col=at + 1 + len(typ))
+                break
+        return decl.span
+
     def var_type(self, decl: ir.VarDecl) -> str:
         """The type a variable holds (``int``, ``enum:suit``...); an unknown type name is
         an error, typed :data:`ANY`."""
@@ -189,5 +211,5 @@ class Context:
             return f"enum:{t}"
         self.error(f"unknown type '{t}'; allowed: int, bool, player, card or an enum"
                    + did_you_mean(t, [*self.sym.enums, "int", "bool", "player", "card"]),
-                   decl.span)
+                   self.type_span(decl))
         return ANY
