@@ -1,0 +1,185 @@
+"""``rulesplay lsp``: the language server, over stdin and stdout, on pygls.
+
+Diagnostics follow the editor's buffer: on open and save at once, on change 0.3 s after the
+last keystroke (a burst of typing is checked once). Hover, completion, go-to-definition and
+the outline answer from the last table of declarations that parsed (:mod:`.index`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from lsprotocol import types
+from pygls.lsp.server import LanguageServer
+from pygls.uris import from_fs_path, to_fs_path
+
+from ..errors import Diagnostic
+from .analyse import analyse
+from .complete import complete
+from .convert import completion_item, lsp_diagnostic, lsp_range, symbols
+from .index import Index
+from .lookup import hover_text, resolve
+from .positions import from_client, lines_of
+
+DEBOUNCE = 0.3  # seconds after the last change before the ruleset is checked again
+
+
+class RulesServer(LanguageServer):
+    """The server's state: the last declarations table of each open document, the files
+    whose diagnostics each one published, and the pending checks."""
+
+    def __init__(self) -> None:
+        super().__init__("rulesplay", "1")
+        self.indexes: dict[str, Index] = {}
+        self.published: dict[str, set[str]] = {}
+        self.pending: dict[str, asyncio.TimerHandle] = {}
+
+    @property
+    def encoding(self) -> str:
+        """The position encoding agreed with the editor ("utf-16" unless it asked)."""
+        enc = self.workspace.position_encoding
+        return str(getattr(enc, "value", enc) or "utf-16")
+
+    def path_of(self, uri: str) -> tuple[str, bool]:
+        """The file path of ``uri``, and whether it is a file on disk."""
+        path = to_fs_path(uri) if uri.startswith("file:") else None
+        return (str(Path(path).resolve()), True) if path else (uri, False)
+
+    def buffers(self) -> dict[str, str]:
+        """The text of every open file, by resolved path."""
+        out = {}
+        for uri, doc in self.workspace.text_documents.items():
+            path, on_disk = self.path_of(uri)
+            if on_disk:
+                out[path] = doc.source
+        return out
+
+    def check(self, uri: str) -> None:
+        """Check the document ``uri`` and publish its diagnostics (and those of the files it
+        brings in that are not open themselves)."""
+        self.pending.pop(uri, None)
+        if uri not in self.workspace.text_documents:
+            return
+        path, on_disk = self.path_of(uri)
+        edited = self.buffers() if on_disk else {}
+        edited[path] = self.workspace.get_text_document(uri).source
+        result = analyse(path, edited, on_disk)
+        if result.index is not None:
+            self.indexes[uri] = result.index
+        now: set[str] = set()
+        for file, diags in result.diagnostics.items():
+            target = uri if file == path else from_fs_path(file)
+            if target is None or (target != uri and target in self.workspace.text_documents):
+                continue
+            self.publish(target, diags, edited.get(file))
+            now.add(target)
+        for stale in self.published.get(uri, set()) - now:
+            self.publish(stale, [], None)
+        self.published[uri] = now
+
+    def publish(self, uri: str, diags: list[Diagnostic], text: str | None) -> None:
+        """Send ``diags`` as the diagnostics of ``uri`` (``text``: the file's text, else
+        each diagnostic's own source)."""
+        out = []
+        for d in diags:
+            lines = lines_of(text if text is not None else d.source or "")
+            out.append(lsp_diagnostic(d, lines, self.encoding))
+        self.text_document_publish_diagnostics(
+            types.PublishDiagnosticsParams(uri=uri, diagnostics=out))
+
+    def later(self, uri: str) -> None:
+        """Check ``uri`` after :data:`DEBOUNCE` seconds with no further change."""
+        if uri in self.pending:
+            self.pending[uri].cancel()
+        self.pending[uri] = asyncio.get_running_loop().call_later(DEBOUNCE, self.check, uri)
+
+    def place(self, uri: str, pos: types.Position) -> tuple[list[str], str, int, int]:
+        """The document's lines, its path, and the cursor as (row, index in characters)."""
+        lines = lines_of(self.workspace.get_text_document(uri).source)
+        row, col = from_client(lines, pos.line, pos.character, self.encoding)
+        return lines, self.path_of(uri)[0], row, col
+
+
+SERVER = RulesServer()
+
+
+@SERVER.feature(types.TEXT_DOCUMENT_DID_OPEN)
+def did_open(ls: RulesServer, params: types.DidOpenTextDocumentParams) -> None:
+    ls.check(params.text_document.uri)
+
+
+@SERVER.feature(types.TEXT_DOCUMENT_DID_CHANGE)
+def did_change(ls: RulesServer, params: types.DidChangeTextDocumentParams) -> None:
+    ls.later(params.text_document.uri)
+
+
+@SERVER.feature(types.TEXT_DOCUMENT_DID_SAVE)
+def did_save(ls: RulesServer, params: types.DidSaveTextDocumentParams) -> None:
+    ls.check(params.text_document.uri)
+
+
+@SERVER.feature(types.TEXT_DOCUMENT_DID_CLOSE)
+def did_close(ls: RulesServer, params: types.DidCloseTextDocumentParams) -> None:
+    uri = params.text_document.uri
+    if uri in ls.pending:
+        ls.pending.pop(uri).cancel()
+    for target in ls.published.pop(uri, set()):
+        ls.publish(target, [], None)
+    ls.indexes.pop(uri, None)
+
+
+@SERVER.feature(types.TEXT_DOCUMENT_HOVER)
+def hover(ls: RulesServer, params: types.HoverParams) -> types.Hover | None:
+    uri = params.text_document.uri
+    lines, path, row, col = ls.place(uri, params.position)
+    text = hover_text(ls.indexes.get(uri), lines, path, row, col)
+    if text is None:
+        return None
+    return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown,
+                                                    value=text))
+
+
+@SERVER.feature(types.TEXT_DOCUMENT_COMPLETION,
+                types.CompletionOptions(trigger_characters=["."]))
+def completion(ls: RulesServer, params: types.CompletionParams) -> types.CompletionList:
+    uri = params.text_document.uri
+    lines, path, row, col = ls.place(uri, params.position)
+    items = complete(ls.indexes.get(uri), lines[row][:col] if lines else "", path, row)
+    return types.CompletionList(is_incomplete=False,
+                                items=[completion_item(i) for i in items])
+
+
+@SERVER.feature(types.TEXT_DOCUMENT_DEFINITION)
+def definition(ls: RulesServer, params: types.DefinitionParams) -> list[types.Location]:
+    uri = params.text_document.uri
+    lines, path, row, col = ls.place(uri, params.position)
+    index = ls.indexes.get(uri)
+    found = resolve(index, lines, path, row, col)
+    if index is None or found is None:
+        return []
+    out = []
+    for d in found[1][:1]:
+        target = uri if d.span.file == path else from_fs_path(d.span.file)
+        if target is not None:
+            file_lines = lines_of(index.sources.get(d.span.file, ""))
+            out.append(types.Location(uri=target,
+                                      range=lsp_range(file_lines, d.span, ls.encoding)))
+    return out
+
+
+@SERVER.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
+def document_symbol(ls: RulesServer,
+                    params: types.DocumentSymbolParams) -> list[types.DocumentSymbol]:
+    uri = params.text_document.uri
+    index = ls.indexes.get(uri)
+    if index is None:
+        return []
+    path = ls.path_of(uri)[0]
+    own = [d for d in index.decls if d.span.file == path]
+    return symbols(own, lines_of(index.sources.get(path, "")), ls.encoding)
+
+
+def serve() -> None:
+    """Run the server on stdin and stdout until the editor says exit."""
+    SERVER.start_io()
