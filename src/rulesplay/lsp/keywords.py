@@ -127,6 +127,13 @@ OTHER: dict[str, str] = {
     "all": "deal all from ZONE: every card, round the table",
     "up": "deal up to N: fewer when the zone runs out",
     "game": "end game: the game ends now",
+    "by": "led by / won by / chosen by / ordered by / seen by",
+    "choose": "SEAT may choose NAME from DOMAIN: a decision the seat may skip",
+    "consecutive": "of consecutive KEY: the chosen cards' KEY values form a run",
+    "one": "of one KEY: the chosen cards share a KEY value",
+    "out": "sits out if TEST: seats that skip this trick",
+    "play": "after play: the block run after each play of a trick",
+    "turn": "pass for this turn: the pass holds for this turn only",
 }
 
 MEANINGS: dict[str, str] = {**OTHER, **STATEMENTS, **DECLARATIONS}
