@@ -30,6 +30,7 @@ class Client:
                                      stderr=subprocess.PIPE)
         self.messages: queue.Queue[dict[str, Any]] = queue.Queue()
         self.held: list[dict[str, Any]] = []
+        self.answers: dict[str, Any] = {}  # answers a test keeps for later ones
         self.next_id = 0
         self.reader = threading.Thread(target=self._read, daemon=True)
         self.reader.start()
