@@ -11,6 +11,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -75,14 +76,20 @@ class Client:
             if "method" in msg and "id" not in msg:
                 self.held.append(msg)
 
-    def notification(self, method: str, timeout: float = 20, **match: Any) -> dict[str, Any]:
-        """The next notification ``method`` whose params hold ``match``'s items."""
+    def notification(self, method: str, timeout: float = 20,
+                     where: Callable[[dict[str, Any]], bool] = lambda params: True,
+                     **match: Any) -> dict[str, Any]:
+        """The next notification ``method`` whose params hold ``match``'s items and pass
+        ``where``; those of that method and match before it are dropped (stale)."""
         deadline = time.monotonic() + timeout
         while True:
-            for i, msg in enumerate(self.held):
-                if msg["method"] == method and \
-                        all(msg["params"].get(k) == v for k, v in match.items()):
-                    return self.held.pop(i)["params"]  # type: ignore[no-any-return]
+            same = [i for i, msg in enumerate(self.held) if msg["method"] == method
+                    and all(msg["params"].get(k) == v for k, v in match.items())]
+            for i in same:
+                if where(self.held[i]["params"]):
+                    params: dict[str, Any] = self.held[i]["params"]
+                    self.held = [m for j, m in enumerate(self.held) if j not in same or j > i]
+                    return params
             msg = self._next(deadline)
             if "method" in msg and "id" not in msg:
                 self.held.append(msg)

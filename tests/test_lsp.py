@@ -175,8 +175,12 @@ def test_definition_finds_names_in_this_file_and_in_included_ones(
         "textDocument": {"uri": uri, "version": 6}, "contentChanges": [{"text": text}]})
     client.notification("textDocument/publishDiagnostics", uri=uri)
     kind = _ask(client, "textDocument/definition", uri, _at(text, "is coin", into=3))
-    assert kind == [{"uri": (folder / "cards.part").as_uri(),
+    part = (folder / "cards.part").as_uri()
+    assert kind == [{"uri": part,
                      "range": {"start": _at(CARDS, "coin"), "end": _at(CARDS, "coin", into=4)}}]
+    top = {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}}
+    assert _ask(client, "textDocument/definition", uri, _at(text, "cards.part")) == \
+        [{"uri": part, "range": top}]
 
 
 def test_the_outline_lists_the_files_declarations(editor: tuple[Client, str]) -> None:
@@ -206,3 +210,26 @@ def test_a_mistake_in_an_included_file_shows_there_and_at_the_include_line(
     cleared = client.notification("textDocument/publishDiagnostics",
                                   uri=(folder / "cards.part").as_uri())
     assert cleared["diagnostics"] == []
+
+
+def test_an_unsaved_edit_of_an_open_part_shows_in_the_file_that_includes_it(
+        editor: tuple[Client, str], folder: Path) -> None:
+    client, uri = editor
+    part = (folder / "cards.part").as_uri()
+    client.notify("textDocument/didOpen", {"textDocument": {
+        "uri": part, "languageId": "rules", "version": 1, "text": CARDS}})
+    assert client.notification("textDocument/publishDiagnostics", uri=part)["diagnostics"] == []
+    broken = CARDS.replace("face: 1..3", "face: 1..x")
+    client.notify("textDocument/didChange", {
+        "textDocument": {"uri": part, "version": 2}, "contentChanges": [{"text": broken}]})
+    here = client.notification("textDocument/publishDiagnostics", uri=uri,
+                               where=lambda p: bool(p["diagnostics"]))
+    assert [d["range"]["start"] for d in here["diagnostics"]] == [_at(GOOD, "include")]
+    assert "in cards.part:3:" in here["diagnostics"][0]["message"]
+    there = client.notification("textDocument/publishDiagnostics", uri=part,
+                                where=lambda p: bool(p["diagnostics"]))
+    # said by its own check and by the including file's: shown once
+    assert [d["range"]["start"]["line"] for d in there["diagnostics"]] == [2]
+    client.notify("textDocument/didChange", {
+        "textDocument": {"uri": part, "version": 3}, "contentChanges": [{"text": CARDS}]})
+    assert client.notification("textDocument/publishDiagnostics", uri=uri)["diagnostics"] == []

@@ -87,7 +87,8 @@ def test_a_variant_sees_its_base_declarations_and_its_unsaved_text(tmp_path: Pat
     got = resolve(found.index, lines, path, 2, 5)
     assert got is not None and got[1][0].span.file == str(tmp_path / "base.rules")
     assert "player var points" in (hover_text(found.index, lines, path, 2, 5) or "")
-    assert {"pile", "points"} <= {i.label for i in complete(found.index, "    x = ", path, 2)}
+    typed = lines_of(unsaved.replace("points[1] += pile", "x = "))
+    assert {"pile", "points"} <= {i.label for i in complete(found.index, typed, path, 2, 8)}
     # a mistake in the base is shown in the base and at the variant's extends line
     (tmp_path / "base.rules").write_text(BASE.replace("pile\n    next", "pyle\n    next"),
                                          encoding="utf-8")
@@ -103,3 +104,21 @@ def test_a_buffer_that_is_no_file_yet_is_checked_alone() -> None:
                     on_disk=False)
     assert any("ned" in d.message for d in found.diagnostics["untitled:1"])
     assert found.index is not None and found.index.named("pile")
+
+
+def test_an_indented_line_completes_what_its_declaration_holds() -> None:
+    text = BASE.replace("    face: 1..3\n", "    face: 1..3\n    co\n")
+    lines = lines_of(text)
+    row = lines.index("    co")
+    assert [i.label for i in complete(None, lines, "x.rules", row, 6)] == \
+        ["copies", "label", "short", "table"]
+    row = lines.index("    next end")
+    inside = [i.label for i in complete(None, lines, "x.rules", row, 4)]
+    assert "move" in inside and "copies" not in inside and "phase" not in inside
+
+
+def test_a_part_file_alone_is_only_parsed(tmp_path: Path) -> None:
+    part = str(tmp_path / "cards.part")
+    assert analyse(part, {part: "card coin:\n    face: 1..3\n"}).diagnostics == {part: []}
+    broken = analyse(part, {part: "card coin:\n    face: 1..\n"}).diagnostics[part]
+    assert len(broken) == 1 and broken[0].span.line == 2

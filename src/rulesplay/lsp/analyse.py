@@ -6,6 +6,10 @@ The text of every file the editor has open comes from its buffer, unsaved edits 
 are read from disk, with the loader's usual reach. A problem in an extended or included file
 is reported on that file, and once more in the file being edited, at its ``extends`` or
 ``include`` line (the line that brought it in), so the author sees it where they type.
+
+A ``.part`` file is no whole game (it holds declarations for others to include): checked
+alone it is only parsed; its other mistakes are found by the checks of the files that
+include it, and reported on it from there.
 """
 
 from __future__ import annotations
@@ -45,6 +49,7 @@ def analyse(path: str, edited: dict[str, str], on_disk: bool = True) -> Analysis
     """
     out = Analysis(diagnostics={path: []})
     sources: dict[str, str] = {}
+    found: list[Diagnostic] = []
     try:
         if on_disk:
             ruleset = parse_edited(path, edited, sources)
@@ -52,16 +57,18 @@ def analyse(path: str, edited: dict[str, str], on_disk: bool = True) -> Analysis
             sources = {path: edited[path]}
             ruleset = parse_text(edited[path], path)
         out.index = build(ruleset, sources)
-    except RulesError:
-        pass  # the diagnostics come from the full load below
-    try:
-        if on_disk:
-            _, checked = load_edited(path, edited)
-        else:
-            _, checked = load_bundle(Bundle(name=path, top=path, files={path: edited[path]}))
-        found = list(checked.warnings)
     except RulesError as exc:
-        found = list(exc.diagnostics)
+        found = list(exc.diagnostics)  # (the full load below finds them again)
+    if not path.endswith(".part"):
+        try:
+            if on_disk:
+                _, checked = load_edited(path, edited)
+            else:
+                files = {path: edited[path]}
+                _, checked = load_bundle(Bundle(name=path, top=path, files=files))
+            found = list(checked.warnings)
+        except RulesError as exc:
+            found = list(exc.diagnostics)
     top = parse_top(path, edited.get(path, ""))
     for diag in found:
         file = diag.span.file if diag.span.line > 0 else path

@@ -1,7 +1,8 @@
 """Completion: what may be written at the cursor, from the text before it on its line.
 
-- at the start of a line: the declaration keywords (not indented) or the statement keywords
-  (indented, inside a phase, rule or block), then the names in scope;
+- at the start of a line: the declaration keywords (not indented); indented, what the
+  enclosing declaration holds: a card kind's lines (``copies``, ``label`` ...), an
+  ability's (``modify``, ``at``), or the statement keywords and the names in scope;
 - after ``next`` or ``start``: the phases; after ``do``: the rules; after ``is``: the card
   kinds; after ``remove WHAT``: the base's names of that kind;
 - after ``.``: card attributes (and card variables);
@@ -16,7 +17,7 @@ from dataclasses import dataclass
 
 from ..validate.functions import SUMMARIES
 from .index import Decl, Index
-from .keywords import DECLARATIONS, MEANINGS, STATEMENTS
+from .keywords import DECLARATIONS, IN_ABILITY, IN_CARD, MEANINGS, STATEMENTS
 
 
 @dataclass(frozen=True)
@@ -41,10 +42,12 @@ _WHAT = {"option": "option", "enum": "enum", "card": "card kind", "zone": "zone"
 _SCOPE = ("option", "zone", "variable", "enum", "enum value", "define")
 
 
-def complete(index: Index | None, before: str, path: str, row: int) -> list[Item]:
-    """The completions for a cursor with ``before`` (the text of its line up to it) on the
-    0-based line ``row`` of ``path``."""
+def complete(index: Index | None, lines: list[str], path: str, row: int,
+             col: int) -> list[Item]:
+    """The completions for a cursor at ``col`` (in characters) of the 0-based line ``row``
+    of ``path``, whose text is ``lines``."""
     decls = index or Index()
+    before = lines[row][:col] if 0 <= row < len(lines) else ""
     if re.search(r"\.\w*$", before):
         cards = [d for d in decls.of_kind("variable") if d.line.startswith("card ")]
         return _items(decls.of_kind("attribute") + cards)
@@ -62,8 +65,22 @@ def complete(index: Index | None, before: str, path: str, row: int) -> list[Item
     if re.fullmatch(r"\w*", before):
         return [Item(w, "keyword", m) for w, m in DECLARATIONS.items()]
     if re.fullmatch(r"\s+\w*", before):
+        owner = _enclosing(lines, row)
+        if owner in ("card", "ability"):
+            return [Item(w, "keyword", MEANINGS[w])
+                    for w in (IN_CARD if owner == "card" else IN_ABILITY)]
         return [Item(w, "keyword", m) for w, m in STATEMENTS.items()] + names + builtins
     return names + builtins + words
+
+
+def _enclosing(lines: list[str], row: int) -> str:
+    """The first word of the top-level declaration line ``row`` is inside (``replace``
+    skipped), or "" at the margin."""
+    for text in reversed(lines[:row]):
+        if text.strip() and not text[0].isspace() and not text.lstrip().startswith("#"):
+            words = text.split()
+            return words[1] if words[0] == "replace" and len(words) > 1 else words[0]
+    return ""
 
 
 def _locals(index: Index, path: str, row: int) -> list[Decl]:

@@ -57,6 +57,10 @@ STATEMENTS: dict[str, str] = {
     "next": "next PHASE [if EXPR]: where the phase goes when its statements are done",
 }
 
+# Words that start a line inside a card kind and inside an ability.
+IN_CARD = ("copies", "label", "short", "table")
+IN_ABILITY = ("modify", "at")
+
 # Other words of statements and expressions, with their meaning.
 OTHER: dict[str, str] = {
     "chooses": "SEAT chooses NAME from DOMAIN: a decision of that seat",

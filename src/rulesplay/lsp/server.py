@@ -10,6 +10,7 @@ declarations that parsed (:mod:`.index`).
 from __future__ import annotations
 
 import asyncio
+import re
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -17,7 +18,6 @@ from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
 
-from ..errors import Diagnostic
 from .analyse import Analysis, analyse
 from .complete import complete
 from .convert import completion_item, lsp_diagnostic, lsp_range, symbols
@@ -25,17 +25,19 @@ from .index import Index
 from .lookup import hover_text, resolve
 from .positions import from_client, lines_of
 
+_FILE_LINE = re.compile(r'^\s*(include|extends)\s+"([^"\\]+)"')
 DEBOUNCE = 0.3  # seconds after the last change before the ruleset is checked again
 
 
 class RulesServer(LanguageServer):
-    """The server's state: the last declarations table of each open document, the files
-    whose diagnostics each one published, and the pending checks."""
+    """The server's state: the last declarations table of each open document, what each
+    one's check said about each file, and the pending checks."""
 
     def __init__(self) -> None:
         super().__init__("rulesplay", "1")
         self.indexes: dict[str, Index] = {}
-        self.published: dict[str, set[str]] = {}
+        # file uri -> the document whose check said it -> diagnostics
+        self.said: dict[str, dict[str, list[types.Diagnostic]]] = {}
         self.pending: dict[str, asyncio.TimerHandle] = {}
         self.turns: dict[str, int] = {}  # checks started, per document
         # One check at a time, off the event loop (a large ruleset takes ~0.4 s of CPU).
@@ -77,38 +79,61 @@ class RulesServer(LanguageServer):
 
     def found(self, uri: str, turn: int, path: str, edited: dict[str, str],
               result: Analysis) -> None:
-        """Publish the diagnostics of a check of ``uri`` (and those of the files it brings in
-        that are not open themselves), unless a later check of it has started."""
+        """Take in the diagnostics of a check of ``uri`` (for it and for the files it brings
+        in), unless a later check of it has started, and publish the files they touch."""
         if turn != self.turns.get(uri) or uri not in self.workspace.text_documents:
             return
         if result.index is not None:
             self.indexes[uri] = result.index
-        now: set[str] = set()
+        touched = {target for target, by in self.said.items() if uri in by}
+        for by in self.said.values():
+            by.pop(uri, None)
         for file, diags in result.diagnostics.items():
             target = uri if file == path else from_fs_path(file)
-            if target is None or (target != uri and target in self.workspace.text_documents):
+            if target is None:
                 continue
-            self.publish(target, diags, edited.get(file))
-            now.add(target)
-        for stale in self.published.get(uri, set()) - now:
-            self.publish(stale, [], None)
-        self.published[uri] = now
+            text = edited.get(file)
+            self.said.setdefault(target, {})[uri] = [
+                lsp_diagnostic(d, lines_of(text if text is not None else d.source or ""),
+                               self.encoding) for d in diags]
+            touched.add(target)
+        for target in sorted(touched):
+            self.publish(target)
 
-    def publish(self, uri: str, diags: list[Diagnostic], text: str | None) -> None:
-        """Send ``diags`` as the diagnostics of ``uri`` (``text``: the file's text, else
-        each diagnostic's own source)."""
-        out = []
-        for d in diags:
-            lines = lines_of(text if text is not None else d.source or "")
-            out.append(lsp_diagnostic(d, lines, self.encoding))
+    def forget(self, uri: str) -> None:
+        """Drop what the checks of ``uri`` said (it was closed), publishing what is left."""
+        for target in sorted(t for t, by in self.said.items() if uri in by):
+            self.said[target].pop(uri)
+            self.publish(target)
+
+    def publish(self, target: str) -> None:
+        """Send the diagnostics of ``target``: what every open document's check said about
+        it (a base open beside its variant is reported by both: each once)."""
+        out: dict[tuple[str, int, int, int, int], types.Diagnostic] = {}
+        for diags in self.said.get(target, {}).values():
+            for d in diags:
+                r = d.range
+                key = (d.message, r.start.line, r.start.character, r.end.line, r.end.character)
+                out.setdefault(key, d)
         self.text_document_publish_diagnostics(
-            types.PublishDiagnosticsParams(uri=uri, diagnostics=out))
+            types.PublishDiagnosticsParams(uri=target, diagnostics=list(out.values())))
+
+    def check_with_users(self, uri: str) -> None:
+        """Check ``uri`` and every other open document that extends or includes it (their
+        diagnostics change with its unsaved text)."""
+        self.check(uri)
+        path = self.path_of(uri)[0]
+        for other, index in list(self.indexes.items()):
+            if other != uri and path in index.sources:
+                self.check(other)
 
     def later(self, uri: str) -> None:
-        """Check ``uri`` after :data:`DEBOUNCE` seconds with no further change."""
+        """Check ``uri`` (and its users) after :data:`DEBOUNCE` seconds with no further
+        change."""
         if uri in self.pending:
             self.pending[uri].cancel()
-        self.pending[uri] = asyncio.get_running_loop().call_later(DEBOUNCE, self.check, uri)
+        self.pending[uri] = asyncio.get_running_loop().call_later(
+            DEBOUNCE, self.check_with_users, uri)
 
     def place(self, uri: str, pos: types.Position) -> tuple[list[str], str, int, int]:
         """The document's lines, its path, and the cursor as (row, index in characters)."""
@@ -132,7 +157,7 @@ def did_change(ls: RulesServer, params: types.DidChangeTextDocumentParams) -> No
 
 @SERVER.feature(types.TEXT_DOCUMENT_DID_SAVE)
 def did_save(ls: RulesServer, params: types.DidSaveTextDocumentParams) -> None:
-    ls.check(params.text_document.uri)
+    ls.check_with_users(params.text_document.uri)
 
 
 @SERVER.feature(types.TEXT_DOCUMENT_DID_CLOSE)
@@ -140,8 +165,7 @@ def did_close(ls: RulesServer, params: types.DidCloseTextDocumentParams) -> None
     uri = params.text_document.uri
     if uri in ls.pending:
         ls.pending.pop(uri).cancel()
-    for target in ls.published.pop(uri, set()):
-        ls.publish(target, [], None)
+    ls.forget(uri)
     ls.indexes.pop(uri, None)
 
 
@@ -161,7 +185,7 @@ def hover(ls: RulesServer, params: types.HoverParams) -> types.Hover | None:
 def completion(ls: RulesServer, params: types.CompletionParams) -> types.CompletionList:
     uri = params.text_document.uri
     lines, path, row, col = ls.place(uri, params.position)
-    items = complete(ls.indexes.get(uri), lines[row][:col] if lines else "", path, row)
+    items = complete(ls.indexes.get(uri), lines, path, row, col)
     return types.CompletionList(is_incomplete=False,
                                 items=[completion_item(i) for i in items])
 
@@ -170,6 +194,14 @@ def completion(ls: RulesServer, params: types.CompletionParams) -> types.Complet
 def definition(ls: RulesServer, params: types.DefinitionParams) -> list[types.Location]:
     uri = params.text_document.uri
     lines, path, row, col = ls.place(uri, params.position)
+    named = _FILE_LINE.match(lines[row]) if lines else None
+    if named and ls.path_of(uri)[1]:
+        file = Path(path).parent / named.group(2)
+        # the ruleset file an include or extends line names, at its top (no other file)
+        if file.suffix in (".rules", ".part") and file.is_file():
+            start = types.Position(line=0, character=0)
+            return [types.Location(uri=file.resolve().as_uri(),
+                                   range=types.Range(start=start, end=start))]
     index = ls.indexes.get(uri)
     found = resolve(index, lines, path, row, col)
     if index is None or found is None:
