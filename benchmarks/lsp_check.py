@@ -42,7 +42,8 @@ def main() -> None:
     paths = args.rulesets or sorted((ROOT / "rulesets").rglob("*.rules"))
     for path in paths:
         times = measure(path, args.repeats)
-        shown = path.relative_to(ROOT) if path.resolve().is_relative_to(ROOT) else path
+        real = path.resolve()
+        shown = real.relative_to(ROOT) if real.is_relative_to(ROOT) else path
         print(f"{str(shown):58s} median {statistics.median(times):6.1f} ms  "
               f"max {max(times):6.1f} ms CPU")
 
