@@ -122,3 +122,15 @@ def test_a_part_file_alone_is_only_parsed(tmp_path: Path) -> None:
     assert analyse(part, {part: "card coin:\n    face: 1..3\n"}).diagnostics == {part: []}
     broken = analyse(part, {part: "card coin:\n    face: 1..\n"}).diagnostics[part]
     assert len(broken) == 1 and broken[0].span.line == 2
+
+
+def test_a_failure_of_rulesplay_itself_becomes_one_diagnostic(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    server = pytest.importorskip("rulesplay.lsp.server")
+
+    def broken(*args: object) -> None:
+        raise KeyError("x")
+
+    monkeypatch.setattr(server, "analyse", broken)
+    said = server.safe_analyse("/a.rules", {"/a.rules": ""}, True).diagnostics["/a.rules"]
+    assert len(said) == 1 and "KeyError" in said[0].message and said[0].span.line == 1

@@ -18,6 +18,7 @@ from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
 
+from ..errors import Diagnostic, Span
 from .analyse import Analysis, analyse
 from .complete import complete
 from .convert import completion_item, lsp_diagnostic, lsp_range, symbols
@@ -73,7 +74,7 @@ class RulesServer(LanguageServer):
         edited = self.buffers() if on_disk else {}
         edited[path] = self.workspace.get_text_document(uri).source
         self.turns[uri] = turn = self.turns.get(uri, 0) + 1
-        done = asyncio.get_running_loop().run_in_executor(self.worker, analyse, path,
+        done = asyncio.get_running_loop().run_in_executor(self.worker, safe_analyse, path,
                                                           edited, on_disk)
         done.add_done_callback(lambda f: self.found(uri, turn, path, edited, f.result()))
 
@@ -140,6 +141,17 @@ class RulesServer(LanguageServer):
         lines = lines_of(self.workspace.get_text_document(uri).source)
         row, col = from_client(lines, pos.line, pos.character, self.encoding)
         return lines, self.path_of(uri)[0], row, col
+
+
+def safe_analyse(path: str, edited: dict[str, str], on_disk: bool) -> Analysis:
+    """:func:`analyse`, or, when rulesplay itself fails on this text (a bug), one
+    diagnostic at the top of the file saying so, instead of a server that stops checking."""
+    try:
+        return analyse(path, edited, on_disk)
+    except Exception as exc:  # (the server must go on answering)
+        said = Diagnostic(f"rulesplay could not check this file ({type(exc).__name__}: "
+                          f"{exc}); please report it", Span(file=path, line=1, col=1))
+        return Analysis(diagnostics={path: [said]})
 
 
 SERVER = RulesServer()
