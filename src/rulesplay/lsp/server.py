@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import re
 from concurrent.futures import ThreadPoolExecutor
+from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
 from lsprotocol import types
@@ -30,12 +31,20 @@ _FILE_LINE = re.compile(r'^\s*(include|extends)\s+"([^"\\]+)"')
 DEBOUNCE = 0.3  # seconds after the last change before the ruleset is checked again
 
 
+def _version() -> str:
+    """rulesplay's version, as installed ("unknown" when run from a bare checkout)."""
+    try:
+        return version("rulesplay")
+    except PackageNotFoundError:
+        return "unknown"
+
+
 class RulesServer(LanguageServer):
     """The server's state: the last declarations table of each open document, what each
     one's check said about each file, and the pending checks."""
 
     def __init__(self) -> None:
-        super().__init__("rulesplay", "1")
+        super().__init__("rulesplay", _version())
         self.indexes: dict[str, Index] = {}
         # file uri -> the document whose check said it -> diagnostics
         self.said: dict[str, dict[str, list[types.Diagnostic]]] = {}
