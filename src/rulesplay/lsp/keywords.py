@@ -95,7 +95,7 @@ OTHER: dict[str, str] = {
     "text": "NAME: text: a card attribute holding a printed text",
     "set": "NAME: set of ENUM: a card attribute holding a set of enum values",
     "modify": "modify STAT: EXPR: what an ability adds to a named stat",
-    "at": "at STEP: a block an ability runs when 'trigger STEP' fires",
+    "at": "at STEP: a block an ability runs when 'trigger STEP' fires; move ... at random",
     "none": "none: no value (an empty top, a skipped choice)",
     "it": "it: the element being tested or measured (in where, count, best ...)",
     "this": "this: the card whose ability is running",
@@ -138,6 +138,9 @@ OTHER: dict[str, str] = {
     "out": "sits out if TEST: seats that skip this trick",
     "play": "after play: the block run after each play of a trick",
     "turn": "pass for this turn: the pass holds for this turn only",
+    "usually": "players 3..5, usually 4: the count a game gets when none is asked for",
+    "random": "move CARDS to ZONE at random: each card at a place drawn from the game's "
+              "seeded generator; random(c) draws one element",
 }
 
 MEANINGS: dict[str, str] = {**OTHER, **STATEMENTS, **DECLARATIONS}
