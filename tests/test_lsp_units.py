@@ -35,6 +35,11 @@ def test_columns_count_utf16_units_for_the_editor() -> None:
     # a span with no end underlines the word it starts at
     assert span_range(lines, Span(line=2, col=1)) == ((1, 0), (1, 4))
     assert span_range(lines, Span(line=1, col=7, end_line=1, end_col=8)) == ((0, 7), (0, 8))
+    # a one-character span at a word (a parser's caret) covers the word; at the end of a
+    # line, the line's last character
+    assert span_range(lines, Span(line=1, col=10, end_line=1, end_col=11)) == ((0, 10), (0, 11))
+    assert span_range(lines, Span(line=1, col=1, end_line=1, end_col=2)) == ((0, 0), (0, 3))
+    assert span_range(lines, Span(line=2, col=5)) == ((1, 3), (1, 4))
 
 
 def test_every_keyword_of_the_grammar_has_a_meaning() -> None:

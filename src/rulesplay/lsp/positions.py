@@ -54,17 +54,23 @@ def from_client(lines: list[str], line: int, character: int,
 
 def span_range(lines: list[str], span: Span,
                encoding: str = "utf-16") -> tuple[tuple[int, int], tuple[int, int]]:
-    """The editor range of ``span``: its end where the span has one, else to the end of the
-    word (or the character) it starts at, so the editor underlines something visible."""
+    """The editor range of ``span``: to its end where the span has one longer than a
+    character, else over the word (or the character) it starts at, or, at the end of a line
+    (a line that stops too soon), over the line's last character, so the editor underlines
+    something visible."""
     start = to_client(lines, span.line, span.col, encoding)
-    if span.end_line > span.line or (span.end_line == span.line and span.end_col > span.col):
+    if span.end_line > span.line or (span.end_line == span.line and span.end_col > span.col + 1):
         return start, to_client(lines, span.end_line, span.end_col, encoding)
     row = start[0]
     text = lines[row] if row < len(lines) else ""
     index = max(span.col, 1) - 1
     word = _WORD.match(text, index)
-    stop = word.end() if word else min(index + 1, len(text))
-    return start, (row, units(text[:stop], encoding))
+    if word:
+        return start, (row, units(text[:word.end()], encoding))
+    if index >= len(text.rstrip()) and text.strip():  # past the line's last character
+        last = len(text.rstrip()) - 1
+        return (row, units(text[:last], encoding)), (row, units(text[:last + 1], encoding))
+    return start, (row, units(text[:min(index + 1, len(text))], encoding))
 
 
 def word_at(lines: list[str], row: int, index: int) -> tuple[str, int, int] | None:
