@@ -36,8 +36,13 @@ def test_the_manifest_names_the_language_grammar_and_server() -> None:
 
 
 def _why_no_build() -> str | None:
-    if shutil.which("npm") is None:
+    if shutil.which("npm") is None or shutil.which("node") is None:
         return "npm is not installed (the extension build needs Node.js 20+ and npm)"
+    node = subprocess.run(["node", "--version"], capture_output=True, text=True)
+    major = int(node.stdout.strip().lstrip("v").split(".")[0] or 0) if node.returncode == 0 \
+        else 0
+    if major < 20:
+        return f"@vscode/vsce 3 needs Node.js 20 or later (found {node.stdout.strip() or 'none'})"
     if not GRAMMAR.is_file():
         return f"no TextMate grammar at {GRAMMAR.relative_to(ROOT)} yet"
     try:
