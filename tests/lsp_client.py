@@ -28,7 +28,7 @@ class Client:
         env = {**os.environ, "PYTHONPATH": SRC + os.pathsep + os.environ.get("PYTHONPATH", "")}
         self.proc = subprocess.Popen([sys.executable, "-m", "rulesplay", "lsp"], env=env,
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.PIPE)
+                                     stderr=subprocess.DEVNULL)  # (never read: never full)
         self.messages: queue.Queue[dict[str, Any]] = queue.Queue()
         self.held: list[dict[str, Any]] = []
         self.answers: dict[str, Any] = {}  # answers a test keeps for later ones
