@@ -168,21 +168,25 @@ SERVER = RulesServer()
 
 @SERVER.feature(types.TEXT_DOCUMENT_DID_OPEN)
 def did_open(ls: RulesServer, params: types.DidOpenTextDocumentParams) -> None:
+    """A file was opened: check it now."""
     ls.check(params.text_document.uri)
 
 
 @SERVER.feature(types.TEXT_DOCUMENT_DID_CHANGE)
 def did_change(ls: RulesServer, params: types.DidChangeTextDocumentParams) -> None:
+    """The buffer changed (pygls has applied the change): check it once typing pauses."""
     ls.later(params.text_document.uri)
 
 
 @SERVER.feature(types.TEXT_DOCUMENT_DID_SAVE)
 def did_save(ls: RulesServer, params: types.DidSaveTextDocumentParams) -> None:
+    """A file was saved: check it and the open files that use it now."""
     ls.check_with_users(params.text_document.uri)
 
 
 @SERVER.feature(types.TEXT_DOCUMENT_DID_CLOSE)
 def did_close(ls: RulesServer, params: types.DidCloseTextDocumentParams) -> None:
+    """A file was closed: drop its pending check, its table and what its checks said."""
     uri = params.text_document.uri
     if uri in ls.pending:
         ls.pending.pop(uri).cancel()
@@ -192,6 +196,7 @@ def did_close(ls: RulesServer, params: types.DidCloseTextDocumentParams) -> None
 
 @SERVER.feature(types.TEXT_DOCUMENT_HOVER)
 def hover(ls: RulesServer, params: types.HoverParams) -> types.Hover | None:
+    """Markdown about the name under the cursor (:func:`.lookup.hover_text`)."""
     uri = params.text_document.uri
     lines, path, row, col = ls.place(uri, params.position)
     text = hover_text(ls.indexes.get(uri), lines, path, row, col)
@@ -204,6 +209,7 @@ def hover(ls: RulesServer, params: types.HoverParams) -> types.Hover | None:
 @SERVER.feature(types.TEXT_DOCUMENT_COMPLETION,
                 types.CompletionOptions(trigger_characters=["."]))
 def completion(ls: RulesServer, params: types.CompletionParams) -> types.CompletionList:
+    """What may be written at the cursor (:func:`.complete.complete`)."""
     uri = params.text_document.uri
     lines, path, row, col = ls.place(uri, params.position)
     items = complete(ls.indexes.get(uri), lines, path, row, col)
@@ -213,6 +219,8 @@ def completion(ls: RulesServer, params: types.CompletionParams) -> types.Complet
 
 @SERVER.feature(types.TEXT_DOCUMENT_DEFINITION)
 def definition(ls: RulesServer, params: types.DefinitionParams) -> list[types.Location]:
+    """Where the name under the cursor is declared, or the file an include/extends line
+    names."""
     uri = params.text_document.uri
     lines, path, row, col = ls.place(uri, params.position)
     named = _FILE_LINE.match(lines[row]) if lines else None
@@ -240,6 +248,7 @@ def definition(ls: RulesServer, params: types.DefinitionParams) -> list[types.Lo
 @SERVER.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
 def document_symbol(ls: RulesServer,
                     params: types.DocumentSymbolParams) -> list[types.DocumentSymbol]:
+    """The outline: the declarations written in this file (:func:`.convert.symbols`)."""
     uri = params.text_document.uri
     index = ls.indexes.get(uri)
     if index is None:

@@ -3,8 +3,9 @@
 Each :class:`Builtin` says everything about one function in one place: its name, how many
 arguments it takes, which argument is evaluated once per element (with ``it`` bound), its
 type rule (run by the validator) and the Python code the engine generates for it (its
-templates). Adding a builtin means adding one row here (and a line to the language
-reference); ``tests/test_stages.py`` checks that every row is complete.
+templates). Adding a builtin means adding one row here, its line in :data:`SUMMARIES` (what
+an editor's hover shows) and a line to the language reference; ``tests/test_stages.py``
+checks that every row is complete, ``tests/test_lsp_units.py`` that every row has its line.
 """
 
 from __future__ import annotations
