@@ -41,8 +41,8 @@ STATEMENTS: dict[str, str] = {
     "move": "move CARDS to [top of|bottom of] ZONE: moves cards between zones",
     "shuffle": "shuffle ZONE: shuffles with the game's seeded generator",
     "deal": "deal N from ZONE to ZONE [starting with SEAT]: deals round the table",
-    "reveal": "reveal ZONE: shows a zone's cards to every seat",
-    "hide": "hide ZONE: hides a revealed zone again",
+    "reveal": "reveal ZONE or VAR: shows a zone's cards or a variable to every seat",
+    "hide": "hide ZONE or VAR: back to its declared visibility",
     "say": 'say "text": a line for every seat\'s account of the game',
     "end": "end game: the game ends now; end trick: the trick ends now (in after play)",
     "break": "break: leaves the innermost repeat or for loop",
@@ -87,7 +87,8 @@ OTHER: dict[str, str] = {
     "times": "repeat N times: a counted loop",
     "as": "repeat N times as i: names the count (from 1)",
     "while": "repeat while TEST: loops while the test holds",
-    "until": "repeat until TEST: loops until the test holds",
+    "until": "repeat until TEST / for each player p from SEAT until TEST: loops until the "
+             "test holds",
     "table": "table: rows of a card kind's attributes, one card (or more) per row",
     "copies": "copies: EXPR: how many of each card of a kind the deck holds",
     "label": 'label: "text {placeholders}": how a card is shown',
@@ -138,6 +139,8 @@ OTHER: dict[str, str] = {
     "out": "sits out if TEST: seats that skip this trick",
     "play": "after play: the block run after each play of a trick",
     "turn": "pass for this turn: the pass holds for this turn only",
+    "before": "before play: in a trick, the block run when a seat's turn comes, before its "
+              "plays are listed",
     "usually": "players 3..5, usually 4: the count a game gets when none is asked for",
     "random": "move CARDS to ZONE at random: each card at a place drawn from the game's "
               "seeded generator; random(c) draws one element",
