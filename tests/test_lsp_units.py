@@ -3,7 +3,6 @@ tables it shows, and what it finds in a ruleset held in the editor's buffers."""
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import pytest
@@ -12,14 +11,13 @@ from click.testing import CliRunner
 import rulesplay.lsp
 from rulesplay.cli import main
 from rulesplay.errors import Span
+from rulesplay.keywords import grammar_keywords
 from rulesplay.lsp.analyse import analyse
 from rulesplay.lsp.complete import complete
 from rulesplay.lsp.keywords import MEANINGS
 from rulesplay.lsp.lookup import hover_text, resolve
 from rulesplay.lsp.positions import from_client, lines_of, span_range, to_client, units
 from rulesplay.validate.functions import BUILTINS, SUMMARIES
-
-GRAMMAR = Path(rulesplay.lsp.__file__).resolve().parents[1] / "grammar.lark"
 
 
 def test_columns_count_utf16_units_for_the_editor() -> None:
@@ -43,11 +41,7 @@ def test_columns_count_utf16_units_for_the_editor() -> None:
 
 
 def test_every_keyword_of_the_grammar_has_a_meaning() -> None:
-    text = re.sub(r"//[^\n]*", "", GRAMMAR.read_text(encoding="utf-8"))
-    words = set(re.findall(r'"([a-z]+)"', text))
-    for pattern in re.findall(r"^[A-Z_]+(?:\.\d)?: /(.*)/", text, re.M):
-        words |= set(re.findall(r"\b([a-z]{2,})\b", pattern))
-    assert not sorted(words - set(MEANINGS))
+    assert not sorted(grammar_keywords() - set(MEANINGS))
 
 
 def test_every_builtin_has_a_summary() -> None:

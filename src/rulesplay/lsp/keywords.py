@@ -1,8 +1,9 @@
 """The language's keywords, each with a one-line meaning, by where they may be written.
 
 The grammar (``grammar.lark``) is the authority on where a word is allowed; these tables are
-what an editor offers and shows. ``tests/test_lsp_units.py`` checks that every keyword of the
-grammar has a line here, so the two cannot drift apart.
+what an editor offers and shows. ``tests/test_lsp_units.py`` checks that every word of the
+grammar (:func:`rulesplay.keywords.grammar_keywords`) has a line here, so the two cannot
+drift apart.
 """
 
 from __future__ import annotations
