@@ -29,3 +29,8 @@ def test_playout_alternates_the_engine_and_the_direct_implementation() -> None:
 def test_help_explains_the_comparisons() -> None:
     assert "--baseline REV" in _run("playout.py", "--help")
     assert "mcts:iterations=100" in _run("bench_agents.py", "--help")
+
+
+def test_the_language_server_check_is_timed_per_ruleset() -> None:
+    out = _run("lsp_check.py", "--repeats", "1", "rulesets/card_hunt.rules")
+    assert "rulesets/card_hunt.rules" in out and "ms CPU" in out

@@ -43,6 +43,10 @@ LAYERS: dict[str, int] = {
     "player_counts": 7,
 }
 NODES_LAYER = 3
+# Above every layer, beside each other: the command line and the language server (issue 15
+# item 4). No other module imports them; the CLI loads the server inside its ``lsp`` command,
+# so pygls (the ``lsp`` extra) is imported by the server's modules only.
+TOP_LAYER = (f"{PACKAGE}.cli", f"{PACKAGE}.__main__", f"{PACKAGE}.lsp")
 
 
 def _modules() -> dict[str, Path]:
@@ -190,3 +194,31 @@ def test_run_time_modules_do_not_name_the_compile_step_even_for_types(module: st
 def test_engine_modules_are_small(module: str) -> None:
     lines = len(MODULES[module].read_text(encoding="utf-8").splitlines())
     assert lines <= MAX_LINES, f"{module} has {lines} lines"
+
+
+def _in_top(module: str) -> bool:
+    return any(module == top or module.startswith(top + ".") for top in TOP_LAYER)
+
+
+def test_nothing_below_imports_the_cli_or_the_language_server() -> None:
+    users = sorted(m for m, targets in GRAPH.items() if not _in_top(m)
+                   and any(_in_top(t) for t in targets))
+    assert not users, f"modules below the top layer import it: {users}"
+
+
+def test_only_the_language_server_imports_pygls() -> None:
+    found = []
+    for module, path in MODULES.items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
+                [node.module or ""] if isinstance(node, ast.ImportFrom) else []
+            if any(n.split(".")[0] in ("pygls", "lsprotocol") for n in names) and \
+                    not module.startswith(f"{PACKAGE}.lsp."):
+                found.append(module)
+    assert not found, f"pygls/lsprotocol imported outside rulesplay.lsp: {found}"
+
+
+@pytest.mark.parametrize("module", sorted(m for m in MODULES if m.startswith(f"{PACKAGE}.lsp")))
+def test_language_server_modules_are_small(module: str) -> None:
+    lines = len(MODULES[module].read_text(encoding="utf-8").splitlines())
+    assert lines <= MAX_LINES // 2, f"{module} has {lines} lines"

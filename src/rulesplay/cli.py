@@ -682,6 +682,22 @@ def diff_(base: str, variant: str) -> None:
                                   + line.strip()))
 
 
+@main.command()
+@click.option("--stdio", is_flag=True, help="Talk over stdin/stdout (the only way; accepted "
+              "because editors' clients pass it).")
+def lsp(stdio: bool) -> None:
+    """Run the language server for editors, over stdin and stdout: diagnostics while typing,
+    hover, completion, go to definition, outline (docs/editors.md). Needs the 'lsp' extra."""
+    from .lsp import missing  # here: pygls loads only for this command
+
+    problem = missing()
+    if problem:
+        raise click.ClickException(problem)
+    from .lsp.server import serve
+
+    serve()
+
+
 def _register_simulation() -> None:
     from .authoring_cli import cards, fmt_, new
     from .sim_cli import compare, simulate

@@ -168,6 +168,31 @@ def load_bundle(bundle: Bundle) -> tuple[ir.Ruleset, Checked]:
     return _load(bundle.top, _Memory(bundle))
 
 
+def load_edited(path: str, edited: dict[str, str]) -> tuple[ir.Ruleset, Checked]:
+    """Like :func:`load_ruleset`, reading the files an editor holds unsaved from its buffers.
+
+    Args:
+        path: the top-level file (absolute, as the editor names it).
+        edited: resolved absolute path -> the buffer's text; every other file is read from
+            disk, with the same reach as :func:`load_ruleset`.
+
+    Raises:
+        RulesError: as :func:`load_ruleset`.
+    """
+    return _load(path, _Edited(allowed_root(path), edited))
+
+
+def parse_edited(path: str, edited: dict[str, str], sources: dict[str, str]) -> ir.Ruleset:
+    """The merged but unchecked ruleset of :func:`load_edited` (names and spans of every
+    declaration, for an editor's hover and go-to-definition); ``sources`` is filled with the
+    text of every file read.
+
+    Raises:
+        RulesError: a file does not parse or cannot be read, or a bad ``extends``/``include``.
+    """
+    return load_merged(path, sources, _Edited(allowed_root(path), edited))
+
+
 def _load(path: str, reader: _Reader) -> tuple[ir.Ruleset, Checked]:
     sources: dict[str, str] = {}
     removed: list[ir.Override] = []
@@ -399,6 +424,18 @@ def read_named(reader: _Reader, file: str, target: str, span: Any, verb: str) ->
     except Unreadable as exc:
         raise RulesValidationError(f"'{verb}': '{_short(target)}': {exc.message}", span) \
             from None
+
+
+class _Edited(_Disk):
+    """Files on disk, except those an editor holds open: their unsaved text."""
+
+    def __init__(self, root: Path, edited: dict[str, str]) -> None:
+        super().__init__(root)
+        self.edited = edited
+
+    def read(self, path: str) -> str:
+        key = self.key(path)
+        return self.edited[key] if key in self.edited else read_source(path)
 
 
 class _Memory(_Reader):

@@ -3,8 +3,9 @@
 Each :class:`Builtin` says everything about one function in one place: its name, how many
 arguments it takes, which argument is evaluated once per element (with ``it`` bound), its
 type rule (run by the validator) and the Python code the engine generates for it (its
-templates). Adding a builtin means adding one row here (and a line to the language
-reference); ``tests/test_stages.py`` checks that every row is complete.
+templates). Adding a builtin means adding one row here, its line in :data:`SUMMARIES` (what
+an editor's hover shows) and a line to the language reference; ``tests/test_stages.py``
+checks that every row is complete, ``tests/test_lsp_units.py`` that every row has its line.
 """
 
 from __future__ import annotations
@@ -253,3 +254,31 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in _ROWS}
 # Builtins whose argument at this position is evaluated once per element, with ``it`` bound.
 PER_ELEMENT: dict[str, int] = {b.name: b.per_element for b in _ROWS
                                if b.per_element is not None}
+
+# One line per builtin: what it gives, as the reference and an editor's hover show it.
+SUMMARIES: dict[str, str] = {
+    "count": "count(c) the number of elements of c; count(c, test) those for which test holds "
+             "(it = the element)",
+    "any": "any(c) c is not empty; any(c, test) some element passes test; any(flags) some "
+           "flag is yes",
+    "all": "all(c, test) every element of c passes test (yes when c is empty)",
+    "sum": "sum(c, value) the total of value over the elements of c (it = the element)",
+    "max": "max(a, b) the larger number; max(c) or max(c, value) the largest over c",
+    "min": "min(a, b) the smaller number; min(c) or min(c, value) the smallest over c",
+    "top": "top(c) the top card of a zone (the last one in), none when empty",
+    "bottom": "bottom(c) the bottom card of a zone, none when empty",
+    "first": "first(c) the first element of c (none when empty); first(n, c) the first n",
+    "last": "last(c) the last element of c (none when empty); last(n, c) the last n",
+    "values": "values(c, value) the distinct values of value over c, in order, none dropped",
+    "random": "random(c) one element of c drawn by the game's seeded generator (statements "
+              "only)",
+    "index": "index(card) the card's position in the zone that holds it",
+    "best": "best(c, key) the element of c with the highest key (the first such; none when "
+            "c is empty)",
+    "owner": "owner(card) the seat whose zone holds the card",
+    "abs": "abs(n) the number without its sign",
+    "shares": "shares(a, b) the two sets (or lists of sets) have a value in common",
+    "union": "union(c, set) the union of set over the elements of c",
+    "bonus": "bonus(STAT, cards) the total the abilities of cards add to the stat STAT",
+    "members": "members(team) the seats of a team, in seat order",
+}
