@@ -500,3 +500,15 @@ def test_a_card_read_through_a_let_after_turn_changed_is_refused(let: str) -> No
     with pytest.raises(RulesError, match=r"'turn' may have named another seat when 'card' "
                                          r"was worked out"):
         rulesplay.loads(text)
+
+
+def test_a_value_refused_before_the_player_count_is_known_says_the_whole_range() -> None:
+    """An option checked as the ruleset loads (the count not known yet) named only its
+    written bound ('a whole number from 1'; session-6 review): the range as written, and
+    a text value in the language's quotes."""
+    text = _small("players 2..4", "option hand_size: int in 1..(12 / players) = 2")
+    for value, shown in ((0, "0"), ("x", '"x"')):
+        with pytest.raises(OptionError) as caught:
+            rulesplay.loads(text, options={"hand_size": value})
+        assert f"option hand_size = {shown} is not allowed; allowed: a whole number in " \
+            "1..(12 / players), which depends on the player count" in str(caught.value)

@@ -7,6 +7,7 @@ from typing import Any
 
 from .. import ir
 from ..errors import OptionError
+from ..show import expr_text
 
 
 def check_option_value(o: ir.OptionDecl, value: Any, players: int | None = None,
@@ -31,6 +32,11 @@ def check_option_value(o: ir.OptionDecl, value: Any, players: int | None = None,
         ok = isinstance(value, int) and not isinstance(value, bool) and \
             (lo is None or lo <= value) and (hi is None or value <= hi)
         allowed = range_text(lo, hi)
+        if bounds is None and (o.lo_at is not None or o.hi_at is not None):
+            # (a bound written as an expression: checked once the player count is known)
+            low = str(o.lo) if o.lo_at is None else f"({expr_text(o.lo_at)})"
+            high = str(o.hi) if o.hi_at is None else f"({expr_text(o.hi_at)})"
+            allowed = f"a whole number in {low}..{high}, which depends on the player count"
     else:
         ok = value in o.choices
         allowed = "one of " + ", ".join(o.choices)
@@ -51,7 +57,7 @@ def _shown(value: Any) -> str:
     thousands of characters; Python will not even print an int of over 4,300 digits)."""
     if isinstance(value, int) and value.bit_length() > 200:
         return f"a number of about {int(value.bit_length() * 0.30103):,} digits"
-    text = repr(value)
+    text = f'"{value}"' if isinstance(value, str) else repr(value)
     return text if len(text) <= 40 else text[:37] + "..."
 
 
