@@ -508,7 +508,11 @@ class ExprCompiler(Stage):
         """The source of a collection a filter or builtin goes over, counted as work (see
         :func:`_charge`); a range or a filter's list was counted as it was made."""
         code = self.gen_coll(coll)
-        return code if isinstance(coll, ir.RangeExpr | ir.Filter) else f"_charge(s, {code})"
+        fixed = self.ns.get(code) if code[:1] == "k" else None  # (a constant: the seats...)
+        if isinstance(coll, ir.RangeExpr | ir.Filter) or \
+                isinstance(fixed, tuple) and len(fixed) <= 64:  # (a step's cost at most)
+            return code
+        return f"_charge(s, {code})"
 
     def _filter_code(self, e: ir.Filter, cond: ir.Expr, coll: str, end: str) -> str:
         if end == "top":
