@@ -863,3 +863,18 @@ def test_an_option_that_does_nothing_here_says_so() -> None:
         assert result.exit_code == 0, result.output
         assert f"warning: {extra[0]} is for a game with a person at the table" in \
             result.output and "so it is ignored" in result.output
+
+
+def test_a_table_in_a_text_is_written_as_the_language_writes_one(tmp_path: Path) -> None:
+    """'say "{m}"' of a table printed Python's repr ({'hearts': 1}; session-6 review)."""
+    from click.testing import CliRunner
+
+    from rulesplay.cli import main
+
+    (tmp_path / "t.rules").write_text(
+        'game "T"\nplayers 2\nenum suit: clubs, hearts "H"\ncard c "c":\n    rank: 1..5\n'
+        'zone deck "deck": shared, hidden\nphase p "P":\n    let m = {clubs: 1, hearts: yes}\n'
+        '    say "table {m}"\n    next end\nscore: 0\n', encoding="utf-8")
+    result = CliRunner().invoke(main, ["run", str(tmp_path / "t.rules"), "--seed", "1"])
+    assert result.exit_code == 0, result.output
+    assert "table {clubs: 1, H: yes}" in result.output

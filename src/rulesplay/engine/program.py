@@ -140,8 +140,8 @@ class Program:
     def show(self, value: Any, typ: str = "any") -> str:
         """A run-time value in the ruleset's words: a card (``typ`` "card") by its label, a
         seat (``typ`` "player") by its name, a team (``typ`` "team") by its name, a bool as
-        yes/no, an enum value by its label, a tuple or list as a comma-separated list, none
-        as the word for none."""
+        yes/no, an enum value by its label, a tuple or list as a comma-separated list, a
+        table as ``{key: value, ...}`` in those words, none as the word for none."""
         if value is None:
             return self.word("none")
         if typ == "card":
@@ -157,6 +157,9 @@ class Program:
             return self.enum_labels.get(value, value)
         if isinstance(value, tuple | list):
             return ", ".join(self.show(v) for v in value)
+        if isinstance(value, dict):  # (as the language writes one: {key: value, ...})
+            return "{" + ", ".join(f"{self.show(k)}: {self.show(v)}"
+                                   for k, v in value.items()) + "}"
         return str(value)
 
     def view(self, zone: int, seat: int | None) -> str:
