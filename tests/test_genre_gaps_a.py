@@ -53,6 +53,9 @@ def test_the_usual_count_seats_a_game_given_no_count() -> None:
 def test_the_usual_count_is_in_the_range() -> None:
     with pytest.raises(RulesError, match=r"the usual count, 6, is not in players 3..5"):
         rulesplay.loads(_small("players 3..5, usually 6"))
+    # one count is said as one, as it is written ('players 3..3' read as a range)
+    with pytest.raises(RulesError, match=r"the usual count, 4, is not in players 3\n"):
+        rulesplay.loads(_small("players 3, usually 4"))
 
 
 def test_run_and_list_use_the_usual_count(tmp_path: Path) -> None:

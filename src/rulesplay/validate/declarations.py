@@ -63,8 +63,10 @@ class Declarations:
                       r.players_span if r.players_span.line else r.span)
         elif r.usual_players is not None and not \
                 r.min_players <= r.usual_players <= r.max_players:
-            ctx.error(f"the usual count, {r.usual_players}, is not in players "
-                      f"{r.min_players}..{r.max_players}", r.players_span)
+            written = f"{r.min_players}" if r.min_players == r.max_players else \
+                f"{r.min_players}..{r.max_players}"
+            ctx.error(f"the usual count, {r.usual_players}, is not in players {written}",
+                      r.players_span)
         named: set[str] = set()
         for lim in r.limits:
             problem = limit_problem(lim.name, lim.value, in_ruleset=True)
