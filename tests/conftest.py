@@ -51,3 +51,17 @@ def events(state: State, kind: str) -> list[dict[str, Any]]:
     """The recorded events of type ``kind`` ("trick", "move", "phase", ...)."""
     assert state.events is not None
     return [e for e in state.events if e["type"] == kind]
+
+
+def plays_to_the_end(game: Game, seed: int = 1) -> None:
+    """Play ``game`` with random moves (seeded) at its fewest and most players, asserting
+    each game ends with a score per seat (the check every documented example meets)."""
+    import random
+
+    lo, hi = game.player_range
+    rng = random.Random(seed)
+    for players in sorted({lo, hi}):
+        state = game.new_state(num_players=players, seed=seed)
+        while not state.is_terminal():
+            state.apply(rng.choice(state.legal_actions()))
+        assert len(state.scores()) == players

@@ -6,11 +6,11 @@ An example is a fenced block opened with three backticks and ``rules``; a block 
 
 from __future__ import annotations
 
-import random
 import re
 from pathlib import Path
 
 import pytest
+from conftest import plays_to_the_end
 
 import rulesplay
 from rulesplay.errors import RulesError
@@ -37,14 +37,7 @@ def test_a_reference_example_loads_and_plays(where: str, kind: str, text: str) -
         with pytest.raises(RulesError):
             rulesplay.loads(text)
         return
-    game = rulesplay.loads(text)
-    lo, hi = game.player_range
-    rng = random.Random(1)
-    for players in sorted({lo, hi}):
-        state = game.new_state(num_players=players, seed=1)
-        while not state.is_terminal():
-            state.apply(rng.choice(state.legal_actions()))
-        assert len(state.scores()) == players
+    plays_to_the_end(rulesplay.loads(text))
 
 
 def test_every_page_has_an_example() -> None:

@@ -12,12 +12,12 @@ by name.
 
 from __future__ import annotations
 
-import random
 import re
 from pathlib import Path
 from typing import get_args
 
 import pytest
+from conftest import plays_to_the_end
 
 import rulesplay
 from rulesplay import ir
@@ -61,14 +61,7 @@ def test_a_reference_example_is_what_it_says(kind: str, text: str, line: int) ->
         for expected in EXPECT.findall(text):
             assert expected in str(caught.value), f"line {line}: {caught.value}"
         return
-    game = rulesplay.loads(source)
-    lo, hi = game.player_range
-    rng = random.Random(1)
-    for players in sorted({lo, hi}):
-        state = game.new_state(num_players=players, seed=1)
-        while not state.is_terminal():
-            state.apply(rng.choice(state.legal_actions()))
-        assert len(state.scores()) == players
+    plays_to_the_end(rulesplay.loads(source))
 
 
 def test_every_error_example_quotes_its_diagnostic() -> None:
