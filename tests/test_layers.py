@@ -43,10 +43,11 @@ LAYERS: dict[str, int] = {
     "player_counts": 7,
 }
 NODES_LAYER = 3
-# Above every layer, beside each other: the command line and the language server (issue 15
-# item 4). No other module imports them; the CLI loads the server inside its ``lsp`` command,
-# so pygls (the ``lsp`` extra) is imported by the server's modules only.
-TOP_LAYER = (f"{PACKAGE}.cli", f"{PACKAGE}.__main__", f"{PACKAGE}.lsp")
+# Above every layer, beside each other: the command line, the language server (issue 15
+# item 4) and the web server (issue 17). No other module imports them; the CLI loads each
+# server inside its command (``lsp``, ``serve``), so pygls (the ``lsp`` extra) and Starlette
+# (the ``web`` extra) are imported by the servers' own modules only.
+TOP_LAYER = (f"{PACKAGE}.cli", f"{PACKAGE}.__main__", f"{PACKAGE}.lsp", f"{PACKAGE}.web")
 
 
 def _modules() -> dict[str, Path]:
@@ -206,16 +207,20 @@ def test_nothing_below_imports_the_cli_or_the_language_server() -> None:
     assert not users, f"modules below the top layer import it: {users}"
 
 
-def test_only_the_language_server_imports_pygls() -> None:
+@pytest.mark.parametrize(("roots", "owner"), [
+    (("pygls", "lsprotocol"), f"{PACKAGE}.lsp"),
+    (("starlette", "uvicorn", "websockets"), f"{PACKAGE}.web"),
+], ids=["lsp", "web"])
+def test_only_its_server_imports_an_extra(roots: tuple[str, ...], owner: str) -> None:
     found = []
     for module, path in MODULES.items():
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
                 [node.module or ""] if isinstance(node, ast.ImportFrom) else []
-            if any(n.split(".")[0] in ("pygls", "lsprotocol") for n in names) and \
-                    not module.startswith(f"{PACKAGE}.lsp."):
+            if any(n.split(".")[0] in roots for n in names) and \
+                    not module.startswith(owner + ".") and module != f"{PACKAGE}.serve_cli":
                 found.append(module)
-    assert not found, f"pygls/lsprotocol imported outside rulesplay.lsp: {found}"
+    assert not found, f"{roots} imported outside {owner}: {found}"
 
 
 @pytest.mark.parametrize("module", sorted(m for m in MODULES if m.startswith(f"{PACKAGE}.lsp")))

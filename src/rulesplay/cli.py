@@ -700,6 +700,7 @@ def lsp(stdio: bool) -> None:
 
 def _register_simulation() -> None:
     from .authoring_cli import cards, fmt_, new
+    from .serve_cli import serve
     from .sim_cli import compare, simulate
     from .spaces_cli import spaces
     from .sweep_cli import sweep
@@ -711,6 +712,7 @@ def _register_simulation() -> None:
     main.add_command(new)
     main.add_command(cards)
     main.add_command(fmt_)
+    main.add_command(serve)
 
 
 _register_simulation()

@@ -1,0 +1,59 @@
+"""The ``serve`` command: the browser table, playground and simulation pages on a local web
+server (docs/web.md).
+
+    rulesplay serve [FILE...] [--host 127.0.0.1] [--port 8000] [--games DIR] [--lang ja]
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from .engine.game import load
+
+__all__ = ["serve"]
+
+
+@click.command()
+@click.argument("files", nargs=-1, type=click.Path(dir_okay=False))
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to listen on; 0.0.0.0 lets other devices on your network in.")
+@click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True,
+              help="TCP port.")
+@click.option("--games", "games_dir", type=click.Path(file_okay=False), default=None,
+              help="Folder where games are saved, so they survive a restart "
+                   "(default: kept in memory only).")
+@click.option("--lang", type=click.Choice(["en", "ja"]), default="en", show_default=True,
+              help="Language of the account and the card labels.")
+@click.option("--allow-host", "allow_hosts", multiple=True, metavar="NAME",
+              help="Another name browsers reach this server by (repeatable).")
+def serve(files: tuple[str, ...], host: str, port: int, games_dir: str | None, lang: str,
+          allow_hosts: tuple[str, ...]) -> None:
+    """Serve tables in the browser: play FILE (or any shipped game) with friends and bots,
+    try rulesets in the playground, run simulations. Needs the 'web' extra.
+
+    Each ruleset given is checked first; a broken one stops the server with its diagnostics.
+    """
+    from .web import missing  # here: Starlette and uvicorn load only for this command
+
+    problem = missing()
+    if problem:
+        raise click.ClickException(problem)
+    import uvicorn
+
+    from .web.app import create_app
+    from .web.config import ServeConfig
+
+    for file in files:
+        load(file)  # a RulesError prints file:line:col diagnostics and exits 1
+    config = ServeConfig(host=host, port=port, files=tuple(Path(f) for f in files),
+                         games_dir=Path(games_dir) if games_dir else None, lang=lang,
+                         allow_hosts=allow_hosts)
+    where = ("this machine only; --host 0.0.0.0 lets other devices in" if config.local_only
+             else "other devices on your network can connect: anyone with a table's "
+                  "link can join it")
+    click.echo(f"rulesplay serves on {config.url()} ({where}). Ctrl-C stops it.")
+    # No access log: a seat's link is its secret and must never be written down.
+    uvicorn.run(create_app(config), host=host, port=port, log_level="warning",
+                access_log=False)
