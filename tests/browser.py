@@ -1,0 +1,90 @@
+"""A real browser for the web tests: rulesplay's server on a free port in a thread, and
+headless Debian Chromium driven by Selenium through the system chromedriver (nothing is
+downloaded; without them the tests skip with the reason)."""
+
+from __future__ import annotations
+
+import shutil
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import pytest
+
+CHROMIUM = next((p for p in ("/usr/bin/chromium", "/usr/bin/chromium-browser")
+                 if shutil.which(p)), None)
+CHROMEDRIVER = shutil.which("chromedriver")
+SIZES = {"desktop": (1280, 800), "phone": (390, 844)}
+
+
+def need_browser() -> None:
+    """Skip the calling test, with the reason, when Chromium, its driver or Selenium is
+    missing (``.ci/run`` installs them)."""
+    if CHROMIUM is None or CHROMEDRIVER is None:
+        pytest.skip("needs Debian's chromium and chromium-driver (apt-get install chromium "
+                    "chromium-driver)")
+    pytest.importorskip("selenium", reason="needs selenium (the 'test' extra)")
+    pytest.importorskip("uvicorn", reason="needs uvicorn (the 'web' extra)")
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@contextmanager
+def running_server(app: Any) -> Iterator[str]:
+    """Serve the ASGI ``app`` on 127.0.0.1 in a thread; yields its base URL
+    (``http://127.0.0.1:PORT``); stops it on exit."""
+    import uvicorn
+
+    port = _free_port()
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port,
+                                           log_level="warning", access_log=False))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not server.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            raise RuntimeError("the test server did not start")
+        time.sleep(0.02)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(10)
+
+
+@contextmanager
+def chromium(size: str = "desktop") -> Iterator[Any]:
+    """A headless Chromium window of one of ``SIZES`` (CSS pixels); a separate profile each
+    time, so two of them are two devices (their own cookies and storage)."""
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    width, height = SIZES[size]
+    options = webdriver.ChromeOptions()
+    options.binary_location = str(CHROMIUM)
+    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                f"--window-size={width},{height}", "--force-device-scale-factor=1"):
+        options.add_argument(arg)
+    driver = webdriver.Chrome(service=Service(str(CHROMEDRIVER)), options=options)
+    try:
+        # A window cannot be made narrower than the browser's own minimum; the viewport can
+        # (as the browser's device mode does), and a phone-sized one is a touch screen.
+        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+            "width": width, "height": height, "deviceScaleFactor": 1,
+            "mobile": width < 600})
+        yield driver
+    finally:
+        driver.quit()
+
+
+def horizontal_overflow(driver: Any) -> int:
+    """How many CSS pixels the page is wider than its viewport (0: no horizontal scroll)."""
+    return int(driver.execute_script(
+        "return document.documentElement.scrollWidth - document.documentElement.clientWidth"))
