@@ -360,3 +360,16 @@ def test_resampling_keeps_what_the_seat_knows() -> None:
                sorted(state.core.state.zone_cards("hand", other)) for w in worlds)
     sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
     assert state.resample_from_infostate(seat, sampler).information_state_string(seat) == key
+
+
+def test_the_docs_example_of_is_mcts_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+    import re
+
+    text = (ROOT / "docs" / "adapters.md").read_text(encoding="utf-8")
+    [block] = [b for b in re.findall(r"^```python\n(.*?)^```", text, re.M | re.S)
+               if "ISMCTSBot(" in b]
+    monkeypatch.chdir(ROOT)
+    scope: dict[str, Any] = {"pyspiel": pyspiel}
+    exec(compile(block.replace("max_simulations=100", "max_simulations=10"),
+                 "docs/adapters.md", "exec"), scope)  # (the docs of this repository)
+    assert scope["state"].current_player() == 1  # (the bot only chose: nothing applied)

@@ -47,6 +47,7 @@ from ..encode.tensor import Spaces
 from ..engine.game import Game, load
 from ..engine.lower import ENGINES
 from ..engine.state import State
+from ..errors import RulesError
 from ..limits import MAX_INT
 from ..shipped import shipped_names
 from . import chance
@@ -220,6 +221,7 @@ class _Core:
         return self
 
     def set(self, result: State | chance.Pending) -> None:
+        """Hold ``result``: the state after a step, or the step pending on chance."""
         if isinstance(result, chance.Pending):
             self.pending = result
         else:
@@ -256,13 +258,18 @@ class _Saved:
         """
         d = json.loads(self.text)
         core = _Core(game)
+        if not isinstance(d, dict) or not {"state", "pending", "selection"} <= set(d):
+            raise RulesError("the serialized state is damaged or not a rulesplay state")
         if d["state"] is not None:
             core.state = State.from_json(d["state"], game.rules)
         p = d["pending"]
         if p is not None:
             before = None if p["before"] is None else State.from_json(p["before"], game.rules)
             action = None if before is None else \
-                next(a for a in before.legal_actions() if a.id == p["action"])
+                next((a for a in before.legal_actions() if a.id == p["action"]), None)
+            if before is not None and action is None:
+                raise RulesError(f"the serialized state's step {p['action']!r} is not legal "
+                                 "in its position")
             core.pending = chance.Pending(game.program, p["seed"], False, before, action,
                                           list(p["outcomes"]), int(p["need"]))
         core.selection = tuple(d["selection"])
@@ -300,6 +307,8 @@ class RulesplayState(pyspiel.State):  # type: ignore[misc]  # (pyspiel publishes
 
     # ------------------------------------------------------------ the OpenSpiel API
     def current_player(self) -> int:
+        """The seat to decide; ``PlayerId.CHANCE`` at a chance node, ``TERMINAL`` at the
+        end."""
         c = self.core
         if c.pending is not None:
             return int(pyspiel.PlayerId.CHANCE)
@@ -309,10 +318,12 @@ class RulesplayState(pyspiel.State):  # type: ignore[misc]  # (pyspiel publishes
         return c.state.current_player()
 
     def is_terminal(self) -> bool:
+        """Whether the game is over."""
         c = self.core
         return c.pending is None and c.state is not None and c.state.terminal
 
     def _legal_actions(self, player: int) -> list[int]:
+        """The legal action indices of ``player`` (none unless it is to decide), sorted."""
         c = self.core
         if c.state is None or c.pending is not None or player != c.state.current_player():
             return []
@@ -335,6 +346,13 @@ class RulesplayState(pyspiel.State):  # type: ignore[misc]  # (pyspiel publishes
         return [(k, 1.0 / n) for k in range(n)]
 
     def _apply_action(self, action: int) -> None:
+        """Take a chance outcome, or the current player's action index (a card of a
+        decision chosen card by card only joins its selection).
+
+        Raises:
+            ValueError: an index or outcome that is not legal now.
+            RulesError: the ruleset failed while running.
+        """
         c = self.core
         if c.pending is not None:
             c.set(c.pending.give(int(action)))
@@ -424,7 +442,13 @@ class RulesplayState(pyspiel.State):  # type: ignore[misc]  # (pyspiel publishes
             raise ValueError("resample_from_infostate needs a decision node")
         rng = sampler if isinstance(sampler, random.Random) else \
             random.Random(int(float(sampler()) * 2 ** 53))
-        world = c.game.tracker(player).infoset(c.state).sample(rng)
+        if c.game.explicit:  # (the past is not replayable from the seed: no tracker)
+            from ..agents.infoset import InfoSet
+
+            info = InfoSet(c.state, player)
+        else:
+            info = c.game.tracker(player).infoset(c.state)
+        world = info.sample(rng)
         out = RulesplayState(c.game)
         core = _Core(c.game)
         core.state = world
