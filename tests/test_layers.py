@@ -227,3 +227,33 @@ def test_only_its_server_imports_an_extra(roots: tuple[str, ...], owner: str) ->
 def test_language_server_modules_are_small(module: str) -> None:
     lines = len(MODULES[module].read_text(encoding="utf-8").splitlines())
     assert lines <= MAX_LINES // 2, f"{module} has {lines} lines"
+
+
+ADAPTERS = f"{PACKAGE}.adapters"
+
+
+def test_the_adapters_are_above_the_engine_and_nothing_imports_them() -> None:
+    # The adapters (PettingZoo, OpenSpiel) use the engine and the encodings; no other module
+    # of the package imports them, so their extras are never needed elsewhere.
+    users = sorted(m for m, targets in GRAPH.items() if not m.startswith(ADAPTERS + ".")
+                   and m != ADAPTERS and any(t.startswith(ADAPTERS) for t in targets))
+    assert not users, f"modules outside rulesplay.adapters import it: {users}"
+    assert f"{ADAPTERS}.chance" in GRAPH[f"{ADAPTERS}.openspiel"]
+
+
+def test_only_the_openspiel_adapter_imports_openspiel() -> None:
+    found = []
+    for module, path in MODULES.items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
+                [node.module or ""] if isinstance(node, ast.ImportFrom) else []
+            if any(n.split(".")[0] in ("pyspiel", "open_spiel") for n in names) and \
+                    module != f"{ADAPTERS}.openspiel":
+                found.append(module)
+    assert not found, f"pyspiel/open_spiel imported outside rulesplay.adapters.openspiel: {found}"
+
+
+@pytest.mark.parametrize("module", sorted(m for m in MODULES if m.startswith(ADAPTERS + ".")))
+def test_adapter_modules_are_small(module: str) -> None:
+    lines = len(MODULES[module].read_text(encoding="utf-8").splitlines())
+    assert lines <= MAX_LINES, f"{module} has {lines} lines"

@@ -140,7 +140,8 @@ class State(TeamResults):
     the routine runs, read by nothing else (not saved, not copied)."""
 
     @classmethod
-    def new(cls, program: Program, seed: int, record_events: bool | str = False) -> State:
+    def new(cls, program: Program, seed: int, record_events: bool | str = False,
+            rng: random.Random | None = None) -> State:
         """A new game: every card in the first zone, variables at their defaults, run to the
         first decision.
 
@@ -149,6 +150,9 @@ class State(TeamResults):
             seed: seed of the state's random generator.
             record_events: True keeps every event in ``events``; ``"counts"`` keeps only
                 their counts (a :class:`~rulesplay.events.Tally`); False keeps none.
+            rng: the generator to draw from instead of ``random.Random(seed)`` (a caller
+                that gives chance's outcomes itself: the OpenSpiel adapter's explicit
+                chance); every draw of the engine goes through its ``_randbelow``.
         """
         s = cls.__new__(cls)
         lay = program.layout
@@ -156,7 +160,7 @@ class State(TeamResults):
         s.zones = [[] for _ in range(program.num_zones)]
         s.zones[0] = list(range(program.num_cards))
         s.where = [0] * program.num_cards
-        s.rng = random.Random(seed)
+        s.rng = random.Random(seed) if rng is None else rng
         s.seed = seed
         s.loc = [None] * program.num_locals
         s.g = [None] * len(lay.gslot)

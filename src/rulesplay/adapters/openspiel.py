@@ -1,0 +1,520 @@
+"""Any ruleset as an OpenSpiel game (the ``openspiel`` extra)::
+
+    import pyspiel
+    import rulesplay.adapters.openspiel  # registers the games
+    game = pyspiel.load_game("rulesplay", {"ruleset": "classics/hearts", "players": 4,
+                                           "options": "target:20"})
+    game = pyspiel.load_game("rulesplay_hearts", {"explicit_chance": True})
+
+Importing this module registers ``rulesplay`` (any ruleset: a ``.rules`` path or a shipped
+game's name) and one name per shipped game, ``rulesplay_`` and the name's last part
+(``rulesplay_hearts``, ``rulesplay_bargain_bin_vegas``; :func:`shipped_game_names` lists
+them). Parameters (OpenSpiel refuses names it was not told of, so a ruleset's options go in
+one text):
+
+- ``ruleset`` (``rulesplay`` only): the ``.rules`` file or a shipped game's name.
+- ``players``: the player count (0, the default: the ruleset's usual count).
+- ``options``: ``"NAME:VALUE;NAME:VALUE"`` (``"target:20;moon:subtract"``), as the
+  command line's ``--option NAME=VALUE`` takes them.
+- ``explicit_chance`` (default false): chance as OpenSpiel chance nodes (see
+  :mod:`rulesplay.adapters.chance`: each draw of a shuffle, ``move ... at random`` or
+  ``random()`` is a node of ``n`` outcomes of probability ``1/n``; given the outcomes
+  ``random.Random(seed)`` draws, the game is the one that seed plays). When false, chance
+  is drawn inside the game from its seeded generator (``SAMPLED_STOCHASTIC``).
+- ``seed`` (default 0): without explicit chance, the first state the game object builds
+  plays what ``rulesplay run --seed SEED`` plays, the next ``SEED + 1``, and so on.
+- ``engine``: ``compiled`` (default) or ``interpret``; ``reward``: ``win`` (default) or
+  ``score``.
+
+Actions are :mod:`rulesplay.encode`'s fixed action space (a decision of several cards with
+many ways is chosen card by card: the same player moves again until its ``done``).
+Rewards come at the end only: with ``reward=win`` +1 to each winner and -1 to every other
+seat (0 to all when every seat wins), as the PettingZoo adapter gives them; with
+``reward=score`` each seat's final score. The game is declared general-sum. A state
+pickles (OpenSpiel's ``serialize``) as the engine's save JSON (:meth:`State.to_json`).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import random
+from typing import Any
+
+import pyspiel
+
+from ..encode.tensor import Spaces
+from ..engine.game import Game, load
+from ..engine.lower import ENGINES
+from ..engine.state import State
+from ..errors import RulesError
+from ..limits import MAX_INT
+from ..shipped import shipped_names
+from . import chance
+from .openspiel_observe import SeatObserver, view_text
+
+__all__ = ["RulesplayGame", "RulesplayState", "parse_options", "shipped_game_names"]
+
+PREFIX = "rulesplay"
+REWARDS = ("win", "score")
+# Every parameter a registered game takes, with its default (OpenSpiel types them by it).
+PARAMS: dict[str, Any] = {"players": 0, "options": "", "explicit_chance": False,
+                          "seed": 0, "engine": ENGINES[0], "reward": "win"}
+
+
+def parse_options(text: str) -> dict[str, str]:
+    """``"target:20;moon:add"`` -> ``{"target": "20", "moon": "add"}`` (values as text,
+    converted by the ruleset's option types when the game loads).
+
+    Raises:
+        ValueError: a part without ``NAME:VALUE``, or a name given twice.
+    """
+    out: dict[str, str] = {}
+    for part in filter(None, (p.strip() for p in text.split(";"))):
+        name, sep, value = part.partition(":")
+        if not sep or not name.strip():
+            raise ValueError(f"options: '{part}' is not NAME:VALUE (write "
+                             "'target:20;moon:add')")
+        if name.strip() in out:
+            raise ValueError(f"options: '{name.strip()}' is given twice")
+        out[name.strip()] = value.strip()
+    return out
+
+
+@functools.lru_cache(maxsize=32)
+def _load(ruleset: str, options: str, engine: str) -> Game:
+    return load(ruleset, parse_options(options), engine=engine)
+
+
+@functools.lru_cache(maxsize=32)
+def _spaces(game: Game, players: int) -> Spaces:
+    return Spaces(game, players)
+
+
+def _game_type(short_name: str, spec: dict[str, Any], explicit: bool,
+               players: tuple[int, int]) -> pyspiel.GameType:
+    mode = pyspiel.GameType.ChanceMode
+    return pyspiel.GameType(
+        short_name=short_name, long_name=f"rulesplay: {short_name}",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=mode.EXPLICIT_STOCHASTIC if explicit else mode.SAMPLED_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.GENERAL_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=players[1], min_num_players=players[0],
+        provides_information_state_string=True, provides_information_state_tensor=True,
+        provides_observation_string=True, provides_observation_tensor=True,
+        parameter_specification=spec)
+
+
+class RulesplayGame(pyspiel.Game):  # type: ignore[misc]  # (pyspiel publishes no types)
+    """A ruleset as an OpenSpiel game (see the module docstring for the parameters).
+
+    Args:
+        params: the game parameters (OpenSpiel fills in the defaults).
+        short_name: the registered name it was loaded by.
+        ruleset: the shipped game's file for a per-game name (None: ``params["ruleset"]``).
+
+    Attributes:
+        rules: the loaded :class:`~rulesplay.Game`; spaces: its
+            :class:`~rulesplay.encode.tensor.Spaces` at this player count.
+        explicit: whether chance is explicit; reward: ``win`` or ``score``.
+
+    Raises:
+        RulesError: the ruleset does not load, or a bad option or player count.
+        ValueError: a bad engine, reward or options text.
+    """
+
+    def __init__(self, params: dict[str, Any], short_name: str = PREFIX,
+                 ruleset: str | None = None) -> None:
+        p = {**PARAMS, **dict(params)}
+        path = ruleset if ruleset is not None else str(p.get("ruleset", ""))
+        if not path:
+            raise ValueError("the 'rulesplay' game needs a 'ruleset': a .rules file or a "
+                             "shipped game's name")
+        if p["engine"] not in ENGINES:
+            raise ValueError(f"engine '{p['engine']}': use {' or '.join(ENGINES)}")
+        if p["reward"] not in REWARDS:
+            raise ValueError(f"reward '{p['reward']}': use 'win' or 'score'")
+        self.rules = _load(path, str(p["options"]), str(p["engine"]))
+        n = int(p["players"]) or self.rules.usual_players
+        self.spaces = _spaces(self.rules, n)
+        self.program = self.spaces.program
+        self.explicit, self.reward = bool(p["explicit_chance"]), str(p["reward"])
+        self.seed, self._built = int(p["seed"]), 0
+        self._trackers: dict[int, Any] = {}
+        prog = self.program
+        sequenced = bool(self.spaces.actions.sequenced)
+        self.max_outcomes = max(prog.num_cards, n) + 1
+        bound = 1.0 if self.reward == "win" else float(MAX_INT)
+        info = pyspiel.GameInfo(
+            num_distinct_actions=self.spaces.num_actions,
+            max_chance_outcomes=self.max_outcomes if self.explicit else 0,
+            num_players=n, min_utility=-bound, max_utility=bound, utility_sum=None,
+            max_game_length=prog.max_decisions * (prog.num_cards + 1 if sequenced else 1))
+        spec = {k: v for k, v in PARAMS.items()}
+        if ruleset is None:
+            spec = {"ruleset": "", **spec}
+        given = {k: v for k, v in p.items() if k in spec and v != spec[k]}
+        super().__init__(_game_type(short_name, spec, self.explicit, self.rules.player_range),
+                         info, given)
+
+    def new_initial_state(self, *_: Any) -> RulesplayState:
+        """A new game (built when first used: OpenSpiel makes one for every clone)."""
+        return RulesplayState(self)
+
+    def make_py_observer(self, iig_obs_type: Any = None,
+                         params: dict[str, Any] | None = None) -> SeatObserver:
+        """The observer of one kind of view: perfect recall (information state) or not
+        (observation); a seat's private view with public information only.
+
+        Raises:
+            ValueError: observer parameters, or a kind of view the adapter does not give.
+        """
+        if params:
+            raise ValueError(f"observer parameters are not supported; passed {params}")
+        perfect = bool(iig_obs_type.perfect_recall) if iig_obs_type is not None else False
+        if iig_obs_type is not None and (
+                not iig_obs_type.public_info or
+                iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER):
+            raise ValueError("the rulesplay adapter observes as one seat with public "
+                             "information (private_info=SINGLE_PLAYER, public_info=True)")
+        return SeatObserver(self.spaces, perfect)
+
+    def next_seed(self) -> int:
+        """The seed of the next state built without explicit chance."""
+        seed = self.seed + self._built
+        self._built += 1
+        return seed
+
+    def tracker(self, seat: int) -> Any:
+        """The seat's :class:`~rulesplay.agents.infoset.Tracker` (kept between resamples)."""
+        from ..agents.infoset import Tracker
+
+        if seat not in self._trackers:
+            self._trackers[seat] = Tracker(seat)
+        return self._trackers[seat]
+
+
+class _Core:
+    """The engine side of one OpenSpiel state: the engine's state (or, at a chance node,
+    the step pending on chance) and the current player's partial selection. Copied with
+    ``copy.deepcopy`` (OpenSpiel's clone) by the engine's cheap clone; pickled
+    (OpenSpiel's serialize) as the engine's save JSON."""
+
+    __slots__ = ("game", "pending", "selection", "state")
+
+    def __init__(self, game: RulesplayGame) -> None:
+        self.game = game
+        self.state: State | None = None
+        self.pending: chance.Pending | None = None
+        self.selection: tuple[int, ...] = ()
+
+    def ensure(self) -> _Core:
+        """Build the game's start on first use."""
+        if self.state is None and self.pending is None:
+            g = self.game
+            if g.explicit:
+                self.set(chance.start(g.program, g.seed))
+            else:
+                self.state = g.rules.new_state(g.program.layout.n, seed=g.next_seed())
+        return self
+
+    def set(self, result: State | chance.Pending) -> None:
+        """Hold ``result``: the state after a step, or the step pending on chance."""
+        if isinstance(result, chance.Pending):
+            self.pending = result
+        else:
+            self.state, self.pending = result, None
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Core:
+        self.ensure()
+        c = _Core(self.game)
+        c.state = None if self.state is None else self.state.clone()
+        c.pending = None if self.pending is None else self.pending.copy()
+        c.selection = self.selection
+        return c
+
+    def __reduce__(self) -> tuple[Any, tuple[str]]:
+        self.ensure()
+        data = {"state": None if self.state is None else self.state.to_json(),
+                "pending": None if self.pending is None else self.pending.save(),
+                "selection": list(self.selection)}
+        return _Saved, (json.dumps(data),)
+
+
+class _Saved:
+    """A core as unpickled: its save, turned into a core when set on a state of its game
+    (:meth:`RulesplayState.__setattr__`)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def resolve(self, game: RulesplayGame) -> _Core:
+        """The core this save holds, in ``game``.
+
+        Raises:
+            RulesError: the save does not fit the game.
+        """
+        d = json.loads(self.text)
+        core = _Core(game)
+        if not isinstance(d, dict) or not {"state", "pending", "selection"} <= set(d):
+            raise RulesError("the serialized state is damaged or not a rulesplay state")
+        if d["state"] is not None:
+            core.state = State.from_json(d["state"], game.rules)
+        p = d["pending"]
+        if p is not None:
+            before = None if p["before"] is None else State.from_json(p["before"], game.rules)
+            action = None if before is None else \
+                next((a for a in before.legal_actions() if a.id == p["action"]), None)
+            if before is not None and action is None:
+                raise RulesError(f"the serialized state's step {p['action']!r} is not legal "
+                                 "in its position")
+            core.pending = chance.Pending(game.program, p["seed"], False, before, action,
+                                          list(p["outcomes"]), int(p["need"]))
+        core.selection = tuple(d["selection"])
+        return core
+
+
+class RulesplayState(pyspiel.State):  # type: ignore[misc]  # (pyspiel publishes no types)
+    """A game in progress, for OpenSpiel. ``core.state`` is the engine's
+    :class:`~rulesplay.State` (rulesplay bots take it); see the module docstring."""
+
+    def __init__(self, game: RulesplayGame) -> None:
+        super().__init__(game)
+        self._core = _Core(game)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name == "_core" and isinstance(value, _Saved):  # (OpenSpiel's deserialize)
+            value = value.resolve(self.__dict__["_core"].game)
+        super().__setattr__(name, value)
+
+    @property
+    def core(self) -> _Core:
+        """The engine side, built on first use."""
+        core: _Core = self._core.ensure()
+        return core
+
+    def view(self, player: int) -> tuple[State | None, tuple[int, ...]]:
+        """What ``player``'s view is made from: the engine state (at a chance node the one
+        before the step being drawn; None at the game's start) and its own selection."""
+        c = self.core
+        if c.pending is not None:
+            return c.pending.before, ()
+        assert c.state is not None
+        mine = c.selection if player == c.state.current_player() else ()
+        return c.state, mine
+
+    # ------------------------------------------------------------ the OpenSpiel API
+    def current_player(self) -> int:
+        """The seat to decide; ``PlayerId.CHANCE`` at a chance node, ``TERMINAL`` at the
+        end."""
+        c = self.core
+        if c.pending is not None:
+            return int(pyspiel.PlayerId.CHANCE)
+        assert c.state is not None
+        if c.state.terminal:
+            return int(pyspiel.PlayerId.TERMINAL)
+        return c.state.current_player()
+
+    def is_terminal(self) -> bool:
+        """Whether the game is over."""
+        c = self.core
+        return c.pending is None and c.state is not None and c.state.terminal
+
+    def _legal_actions(self, player: int) -> list[int]:
+        """The legal action indices of ``player`` (none unless it is to decide), sorted."""
+        c = self.core
+        if c.state is None or c.pending is not None or player != c.state.current_player():
+            return []
+        return c.game.spaces.legal_indices(c.state, c.selection)
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """The next draw's outcomes ``0 .. n - 1``, each of probability ``1/n``.
+
+        Raises:
+            ValueError: a draw of more outcomes than the game's ``max_chance_outcomes``
+                (the cards in the game, or the seats, plus one).
+        """
+        c = self.core
+        if c.pending is None:
+            return []
+        n = c.pending.need
+        if n > c.game.max_outcomes:
+            raise ValueError(f"a draw of {n} outcomes: the adapter's chance nodes have at "
+                             f"most {c.game.max_outcomes} (the cards or the seats, plus one)")
+        return [(k, 1.0 / n) for k in range(n)]
+
+    def _apply_action(self, action: int) -> None:
+        """Take a chance outcome, or the current player's action index (a card of a
+        decision chosen card by card only joins its selection).
+
+        Raises:
+            ValueError: an index or outcome that is not legal now.
+            RulesError: the ruleset failed while running.
+        """
+        c = self.core
+        if c.pending is not None:
+            c.set(c.pending.give(int(action)))
+            return
+        assert c.state is not None
+        spaces, s = c.game.spaces, c.state
+        if action not in spaces.legal_indices(s, c.selection):
+            aid = spaces.actions.ids[action] if 0 <= action < spaces.num_actions else action
+            raise ValueError(f"action {action} ({aid}) is not legal now")
+        aid, name = spaces.actions.ids[action], s.decision_name()
+        if name in spaces.actions.sequenced:
+            if aid.startswith(f"{name}:+"):
+                card = spaces.card_index[aid.split(":+", 1)[1]]
+                c.selection = tuple(sorted((*c.selection, card)))
+                return
+            if aid == f"{name}:done":
+                aid = next(a.id for a in s.legal_actions() if a.value == c.selection)
+        c.selection = ()
+        if c.game.explicit:
+            c.set(chance.apply(s, aid))
+        else:
+            s.apply(aid)
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == pyspiel.PlayerId.CHANCE:
+            return f"chance:{action}"
+        return str(self.core.game.spaces.actions.ids[action])
+
+    def returns(self) -> list[float]:
+        """At the end, per seat: +1 win / -1 loss (0 to all when all win), or the final
+        score with ``reward=score``; zeros before."""
+        c = self.core
+        n = c.game.program.layout.n
+        if not self.is_terminal():
+            return [0.0] * n
+        assert c.state is not None
+        if c.game.reward == "score":
+            return [float(v) for v in c.state.scores()]
+        winners = c.state.winners()
+        return [0.0] * n if len(winners) == n else \
+            [1.0 if i in winners else -1.0 for i in range(n)]
+
+    def rewards(self) -> list[float]:
+        """The returns at the end (rewards come only then), zeros before."""
+        return self.returns()
+
+    def __str__(self) -> str:
+        c = self.core
+        lines = []
+        s = c.state
+        if c.pending is not None:
+            p = c.pending
+            lines.append(f"chance: a draw of 1 of {p.need}, outcomes so far "
+                         f"{' '.join(map(str, p.outcomes)) or '-'}"
+                         + (f", drawing for {p.action.id}" if p.action else ", the start"))
+            s = p.before
+        if s is not None:
+            prog = s.program
+            lines.append(f"phase {prog.phase_name(s) or '-'} | to decide: "
+                         f"{s.current_player()} {s.decision_name() or '-'}"
+                         + (" | terminal" if s.terminal else ""))
+            if c.selection:
+                lines.append("selection " + " ".join(prog.card_ids[x] for x in c.selection))
+            for z, cards in enumerate(s.zones):
+                ref = prog.zone_ref(z)
+                owner = "" if ref["owner"] is None else f"[{ref['owner']}]"
+                lines.append(f"{ref['zone']}{owner}: "
+                             + " ".join(prog.card_ids[x] for x in cards))
+            lines.append("history " + " ".join(aid for _, aid in s.history))
+        return "\n".join(lines)
+
+    def resample_from_infostate(self, player: int, sampler: Any) -> RulesplayState:
+        """A state ``player`` cannot tell from this one: the cards it cannot see dealt
+        again consistently with what it has seen (the determinisation sampler of
+        :mod:`rulesplay.agents`), its own selection kept, future chance drawn afresh.
+
+        Args:
+            player: the seat whose knowledge the sample keeps.
+            sampler: a ``random.Random``, or a callable returning a float in [0, 1)
+                (OpenSpiel's ``UniformProbabilitySampler``) that seeds one.
+
+        Raises:
+            ValueError: at a chance node or at the end.
+        """
+        c = self.core
+        if c.pending is not None or c.state is None or c.state.terminal:
+            raise ValueError("resample_from_infostate needs a decision node")
+        rng = sampler if isinstance(sampler, random.Random) else \
+            random.Random(int(float(sampler()) * 2 ** 53))
+        if c.game.explicit:  # (the past is not replayable from the seed: no tracker)
+            from ..agents.infoset import InfoSet
+
+            info = InfoSet(c.state, player)
+        else:
+            info = c.game.tracker(player).infoset(c.state)
+        world = info.sample(rng)
+        out = RulesplayState(c.game)
+        core = _Core(c.game)
+        core.state = world
+        core.selection = c.selection if player == c.state.current_player() else ()
+        out._core = core
+        return out
+
+    def information_state_string(self, player: int | None = None) -> str:
+        """The seat's information state as text (perfect recall; see
+        :mod:`~rulesplay.adapters.openspiel_observe`)."""
+        return self._text(player, True)
+
+    def observation_string(self, player: int | None = None) -> str:
+        """The seat's observation as text (see
+        :mod:`~rulesplay.adapters.openspiel_observe`)."""
+        return self._text(player, False)
+
+    def _text(self, player: int | None, perfect: bool) -> str:
+        seat = self.current_player() if player is None else player
+        n = self.core.game.program.layout.n
+        if not 0 <= seat < n:
+            raise ValueError(f"player {seat} is not a seat of this game: seats are 0 to {n - 1}")
+        view, mine = self.view(seat)
+        if view is None:
+            return f"seat {seat}\nthe game's start (chance)"
+        return view_text(self.core.game.spaces, view, seat, mine, perfect)
+
+
+def _short_names() -> dict[str, str]:
+    """Registered name -> shipped game name: ``rulesplay_`` and the last part of the name,
+    or the whole name with ``_`` for ``/`` when another game has the same last part."""
+    names = list(shipped_names())
+    last = [n.rsplit("/", 1)[-1] for n in names]
+    return {f"{PREFIX}_{part if last.count(part) == 1 else n.replace('/', '_')}": n
+            for n, part in zip(names, last, strict=True)}
+
+
+def shipped_game_names() -> dict[str, str]:
+    """Every per-game name this module registers -> the shipped game it loads."""
+    return _short_names()
+
+
+def _register() -> None:
+    """Register ``rulesplay`` and every shipped game's name. Each creator is a class (an
+    object Python never frees: OpenSpiel keeps its creators until after Python has
+    finished, when freeing a function would crash the interpreter's exit)."""
+    known = set(pyspiel.registered_names())
+    wide = (1, 64)  # (the registry's range: each game's own is in its instance's type)
+    if PREFIX not in known:
+        pyspiel.register_game(_game_type(PREFIX, {"ruleset": "", **PARAMS}, False, wide),
+                              RulesplayGame)
+    for short, name in _short_names().items():
+        if short not in known:
+            creator = type(f"RulesplayGame_{short}", (_ShippedGame,),
+                           {"SHORT": short, "RULESET": name, "__doc__": f"Shipped {name}."})
+            pyspiel.register_game(_game_type(short, dict(PARAMS), False, wide), creator)
+
+
+class _ShippedGame(RulesplayGame):
+    """A shipped game by its registered name (a subclass per game sets the two names)."""
+
+    SHORT = PREFIX
+    RULESET = ""
+
+    def __init__(self, params: dict[str, Any]) -> None:
+        super().__init__(params, self.SHORT, self.RULESET)
+
+
+_register()
