@@ -504,7 +504,8 @@ class Lowerer(TrickLowering):
         values = self.comp.ns.get(coll) if values_of is not None and coll[:1] == "k" else None
         if values_of is not None and isinstance(values, tuple):
             if cond is None:
-                return f"{k(fixed_listing(values_of, values))}()"
+                made, fill = fixed_listing(values_of, values)
+                return f"({k(made)}[:] if {k(made)} else {k(fill)}())"
             pairs = [(v, values_of.get(v)) for v in values]
             return f"[_a for _x, _a in {k(pairs)} if {cond}]"
         return f"[{action} for _x in {coll}" + (f" if {cond}]" if cond is not None else "]")
