@@ -256,8 +256,10 @@ class Lowerer(TrickLowering):
         if st.end == "random":  # the one place chance is drawn, shared with the frames
             code.emit(f"{comp.const(move_cards_at_random)}(s, {cards}, {comp.gen(st.to)})")
             return
-        move = move_card if typ == "card" else move_cards
-        code.emit(f"{comp.const(move)}(s, {cards}, {comp.gen(st.to)}, {st.end == 'top'})")
+        if typ == "card":
+            self._move_card(code, cards, comp.gen(st.to), st.end == "top")
+            return
+        code.emit(f"{comp.const(move_cards)}(s, {cards}, {comp.gen(st.to)}, {st.end == 'top'})")
 
     def _plain_effect(self, code: Code, st: ir.Stmt, loops: list[_Loop]) -> None:
         code.emit(f"{self._effect(st)}(s)")
