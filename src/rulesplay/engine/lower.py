@@ -29,7 +29,6 @@ from .compile_stmts import StmtCompiler, compile_choose
 from .effects import (
     PhaseNode,
     end_game,
-    move_card,
     move_cards,
     move_cards_at_random,
     ordered_seats,

@@ -153,7 +153,6 @@ class TrickLowering:
         """Where the routine resumes once a play is chosen (``State.chosen``, handed over by
         ``State.apply``): what :meth:`~rulesplay.engine.tricks.TrickNode.resolve` does, in
         its order, falling through to the ``after play`` code (a pass: the next turn)."""
-        k = self.comp.const
         node.resolves = BY_ROUTINE
         code.place(node.resolve_at)
         card = code.temp("c")
