@@ -127,7 +127,10 @@ class TrickLowering:
         code.indent = 1
         code.jump(end)
         code.indent = 0
-        code.emit(f"{best} = max({zone}, key=lambda it: {comp.gen_card_key(st.key)})")
+        # (max(zone, key=...) without a call per card: the first of the highest keys)
+        keys = code.temp("k")
+        code.emit(f"{keys} = [{comp.gen_card_key(st.key)} for it in {zone}]")
+        code.emit(f"{best} = {zone}[{keys}.index(max({keys}))]")
         code.emit(f"{winner} = s.loc[{node.winner_slot}] = s.by[{best}]")
         code.emit("if s.events is not None:")
         code.emit(f"    {k(trick_event)}(s, {winner}, {best}, {zone})")
