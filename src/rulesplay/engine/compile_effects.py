@@ -180,8 +180,8 @@ def compile_deal(prog: Program, comp: ExprCompiler, d: ir.Deal) -> Effect:
         if first is None or not 0 <= first < n:
             raise RulesRuntimeError(f"'starting with' names seat {value_text(first)}, which "
                                     f"does not exist with {n} players", d.span)
-        log = s.events
-        if log is not None and log.__class__ is not events.Tally:  # (an event per card)
+        log = s.events  # (an event per card; a chosen card watched: who sees it arrive)
+        if log is not None and log.__class__ is not events.Tally or s.watch is not None:
             for _ in range(each):
                 for k in range(n):
                     if s.zones[src]:  # ('deal all': the last round may run out)
@@ -195,7 +195,7 @@ def compile_deal(prog: Program, comp: ExprCompiler, d: ir.Deal) -> Effect:
 def _deal(s: State, src: int, order: list[int], each: int) -> None:
     """``each`` rounds of one card from the top of zone ``src`` to each zone of ``order``
     (zone ids), as :func:`~rulesplay.engine.effects.move_card` moves them one by one
-    (card variables reset; no events), until ``src`` runs out."""
+    (card variables reset; no events, no chosen card watched), until ``src`` runs out."""
     zones, where = s.zones, s.where
     cards, resets, cv = zones[src], s.program.card_var_resets, s.cv
     for _ in range(each):

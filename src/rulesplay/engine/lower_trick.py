@@ -13,6 +13,7 @@ from .actions import ActionCache
 from .choices import BY_ROUTINE
 from .compile_stmts import compile_trick
 from .effects import move_card
+from .observe import card_seers
 from .routine_code import Code
 from .routines import fail
 from .tricks import PASSED, WAITS, LoweredTrick, no_card_to_play, pass_event, trick_event
@@ -203,6 +204,8 @@ class TrickLowering:
                 else k(default)
             code.emit(f"s.cv[{slot}][{c}] = {value}")
         code.emit(f"s.zones[{t}].append({c})" if top else f"s.zones[{t}].insert(0, {c})")
+        code.emit(f"if s.watch is not None and s.watch[0] == {c}:")  # (who sees it arrive)
+        code.emit(f"    s.watch[1] |= {k(card_seers)}(s, {c})")
         code.indent -= 2
 
     def _turn(self, code: Code, st: ir.Trick, node: LoweredTrick, at: int,
