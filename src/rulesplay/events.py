@@ -138,6 +138,10 @@ class Tally(list[Any]):
         self.counts: dict[str, int] = {}
         self.phases: dict[str, int] = {}
 
+    def tick(self, kind: str) -> None:
+        """Count an event of ``kind`` (not ``phase``) without making it."""
+        self.counts[kind] = self.counts.get(kind, 0) + 1
+
     def append(self, event: Any) -> None:
         kind = event["type"]
         self.counts[kind] = self.counts.get(kind, 0) + 1

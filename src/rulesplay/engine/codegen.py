@@ -23,7 +23,7 @@ from ..validate import Checked
 from ..validate.functions import BUILTINS
 from ..visitor import Stage
 from .expr import Fn, Layout, _product, free_names
-from .expr_facts import invariant_parts, loops, scans
+from .expr_facts import invariant_parts, listed_form, loops, scans
 
 _NOT_CONST = object()
 
@@ -632,6 +632,8 @@ class ExprCompiler(Stage):
             finally:
                 self._cards, self._seats = saved
         template = builtin.code[builtin.form(e.args, self.type_of)]
+        if len(e.args) == 2:
+            template = listed_form(e.func, e.args) or template
         # (a length costs nothing to take: ``count(hand)`` is not work)
         per_element = None if "len({c0})" in template else builtin.per_element
         return template.format_map(_Fill(self, e.args, per_element))

@@ -180,12 +180,33 @@ def compile_deal(prog: Program, comp: ExprCompiler, d: ir.Deal) -> Effect:
         if first is None or not 0 <= first < n:
             raise RulesRuntimeError(f"'starting with' names seat {value_text(first)}, which "
                                     f"does not exist with {n} players", d.span)
-        for _ in range(each):
-            for k in range(n):
-                if s.zones[src]:  # ('deal all': the last round may run out)
-                    move_card(s, s.zones[src][-1], base + (first + k) % n)
+        log = s.events  # (an event per card; a chosen card watched: who sees it arrive)
+        if log is not None and log.__class__ is not events.Tally or s.watch is not None:
+            for _ in range(each):
+                for k in range(n):
+                    if s.zones[src]:  # ('deal all': the last round may run out)
+                        move_card(s, s.zones[src][-1], base + (first + k) % n)
+        else:  # what move_card does for each card, in the same order
+            _deal(s, src, [base + (first + k) % n for k in range(n)], each)
         spend_work(s, each * n)
     return deal
+
+
+def _deal(s: State, src: int, order: list[int], each: int) -> None:
+    """``each`` rounds of one card from the top of zone ``src`` to each zone of ``order``
+    (zone ids), as :func:`~rulesplay.engine.effects.move_card` moves them one by one
+    (card variables reset; no events, no chosen card watched), until ``src`` runs out."""
+    zones, where = s.zones, s.where
+    cards, resets, cv = zones[src], s.program.card_var_resets, s.cv
+    for _ in range(each):
+        for to in order:
+            if not cards:  # ('deal all': the last round may run out)
+                return
+            c = cards.pop()
+            where[c] = to
+            for slot, default in resets:
+                cv[slot][c] = default
+            zones[to].append(c)
 
 
 def compile_say(prog: Program, comp: ExprCompiler, say: ir.Say) -> Effect:

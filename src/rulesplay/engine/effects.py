@@ -80,18 +80,21 @@ def _arrive(s: State, batch: list[int], src: int | None, to: int, top: bool | No
         events = None  # counts only: moves are not counted
     prog = s.program
     resets = prog.card_var_resets
-    if resets or events is not None:
+    if events is not None:
         cv = s.cv
         for c in batch:
             was = where[c] if src is None else src
             where[c] = to
             for slot, default in resets:
                 cv[slot][c] = default
-            if events is not None:
-                events.append(prog.move_event(c, was, to))
-    else:
+            events.append(prog.move_event(c, was, to))
+    else:  # (the same, a card variable at a time)
         for c in batch:
             where[c] = to
+        for slot, default in resets:
+            column = s.cv[slot]
+            for c in batch:
+                column[c] = default
     if top:
         zones[to].extend(batch)
     elif top is None:

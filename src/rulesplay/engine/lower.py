@@ -29,7 +29,6 @@ from .compile_stmts import StmtCompiler, compile_choose
 from .effects import (
     PhaseNode,
     end_game,
-    move_card,
     move_cards,
     move_cards_at_random,
     ordered_seats,
@@ -256,8 +255,10 @@ class Lowerer(TrickLowering):
         if st.end == "random":  # the one place chance is drawn, shared with the frames
             code.emit(f"{comp.const(move_cards_at_random)}(s, {cards}, {comp.gen(st.to)})")
             return
-        move = move_card if typ == "card" else move_cards
-        code.emit(f"{comp.const(move)}(s, {cards}, {comp.gen(st.to)}, {st.end == 'top'})")
+        if typ == "card":
+            self._move_card(code, cards, comp.gen(st.to), st.end == "top")
+            return
+        code.emit(f"{comp.const(move_cards)}(s, {cards}, {comp.gen(st.to)}, {st.end == 'top'})")
 
     def _plain_effect(self, code: Code, st: ir.Stmt, loops: list[_Loop]) -> None:
         code.emit(f"{self._effect(st)}(s)")
@@ -504,7 +505,8 @@ class Lowerer(TrickLowering):
         values = self.comp.ns.get(coll) if values_of is not None and coll[:1] == "k" else None
         if values_of is not None and isinstance(values, tuple):
             if cond is None:
-                return f"{k(fixed_listing(values_of, values))}()"
+                made, fill = fixed_listing(values_of, values)
+                return f"({k(made)}[:] if {k(made)} else {k(fill)}())"
             pairs = [(v, values_of.get(v)) for v in values]
             return f"[_a for _x, _a in {k(pairs)} if {cond}]"
         return f"[{action} for _x in {coll}" + (f" if {cond}]" if cond is not None else "]")

@@ -8,10 +8,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .. import ir
+from ..events import Tally
 from .actions import ActionCache
 from .choices import BY_ROUTINE
 from .compile_stmts import compile_trick
 from .effects import move_card
+from .observe import card_seers
 from .routine_code import Code
 from .routines import fail
 from .tricks import PASSED, WAITS, LoweredTrick, no_card_to_play, pass_event, trick_event
@@ -126,7 +128,10 @@ class TrickLowering:
         code.indent = 1
         code.jump(end)
         code.indent = 0
-        code.emit(f"{best} = max({zone}, key=lambda it: {comp.gen_card_key(st.key)})")
+        # (max(zone, key=...) without a call per card: the first of the highest keys)
+        keys = code.temp("k")
+        code.emit(f"{keys} = [{comp.gen_card_key(st.key)} for it in {zone}]")
+        code.emit(f"{best} = {zone}[{keys}.index(max({keys}))]")
         code.emit(f"{winner} = s.loc[{node.winner_slot}] = s.by[{best}]")
         code.emit("if s.events is not None:")
         code.emit(f"    {k(trick_event)}(s, {winner}, {best}, {zone})")
@@ -152,7 +157,6 @@ class TrickLowering:
         """Where the routine resumes once a play is chosen (``State.chosen``, handed over by
         ``State.apply``): what :meth:`~rulesplay.engine.tricks.TrickNode.resolve` does, in
         its order, falling through to the ``after play`` code (a pass: the next turn)."""
-        k = self.comp.const
         node.resolves = BY_ROUTINE
         code.place(node.resolve_at)
         card = code.temp("c")
@@ -167,11 +171,42 @@ class TrickLowering:
         # A table every seat sees: a card played there is seen by all (State.apply).
         node.lands_seen = zone.isdigit() and \
             self.prog.zone_seers[int(zone)] == self.prog.everyone
-        code.emit(f"{k(move_card)}(s, {card}, {zone}, True)")
+        self._move_card(code, card, zone, True)
         code.emit(f"s.by[{card}] = f[{at + 2}]")
         code.emit(f"s.loc[{node.card_slot}] = {card}")
         code.emit(f"f[{at + 1}] += 1")
         code.jump(after_play)
+
+    def _move_card(self, code: Code, card: str, to: str, top: bool) -> None:
+        """``move CARD to ZONE`` of one card: what :func:`~rulesplay.engine.effects.
+        move_card` does, inline when the game records no events (its call otherwise).
+        ``card`` and ``to`` are sources, evaluated once each, in that order."""
+        k = self.comp.const
+        c = card if card.isidentifier() else code.temp("c")  # (a name or a zone's number
+        t = to if to.isdigit() else code.temp("t")  # is used as it is)
+        held = code.temp("h")
+        for name, src in ((c, card), (t, to)):
+            if name != src:
+                code.emit(f"{name} = {src}")
+        code.emit(f"if {c} is not None:")
+        code.emit(f"    if s.events is not None and s.events.__class__ is not {k(Tally)}:")
+        code.emit(f"        {k(move_card)}(s, {c}, {t}, {top})")
+        code.emit("    else:")
+        code.indent += 2
+        code.emit(f"{held} = s.zones[s.where[{c}]]")
+        code.emit(f"if {held}[-1] == {c}:")
+        code.emit(f"    {held}.pop()")
+        code.emit("else:")
+        code.emit(f"    {held}.remove({c})")
+        code.emit(f"s.where[{c}] = {t}")
+        for slot, default in self.prog.card_var_resets:
+            value = repr(default) if default is None or default.__class__ in (bool, int) \
+                else k(default)
+            code.emit(f"s.cv[{slot}][{c}] = {value}")
+        code.emit(f"s.zones[{t}].append({c})" if top else f"s.zones[{t}].insert(0, {c})")
+        code.emit(f"if s.watch is not None and s.watch[0] == {c}:")  # (who sees it arrive)
+        code.emit(f"    s.watch[1] |= {k(card_seers)}(s, {c})")
+        code.indent -= 2
 
     def _turn(self, code: Code, st: ir.Trick, node: LoweredTrick, at: int,
               head: int, play: int, loops: list[_Loop]) -> None:

@@ -75,16 +75,19 @@ def no_resume(pc: Any) -> RulesError:
                       "this part of the rules)")
 
 
-def fixed_listing(actions: ActionCache, values: tuple[Any, ...]) -> Callable[[], list[Action]]:
-    """``f() -> list``: the actions of ``values`` in order, made on first use (a new list
-    each time: the caller may keep or change it)."""
+def fixed_listing(actions: ActionCache,
+                  values: tuple[Any, ...]) -> tuple[list[Action], Callable[[], list[Action]]]:
+    """The actions of ``values`` in order, made on first use: ``(made, fill)``, where
+    ``made`` stays empty until ``fill()`` fills it; ``fill`` returns a copy. Generated code
+    lists them as ``made[:] if made else fill()`` (a new list each time: the caller may
+    keep or change it), with no call once they are made."""
     made: list[Action] = []
 
-    def listing() -> list[Action]:
+    def fill() -> list[Action]:
         if not made:
             made.extend(actions.get(v) for v in values)
         return made[:]
-    return listing
+    return made, fill
 
 
 def turn_order(first: int | None, direction: int, n: int, span: Span) -> list[int]:

@@ -267,23 +267,14 @@ class State(TeamResults):
         if self.decisions >= self.check_at:
             check_game(self)
         log = self.events
-        if log is not None and log.__class__ is not Tally:
-            if len(log) > prog.max_events:  # (a game that is recorded: at each decision)
-                too_long(self, "events", prog.max_events)
-            with self._faults():  # before anything changes: a failing prompt loses nothing
-                prompt, masks = node.masked_prompt(self)
-            log.append(events.decision(
-                player, prog.phase_name(self), node.name, prompt, chosen.id,
-                chosen.label, node.secret, masks, self.played_for()))
-        elif log is not None and node.prompt_text.__class__ is DisplayText and \
-                node.prompt_text.risky:  # counted ('simulate'): a prompt fails all the same
-            with self._faults():  # (not for a game that keeps no events: a bot's look-ahead)
-                node.prompt_text.check(self)
+        if log is not None and (log.__class__ is not Tally or node.prompt_text.__class__
+                                is DisplayText and node.prompt_text.risky):
+            self._record(node, player, chosen)
         self.history.append((player, chosen.id))
         self.pending = self._legal = None
         self.decisions += 1
-        self.work = self.run_work  # (what queries spent since is not kept)
-        self.work_cap = self.work + prog.max_work  # the 'work' budget is per decision
+        work = self.work = self.run_work  # (what queries spent since is not kept)
+        self.work_cap = work + prog.max_work  # the 'work' budget is per decision
         resolves = node.resolves
         watch = opened = None
         # Who sees an openly chosen card: where it is, where it lands when the choice
@@ -319,10 +310,14 @@ class State(TeamResults):
                 raise self._located(exc) from None
             if chosen.__class__ is SetAction and not node.secret:
                 opened = set_seers(self, chosen.value, 1 << player)
-        # What _run does, inline (one call less per decision).
+        # What _run does, inline (one call less per decision), its first step unrolled.
         stack, step_of, max_steps = self.stack, prog.step_of, prog.max_steps
-        steps = 0
         try:
+            if not stack:
+                raise RulesRuntimeError("the phase graph ran out of frames", Span())
+            f = stack[-1]
+            step_of[f[0]](self, f)
+            steps = 1  # (never over the limit: a limit is at least 1)
             while self.pending is None and not self.terminal:
                 if not stack:
                     raise RulesRuntimeError("the phase graph ran out of frames", Span())
@@ -343,6 +338,23 @@ class State(TeamResults):
                 if unseen:
                     self.unseen_choices[len(self.history) - 1] = unseen
                 self.watch = None
+
+    def _record(self, node: Any, player: int, chosen: Action) -> None:
+        """The decision being applied, in the game's events (a recorded game), or its
+        prompt checked (a counted one: 'simulate'), before anything changes."""
+        log, prog = self.events, self.program
+        if log.__class__ is not Tally:
+            assert log is not None
+            if len(log) > prog.max_events:  # (a game that is recorded: at each decision)
+                too_long(self, "events", prog.max_events)
+            with self._faults():  # before anything changes: a failing prompt loses nothing
+                prompt, masks = node.masked_prompt(self)
+            log.append(events.decision(
+                player, prog.phase_name(self), node.name, prompt, chosen.id,
+                chosen.label, node.secret, masks, self.played_for()))
+        elif node.prompt_text.__class__ is DisplayText and node.prompt_text.risky:
+            with self._faults():  # a prompt fails all the same (not in a bot's look-ahead,
+                node.prompt_text.check(self)  # which keeps no events)
 
     def refresh_seen(self) -> None:
         """Work out each zone's ``seen by`` again, as a decision is asked (both engines; see

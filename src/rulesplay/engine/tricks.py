@@ -435,16 +435,24 @@ class EndTrickNode(Node):
 def pass_event(s: State, seat: int, forced: bool) -> None:
     """Record the ``pass`` event of ``seat`` in a climbing trick (``forced``: it had no
     card to play)."""
-    assert s.events is not None
-    s.events.append(events.passed(seat, forced, s.program.phase_name(s)))
+    log = s.events
+    assert log is not None
+    if log.__class__ is events.Tally:  # (counted: 'simulate')
+        log.tick("pass")
+        return
+    log.append(events.passed(seat, forced, s.program.phase_name(s)))
 
 
 def trick_event(s: State, winner: int | None, best: int, zone: list[int]) -> None:
     """Record the ``trick`` event: ``winner`` (a seat) won with card ``best`` of the
     cards ``zone`` holds (card ids, as played)."""
-    assert s.events is not None
+    log = s.events
+    assert log is not None
+    if log.__class__ is events.Tally:  # (counted: 'simulate')
+        log.tick("trick")
+        return
     ids = s.program.card_ids
-    s.events.append(events.trick(winner, ids[best], [ids[c] for c in zone]))
+    log.append(events.trick(winner, ids[best], [ids[c] for c in zone]))
 
 
 def no_card_to_play(seat: int, span: Span) -> RulesRuntimeError:

@@ -213,7 +213,7 @@ def _count_value(args: list[Any]) -> Any:
 # ---------------------------------------------------------------- the table
 _ROWS = (
     Builtin("count", (1, 2), _tested("int"), per_element=1, value=_count_value,
-            code={"1": "len({c0})", "2": "sum(1 for it in {c0} if {a1})"}),
+            code={"1": "len({c0})", "2": "len([1 for it in {c0} if {a1}])"}),
     Builtin("any", (1, 2), _tested("bool"), per_element=1,
             code={"1": "(len({c0}) > 0)", "flags": "any({c0})",
                   "2": "any({a1} for it in {c0})"}),
