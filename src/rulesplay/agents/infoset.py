@@ -572,7 +572,8 @@ class InfoSet:
         # since) are shuffled among their places after the deal.
         groups = tr.knowledge.places(s, slots) if tr is not None else []
         self._dealer = Dealer(slots, kinds, unknown, allowed, kind_of)
-        self._scrambler = Scrambler(s, groups, {(z, i) for z, idx in slots for i in idx})
+        self._scrambler = Scrambler(s, groups, {(z, i) for z, idx in slots for i in idx}
+                                    if groups else set())
         self._plan = (slots, kinds, unknown, allowed, checks, groups)
         return self._plan
 
@@ -689,11 +690,16 @@ class InfoSet:
     def _build(self, slots: list[tuple[int, list[int]]], deal: dict[int, list[int]],
                groups: list[list[tuple[int, int]]], rng: random.Random) -> State:
         s = self._state.copy_with_rng(None)  # its generator is reseeded below
-        where = s.where
+        where, zones = s.where, s.zones
         for z, idx in slots:
-            content = s.zones[z]
-            for i, c in zip(idx, deal[z], strict=True):
-                content[i] = c
+            cards = deal[z]
+            if len(cards) == len(zones[z]):  # (every place of the zone: the deal's own list)
+                zones[z] = cards
+            else:
+                content = zones[z]
+                for i, c in zip(idx, cards, strict=True):
+                    content[i] = c
+            for c in cards:
                 where[c] = z
         if groups:
             self._scrambler(s, rng)  # within zones: ``where`` stays right
