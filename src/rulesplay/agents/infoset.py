@@ -609,7 +609,7 @@ class InfoSet:
                 rest.append(left)
         rest.sort()
         deck = {kind_of[cards[0]]: iter(cards) for cards in rest}  # kind -> its next cards
-        take = {k: cards.__next__ for k, cards in deck.items()}
+        take = {k: cards_of.__next__ for k, cards_of in deck.items()}
         layout = {}
         for z, kinds, one in frame.fill_kinds:
             if one is not None:  # (places of one kind: a slice)
@@ -618,8 +618,8 @@ class InfoSet:
                 layout[z] = [take[k]() for k in kinds]
         if spill is not None:
             layout[spill] = list(rec.state.zones[spill])
-        for k, cards in deck.items():
-            layout[frame.last_of_kind.get(k, frame.last)].extend(cards)
+        for k, cards_of in deck.items():
+            layout[frame.last_of_kind.get(k, frame.last)].extend(cards_of)
         top = frame.top
         for z, acc in accounted:
             _set_zone(w, z, acc, top[z])
