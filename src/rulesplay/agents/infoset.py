@@ -171,7 +171,7 @@ class _Record:
     """One earlier decision by another seat: the state before it (private) and the action."""
 
     __slots__ = ("seat", "action", "act", "state", "zones", "hidden", "work", "work_key", "excl",
-                 "tested", "traffic", "past", "frame", "checked", "over", "told")
+                 "tested", "traffic", "past", "frame", "checked", "over", "told", "fixed")
 
     def __init__(self, state: State, observer: int, action: str) -> None:
         self.seat = state.current_player()
@@ -193,6 +193,7 @@ class _Record:
         self.checked: dict[tuple[int, ...], bool] = {}  # _check's answers, by the deal
         self.over = False  # unseen moves since into or out of each of its zones: no check
         self.told: Told | None = None  # its history as the observer knows it (told_history)
+        self.fixed: bool | None = None  # legal whatever the cards (_fixed), once worked out
 
 
 class _Frame:
@@ -529,7 +530,7 @@ class InfoSet:
                     rec.over = ended = True
                     rec.work = rec.frame = None  # (kept no longer)
                     continue
-                if not may_check:
+                if not may_check or rec.fixed:
                     continue
                 live = []
                 accounted: list[tuple[int, list[int]]] = []
@@ -547,6 +548,10 @@ class InfoSet:
                 if not live:
                     continue
                 self._prepare(rec, accounted)
+                if rec.fixed is None:
+                    rec.fixed = _fixed(rec)
+                    if rec.fixed:
+                        continue
                 checks.append((rec, live))
                 for z in live:
                     fits = fits_in.get(z)
@@ -714,6 +719,54 @@ class InfoSet:
         s.rng = LateSeeded(rng.getrandbits(64))  # (most samples never draw)
         s._legal = None
         return s
+
+
+class _Tripped(Exception):
+    """A probe read what it must not (see :class:`_Tripwire`)."""
+
+
+class _Tripwire:
+    """Stands in for the parts of a record's working copy that differ between its layouts
+    and deals (the zones, ``where``, the variables a concealment may set) while
+    :func:`_fixed` probes the record's test: any use of it raises and is remembered."""
+
+    __slots__ = ("hit",)
+
+    def __init__(self) -> None:
+        self.hit = False
+
+    def _trip(self, *args: Any) -> Any:
+        self.hit = True
+        raise _Tripped
+
+    __getitem__ = __setitem__ = __delitem__ = __iter__ = __len__ = __contains__ = _trip
+    __bool__ = __eq__ = __ne__ = __lt__ = __add__ = __radd__ = __mul__ = __hash__ = _trip
+
+    def __getattr__(self, name: str) -> Any:
+        return self._trip()
+
+
+def _fixed(rec: _Record) -> bool:
+    """Whether the record's action is legal in its working copy without reading the cards'
+    places or a variable a concealment may set: the test then reads only what every layout
+    and deal of the record leaves as it is, so every check of it passes and it excludes no
+    card (a choice from ``bool`` or an enum, without ``where``), and the sampler can leave
+    it out with the same samples. Any read of those parts (or a failure) says no. The copy
+    is restored as it was, its work counter too."""
+    w: Any = rec.work
+    assert w is not None and w.pending is not None
+    kept = (w.zones, w.where, w.g, w.pv, w.cv, w.work, w.work_cap)
+    wire = _Tripwire()
+    w.zones = w.where = w.g = w.pv = w.cv = wire
+    w._legal = None
+    try:
+        ok = bool(w.program.nodes[w.pending[1]].allows(w, rec.act))
+    except Exception:  # (a trip, or whatever the test makes of one: not fixed)
+        ok = False
+    finally:
+        w.zones, w.where, w.g, w.pv, w.cv, w.work, w.work_cap = kept
+        w._legal = None
+    return ok and not wire.hit
 
 
 def _set_zone(w: State, z: int, cards: list[int], keep_top: bool) -> None:
