@@ -54,7 +54,8 @@ stays the same; most of a bot's time not spent playing goes there. A record is f
 with every candidate card in its zone at once: when that is legal, by the assumption above
 no card alone refuses it (a lead, a card that followed suit), and one test does for all;
 only otherwise is each card tested alone. A
-record none of whose zones holds unknown cards now costs a glance, and a record's
+record none of whose zones holds unknown cards now costs a glance, so does one whose test
+reads no card's place (declaring trump: :func:`_fixed` finds it once), and a record's
 concealment is made from the history as the seat knows it, which the tracker extends at
 each decision (:func:`~rulesplay.engine.observe.told_history`). A check
 moves cards into a working copy and puts every card back in its place, and asks no chance
