@@ -54,7 +54,8 @@ stays the same; most of a bot's time not spent playing goes there. A record is f
 with every candidate card in its zone at once: when that is legal, by the assumption above
 no card alone refuses it (a lead, a card that followed suit), and one test does for all;
 only otherwise is each card tested alone. A
-record none of whose zones holds unknown cards now costs a glance, and a record's
+record none of whose zones holds unknown cards now costs a glance, so does one whose test
+reads no card's place (declaring trump: :func:`_fixed` finds it once), and a record's
 concealment is made from the history as the seat knows it, which the tracker extends at
 each decision (:func:`~rulesplay.engine.observe.told_history`). A check
 moves cards into a working copy and puts every card back in its place, and asks no chance
@@ -109,6 +110,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from itertools import islice
 from typing import Any
 
 from ..engine.choices import Action, Position
@@ -133,11 +135,20 @@ __all__ = ["InfoSet", "Tracker"]
 CHECKS_KEPT = 4096  # answers of exact checks kept per record (a deal may come again)
 
 
-def _seen_cards(s: State, seat: int) -> set[int]:
-    """The cards ``seat`` sees now (whole visible zones and the top of ``top`` zones)."""
+def _views(s: State, seat: int) -> list[str]:
+    """:func:`~rulesplay.engine.observe.visible_to` of every zone for ``seat``, in one go
+    (``"all"``, ``"top"`` or ``"none"`` per zone)."""
+    bit = 1 << seat  # (Program.seat_bit of a seat)
+    tops = s.top_seers
+    return ["all" if seers & bit else "top" if tops[z] & bit else "none"
+            for z, seers in enumerate(s.seers)]
+
+
+def _seen_cards(s: State, seat: int, views: list[str] | None = None) -> set[int]:
+    """The cards ``seat`` sees now (whole visible zones and the top of ``top`` zones);
+    ``views``: :func:`_views` of ``s``, when already worked out."""
     out: set[int] = set()
-    for z, content in enumerate(s.zones):
-        how = visible_to(s, z, seat)
+    for content, how in zip(s.zones, views or _views(s, seat), strict=True):
         if how == "all":
             out.update(content)
         elif how == "top" and content:
@@ -145,16 +156,15 @@ def _seen_cards(s: State, seat: int) -> set[int]:
     return out
 
 
-def _unseen_slots(s: State, seat: int) -> list[tuple[int, int]]:
+def _unseen_slots(s: State, seat: int, views: list[str] | None = None) -> list[tuple[int, int]]:
     """(zone, size) of every zone with cards ``seat`` cannot see (a ``top`` zone without its
-    top card)."""
+    top card); ``views``: :func:`_views` of ``s``, when already worked out."""
     out = []
-    for z, content in enumerate(s.zones):
-        how = visible_to(s, z, seat)
+    for z, how in enumerate(views or _views(s, seat)):
         if how == "none":
-            out.append((z, len(content)))
-        elif how == "top" and len(content) > 1:
-            out.append((z, len(content) - 1))
+            out.append((z, len(s.zones[z])))
+        elif how == "top" and len(s.zones[z]) > 1:
+            out.append((z, len(s.zones[z]) - 1))
     return out
 
 
@@ -162,18 +172,19 @@ class _Record:
     """One earlier decision by another seat: the state before it (private) and the action."""
 
     __slots__ = ("seat", "action", "act", "state", "zones", "hidden", "work", "work_key", "excl",
-                 "tested", "traffic", "past", "frame", "checked", "over", "told")
+                 "tested", "traffic", "past", "frame", "checked", "over", "told", "fixed")
 
     def __init__(self, state: State, observer: int, action: str) -> None:
         self.seat = state.current_player()
         self.action = action
         self.act = next(a for a in state.legal_actions() if a.id == action)  # its Action
         self.state = state
+        views = _views(state, observer)
         self.zones = [z for z, owner in enumerate(state.program.layout.zone_owner)
-                      if owner == self.seat and visible_to(state, z, observer) != "all"]
-        self.hidden = {c for z, _ in _unseen_slots(state, observer)
-                       for c in _unseen_part(state, z, observer)}
-        self.past = {z: _unseen_part(state, z, observer) for z in self.zones}  # cards then
+                      if owner == self.seat and views[z] != "all"]
+        self.hidden = {c for z, _ in _unseen_slots(state, observer, views)
+                       for c in _unseen_part(state, z, observer, views)}
+        self.past = {z: _unseen_part(state, z, observer, views) for z in self.zones}  # then
         self.work: State | None = None
         self.work_key: Any = None
         self.excl: dict[int, set[int]] = {}
@@ -183,6 +194,7 @@ class _Record:
         self.checked: dict[tuple[int, ...], bool] = {}  # _check's answers, by the deal
         self.over = False  # unseen moves since into or out of each of its zones: no check
         self.told: Told | None = None  # its history as the observer knows it (told_history)
+        self.fixed: bool | None = None  # legal whatever the cards (_fixed), once worked out
 
 
 class _Frame:
@@ -198,8 +210,9 @@ class _Frame:
         s = rec.state
         kind_of = s.program.layout.kind_of
         own = set(rec.zones)
-        self.fill = [(z, [kind_of[c] for c in _unseen_part(s, z, seat)])
-                     for z, _ in _unseen_slots(s, seat) if z not in own]
+        views = _views(s, seat)
+        self.fill = [(z, [kind_of[c] for c in _unseen_part(s, z, seat, views)])
+                     for z, _ in _unseen_slots(s, seat, views) if z not in own]
         # (z, kinds, the one kind of all its places or None): what a layout deals
         self.fill_kinds = [(z, kinds, kinds[0] if kinds and len(set(kinds)) == 1 else None)
                            for z, kinds in self.fill]
@@ -213,7 +226,7 @@ class _Frame:
         last = self.fill[-1][0] if self.fill else self.spill
         assert last is not None  # no unseen zone to fill: spill was chosen above
         self.last: int = last
-        self.top = {z: visible_to(s, z, seat) == "top" and bool(s.zones[z])
+        self.top = {z: views[z] == "top" and bool(s.zones[z])
                     for z in [*rec.zones, *(z for z, _ in self.fill)]}
         self.concealment = concealment(s, seat, rec.told)
         by_kind: dict[str, list[int]] = {}
@@ -246,9 +259,10 @@ def _picks_blind(s: State, aid: str) -> bool:
     return any(a.id == aid and isinstance(a, Position) for a in s.legal_actions())
 
 
-def _unseen_part(s: State, z: int, seat: int) -> list[int]:
+def _unseen_part(s: State, z: int, seat: int, views: list[str] | None = None) -> list[int]:
     content = s.zones[z]
-    return content[:-1] if visible_to(s, z, seat) == "top" else list(content)
+    how = views[z] if views is not None else visible_to(s, z, seat)
+    return content[:-1] if how == "top" else list(content)
 
 
 class Tracker:
@@ -354,8 +368,7 @@ class Tracker:
     def _same_view(self, a: State, b: State) -> bool:
         if a.pending != b.pending or len(a.zones) != len(b.zones):
             return False
-        for z, (ca, cb) in enumerate(zip(a.zones, b.zones, strict=True)):
-            how = visible_to(a, z, self.seat)
+        for ca, cb, how in zip(a.zones, b.zones, _views(a, self.seat), strict=True):
             if len(ca) != len(cb) or (how == "all" and ca != cb) or (
                     how == "top" and ca and ca[-1] != cb[-1]):
                 return False
@@ -447,11 +460,15 @@ class InfoSet:
         tr = self._tracker
         best, best_bad = None, None
         tries = tr.tries if tr is not None and checks else 1
+        check = self._check
         for _ in range(tries):
             deal = dealer.deal(rng)
             if deal is None:
                 continue
-            bad = sum(1 for rec, zones in checks if not self._check(rec, zones, deal))
+            bad = 0
+            for rec, zones in checks:
+                if not check(rec, zones, deal):
+                    bad += 1
             if bad == 0:
                 best, best_bad = deal, 0
                 break
@@ -477,7 +494,8 @@ class InfoSet:
         slots: list[tuple[int, list[int]]] = []
         kinds: dict[int, list[str]] = {}
         unknown: list[int] = []
-        for z, size in _unseen_slots(s, seat):
+        views = _views(s, seat)
+        for z, size in _unseen_slots(s, seat, views):
             content = s.zones[z]
             idx = [i for i in range(size) if known.get(content[i]) != z]
             if idx:
@@ -489,7 +507,7 @@ class InfoSet:
         checks: list[tuple[_Record, list[int]]] = []
         excl: dict[int, set[int]] = {}
         if tr is not None:
-            located = _seen_cards(s, seat)  # the cards the seat sees or knows the zone of
+            located = _seen_cards(s, seat, views)  # the cards the seat sees or knows the zone of
             located.update(known)
             traffic = tr.traffic
             fits_in: dict[int, set[int]] = {}  # zone -> the unknown cards of its kinds
@@ -513,7 +531,7 @@ class InfoSet:
                     rec.over = ended = True
                     rec.work = rec.frame = None  # (kept no longer)
                     continue
-                if not may_check:
+                if not may_check or rec.fixed:
                     continue
                 live = []
                 accounted: list[tuple[int, list[int]]] = []
@@ -531,6 +549,10 @@ class InfoSet:
                 if not live:
                     continue
                 self._prepare(rec, accounted)
+                if rec.fixed is None:
+                    rec.fixed = _fixed(rec)
+                    if rec.fixed:
+                        continue
                 checks.append((rec, live))
                 for z in live:
                     fits = fits_in.get(z)
@@ -556,7 +578,8 @@ class InfoSet:
         # since) are shuffled among their places after the deal.
         groups = tr.knowledge.places(s, slots) if tr is not None else []
         self._dealer = Dealer(slots, kinds, unknown, allowed, kind_of)
-        self._scrambler = Scrambler(s, groups, {(z, i) for z, idx in slots for i in idx})
+        self._scrambler = Scrambler(s, groups, {(z, i) for z, idx in slots for i in idx}
+                                    if groups else set())
         self._plan = (slots, kinds, unknown, allowed, checks, groups)
         return self._plan
 
@@ -591,23 +614,18 @@ class InfoSet:
             if left:
                 rest.append(left)
         rest.sort()
-        deck = {kind_of[cards[0]]: cards for cards in rest}
-        at = dict.fromkeys(deck, 0)  # kind -> its next card in deck
+        deck = {kind_of[cards[0]]: iter(cards) for cards in rest}  # kind -> its next cards
+        take = {k: cards_of.__next__ for k, cards_of in deck.items()}
         layout = {}
         for z, kinds, one in frame.fill_kinds:
             if one is not None:  # (places of one kind: a slice)
-                i = at[one]
-                layout[z] = deck[one][i:i + len(kinds)]
-                at[one] = i + len(kinds)
-                continue
-            cards = layout[z] = []
-            for k in kinds:
-                cards.append(deck[k][at[k]])
-                at[k] += 1
+                layout[z] = list(islice(deck[one], len(kinds)))
+            else:
+                layout[z] = [take[k]() for k in kinds]
         if spill is not None:
             layout[spill] = list(rec.state.zones[spill])
-        for k, cards in deck.items():
-            layout[frame.last_of_kind.get(k, frame.last)].extend(cards[at[k]:])
+        for k, cards_of in deck.items():
+            layout[frame.last_of_kind.get(k, frame.last)].extend(cards_of)
         top = frame.top
         for z, acc in accounted:
             _set_zone(w, z, acc, top[z])
@@ -655,9 +673,18 @@ class InfoSet:
             if not hidden.issuperset(deal[z]):
                 return False
         if len(zones) == 1:
-            key: tuple[int, ...] = (zones[0], *deal[zones[0]])
-        else:
-            key = tuple(c for z in zones for c in (-1 - z, *deal[z]))
+            z = zones[0]
+            cards = deal[z]
+            key: tuple[int, ...] = (z, *cards)
+            ok = rec.checked.get(key)
+            if ok is None:  # the answer depends on the working copy and the moves only
+                ok = _legal_with_one(w, rec.act, z, cards) if len(cards) <= BULK_MOVE \
+                    else _legal_with(w, rec.act, [(z, cards)])
+                if len(rec.checked) >= CHECKS_KEPT:
+                    rec.checked.clear()
+                rec.checked[key] = ok
+            return ok
+        key = tuple(c for z in zones for c in (-1 - z, *deal[z]))
         ok = rec.checked.get(key)
         if ok is None:  # the answer depends on the working copy and the moves only
             ok = _legal_with(w, rec.act, [(z, deal[z]) for z in zones])
@@ -669,11 +696,16 @@ class InfoSet:
     def _build(self, slots: list[tuple[int, list[int]]], deal: dict[int, list[int]],
                groups: list[list[tuple[int, int]]], rng: random.Random) -> State:
         s = self._state.copy_with_rng(None)  # its generator is reseeded below
-        where = s.where
+        where, zones = s.where, s.zones
         for z, idx in slots:
-            content = s.zones[z]
-            for i, c in zip(idx, deal[z], strict=True):
-                content[i] = c
+            cards = deal[z]
+            if len(cards) == len(zones[z]):  # (every place of the zone: the deal's own list)
+                zones[z] = cards
+            else:
+                content = zones[z]
+                for i, c in zip(idx, cards, strict=True):
+                    content[i] = c
+            for c in cards:
                 where[c] = z
         if groups:
             self._scrambler(s, rng)  # within zones: ``where`` stays right
@@ -690,13 +722,62 @@ class InfoSet:
         return s
 
 
+class _Tripped(Exception):
+    """A probe read what it must not (see :class:`_Tripwire`)."""
+
+
+class _Tripwire:
+    """Stands in for the parts of a record's working copy that differ between its layouts
+    and deals (the zones, ``where``, the variables a concealment may set) while
+    :func:`_fixed` probes the record's test: any use of it raises and is remembered."""
+
+    __slots__ = ("hit",)
+
+    def __init__(self) -> None:
+        self.hit = False
+
+    def _trip(self, *args: Any) -> Any:
+        self.hit = True
+        raise _Tripped
+
+    __getitem__ = __setitem__ = __delitem__ = __iter__ = __len__ = __contains__ = _trip
+    __bool__ = __eq__ = __ne__ = __lt__ = __add__ = __radd__ = __mul__ = __hash__ = _trip
+
+    def __getattr__(self, name: str) -> Any:
+        return self._trip()
+
+
+def _fixed(rec: _Record) -> bool:
+    """Whether the record's action is legal in its working copy without reading the cards'
+    places or a variable a concealment may set: the test then reads only what every layout
+    and deal of the record leaves as it is, so every check of it passes and it excludes no
+    card (a choice from ``bool`` or an enum, without ``where``), and the sampler can leave
+    it out with the same samples. Any read of those parts (or a failure) says no. The copy
+    is restored as it was, its work counter too."""
+    w: Any = rec.work
+    assert w is not None and w.pending is not None
+    kept = (w.zones, w.where, w.g, w.pv, w.cv, w.work, w.work_cap)
+    wire = _Tripwire()
+    w.zones = w.where = w.g = w.pv = w.cv = wire
+    w._legal = None
+    try:
+        ok = bool(w.program.nodes[w.pending[1]].allows(w, rec.act))
+    except Exception:  # (a trip, or whatever the test makes of one: not fixed)
+        ok = False
+    finally:
+        w.zones, w.where, w.g, w.pv, w.cv, w.work, w.work_cap = kept
+        w._legal = None
+    return ok and not wire.hit
+
+
 def _set_zone(w: State, z: int, cards: list[int], keep_top: bool) -> None:
     """Replace the unseen part of zone ``z`` of ``w`` with ``cards`` (``where`` updated for
-    the new cards; cards pushed out are expected to be placed elsewhere by the caller)."""
-    top = w.zones[z][-1:] if keep_top else []
-    w.zones[z] = list(cards) + top
+    the new cards; cards pushed out are expected to be placed elsewhere by the caller).
+    ``cards`` becomes the zone's list when there is no top to keep: a list of its own."""
+    w.zones[z] = cards + w.zones[z][-1:] if keep_top else cards  # (the caller's own list)
+    where = w.where
     for c in cards:
-        w.where[c] = z
+        where[c] = z
 
 
 def _refusing(w: State, action: Action, cards: set[int], z: int) -> set[int]:
@@ -761,6 +842,37 @@ def _legal_with(w: State, action: Action, moves: list[tuple[int, list[int]]]) ->
             del zones[z][len(zones[z]) - len(cards):]
         for c, src, i in reversed(back):
             zones[src].insert(i, c)
+            where[c] = src
+        w._legal = None
+    return ok
+
+
+def _legal_with_one(w: State, action: Action, z: int, cards: list[int]) -> bool:
+    """``_legal_with(w, action, [(z, cards)])`` for a few cards (the check of most
+    samples: one zone of a record), with fewer steps."""
+    zones, where = w.zones, w.where
+    back = []
+    for c in cards:
+        src = where[c]
+        content = zones[src]
+        i = content.index(c)
+        del content[i]
+        back.append((content, i, c, src))
+    target = zones[z]
+    size = len(target)
+    target += cards
+    for c in cards:
+        where[c] = z
+    w._legal = None
+    assert w.pending is not None  # a record's state waits for the decision it records
+    try:
+        ok = bool(w.program.nodes[w.pending[1]].allows(w, action))
+    except FAULTS:
+        ok = True  # the rebuilt past cannot be evaluated: do not constrain
+    finally:
+        del zones[z][size:]
+        for content, i, c, src in reversed(back):
+            content.insert(i, c)
             where[c] = src
         w._legal = None
     return ok

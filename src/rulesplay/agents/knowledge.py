@@ -82,10 +82,13 @@ class Knowledge:
                 sight_at.setdefault(lay.zone_id[e["zone"]["zone"]] + (e["zone"]["owner"] or 0),
                                     e["was"])
         bit = prog.seat_bit(seat)
+        tops = s.top_seers
+        now = ["all" if seers & bit else "top" if tops[z] & bit else "none"  # (visible_to)
+               for z, seers in enumerate(s.seers)]
 
         def visible(z: int) -> str:
             if z not in sight_at:
-                return visible_to(s, z, seat)
+                return now[z]
             return "all" if sight_at[z] & bit else prog.view(z, seat)
 
         left: dict[int, set[int]] = {}  # zone -> cards that left it so far

@@ -135,7 +135,7 @@ class MctsAgent(Agent):
                 else:
                     ch.avail += 1
             if untried:
-                a = rng.choice(untried)
+                a = choice(untried, rng)
                 child = Node(node, a.id, s.current_player())
                 children[a.id] = child
                 s.apply(a)
@@ -150,8 +150,18 @@ class MctsAgent(Agent):
             assert best is not None and best_a is not None
             s.apply(best_a)
             node = best
+        # The rollout: choice(s.legal_actions(), rng) at each step, inline (the same draws).
+        apply, legal_actions, getrandbits = s.apply, s.legal_actions, rng.getrandbits
         while not s.terminal:
-            s.apply(choice(s.legal_actions(), rng))
+            listed = legal_actions()
+            n = len(listed)
+            if not n:
+                raise IndexError("Cannot choose from an empty sequence")
+            k = n.bit_length()
+            j = getrandbits(k)
+            while j >= n:
+                j = getrandbits(k)
+            apply(listed[j])
         r = self.rewards(s)
         up: Node | None = node
         while up is not None:

@@ -203,7 +203,8 @@ class CardSets:
             pure = self._pure = self._is_pure()
         actions = self._kept.get(key) if pure else None
         if actions is None:
-            actions = [self.action(w) for w in self.ways(s, key)]
+            made, action = self.cache.get, self.action  # (made once per set: looked up)
+            actions = [made(w) or action(w) for w in self.ways(s, key)]
             if pure:
                 # (only the actions, made once per set anyway: lists kept alive would
                 # burden the garbage collector more than making them again costs)

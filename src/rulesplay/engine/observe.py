@@ -421,7 +421,16 @@ def unseen_by(s: State, seat: int | None) -> list[int]:
     """The cards ``seat`` (None: an onlooker) does not see where they are now in ``s``
     (:func:`card_seers`)."""
     bit = s.program.seat_bit(seat)
-    return [c for c in range(s.program.num_cards) if not card_seers(s, c) & bit]
+    seers, tops = s.seers, s.top_seers
+    out: list[int] = []
+    for z, content in enumerate(s.zones):  # (card_seers of every card, zone by zone)
+        if content:
+            if not seers[z] & bit:
+                out += content[:-1]
+            if not tops[z] & bit:
+                out.append(content[-1])
+    out.sort()
+    return out
 
 
 def repoint_cards(true: State, w: State) -> None:
