@@ -150,12 +150,15 @@ def _create(server: Server, data: Any) -> JSONResponse:
 _TABLE = """<link rel="stylesheet" href="/static/table.css">
 <div class="table-page">
 <section class="board" aria-label="table">
+<p class="whoami"><span id="you">…</span></p>
 <p id="status" class="status" role="status">Connecting…</p>
+<p id="notice" class="notice" role="alert" hidden></p>
 <div id="facts" class="facts"></div>
 <div id="seats" class="seats"></div>
 <div id="shared" class="shared"></div>
-<section id="me" class="me"><div id="mine"></div>
+<section id="me" class="me">
 <div id="moves" class="moves"><p id="prompt" class="prompt"></p><div id="choices"></div></div>
+<div id="mine"></div>
 </section>
 <div id="result" class="result" hidden></div>
 </section>

@@ -10,16 +10,18 @@ A view (JSON)::
      "to_move": seat | null, "to_move_name", "busy": bots are moving, "terminal",
      "prompt", "facts": [[label, value]], "seats": [{"seat", "name", "you", "kind", "score",
      "vars": [[label, value]]}], "zones": [{"area": "mine" | "shared" | "seat", "owner",
-     "label", "count", "cards": [card id] | null, "top": card id | null, "public"}],
+     "label", "title", "count", "cards": [card id] | null, "top": card id | null,
+     "public"}],
      "cards": {card id: {"label", "colour", "corner", "kind", "texts", "vars"}},
      "moves": null | {"prompt", "actions": [{"id", "label", "card"}], "set": null |
      {"cards", "low", "high", "sets"}}, "account": [[kind, text]], "account_from": index,
-     "result": null | {"table": text, "winner": text}, "log": url | null}
+     "result": null | {"winner", "head", "rows", "bold", "table"}, "log": url | null}
 """
 
 from __future__ import annotations
 
 import io
+import weakref
 from typing import TYPE_CHECKING, Any
 
 from rich.color import Color
@@ -29,15 +31,16 @@ from rich.text import Text
 
 from ..cardbook import CardBook
 from ..engine.actions import SetAction
+from ..engine.program import Program
 from ..narrate import score_table, winner_line
 from ..screens import public_score
 from ..seatview import SeatNarrator, SeatView
 from ..session import HUMAN
+from ..words import tr
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from ..engine.program import Program
     from ..engine.state import State
     from ..events import Event
 
@@ -101,16 +104,28 @@ def _plain(items: list[Any]) -> list[Line]:
     return out
 
 
-def result_text(state: State) -> dict[str, str]:
-    """The final score table as the terminal prints it (plain text) and who won."""
+def result_text(state: State) -> dict[str, Any]:
+    """The final score table as the terminal prints it, as data (``head``: the column
+    titles, ``rows``: a list of cells per seat, ``bold``: which rows are winners') and as
+    plain text (``table``), and who won (``winner``)."""
+    table = score_table(state)
     buffer = io.StringIO()
-    Console(file=buffer, width=72, color_system=None, legacy_windows=False).print(
-        score_table(state))
-    return {"table": buffer.getvalue().rstrip(), "winner": winner_line(state)}
+    Console(file=buffer, width=72, color_system=None, legacy_windows=False).print(table)
+    cells = [[_text(c) for c in column.cells] for column in table.columns]
+    winners = set(state.winners())
+    return {"table": buffer.getvalue().rstrip(), "winner": winner_line(state),
+            "head": [_text(c.header) for c in table.columns],
+            "rows": [list(row) for row in zip(*cells, strict=True)],
+            "bold": [seat in winners for seat in range(state.num_players)]}
+
+
+def _text(cell: object) -> str:
+    return cell.plain if isinstance(cell, Text) else str(cell)
 
 
 # ---------------------------------------------------------------- cards
-_FACES: dict[int, list[dict[str, Any]]] = {}
+_FACES: weakref.WeakKeyDictionary[Program, list[dict[str, Any]]] = \
+    weakref.WeakKeyDictionary()
 
 
 def _css(style: str) -> str | None:
@@ -123,16 +138,17 @@ def _css(style: str) -> str | None:
 
 def card_faces(program: Program) -> list[dict[str, Any]]:
     """How each card of the game looks, by card number: its label, colour (CSS, from its
-    first enum attribute when that names a colour), corner (the attribute value written in
-    its label: the number or rank), kind, and texts (printed values, abilities). Fixed facts
-    of the ruleset, made once per program."""
-    key = id(program)
-    if key in _FACES and len(_FACES[key]) == len(program.card_ids):
-        return _FACES[key]
+    first enum attribute when that names a colour), corner (the shortest attribute value of
+    at most 3 characters written in its label: the number or rank), kind, texts (printed
+    values, abilities) and order (its place when a hand is sorted, as the terminal sorts
+    it). Fixed facts of the ruleset, made once per program."""
+    if program in _FACES:
+        return _FACES[program]
     book = CardBook(program)
     enum_values = set(program.enum_labels)
     kinds = {k.name: k for k in program.ruleset.kinds}
     faces = []
+    order = {cid: k for k, cid in enumerate(sorted(program.card_ids, key=book.sort_key))}
     for c, attrs in enumerate(program.card_attrs):
         label = program.card_labels[c]
         words = label.split()
@@ -142,15 +158,15 @@ def card_faces(program: Program) -> list[dict[str, Any]]:
                     or (isinstance(value, str) and value in enum_values):
                 continue
             text = str(value)
-            if text in words and (not corner or len(text) < len(corner)):
+            if text in words and len(text) <= 3 and (not corner or len(text) < len(corner)):
                 corner = text
         kind = kinds.get(str(attrs.get("kind")))
         texts = [t for t in [book.details(program.card_ids[c]),
                              *book.long_texts(program.card_ids[c])] if t]
         faces.append({"label": label, "colour": _css(book.styles[c]), "corner": corner,
                       "kind": kind.labels.get(program.lang, kind.name) if kind else "",
-                      "texts": texts})
-    _FACES[key] = faces
+                      "texts": texts, "order": order[program.card_ids[c]]})
+    _FACES[program] = faces
     return faces
 
 
@@ -208,7 +224,10 @@ def view(state: State, seat: int | None, seats: dict[int, str], *, busy: bool,
         area = "shared" if owner is None else "mine" if owner == seat else "seat"
         cards = None if z["cards"] is None else [card(c) for c in z["cards"]]
         top = None if z["top"] is None else card(z["top"])
+        title = tr(prog.lang, "your_zone", zone=z["label"], k=z["count"]).rstrip(":： ") \
+            if area == "mine" else f"{z['label']} ({z['count']})"
         zones.append({"area": area, "owner": owner, "zone": z["zone"], "label": z["label"],
+                      "title": title,
                       "count": z["count"], "cards": cards, "top": top,
                       "public": z["visibility"] == "public"})
     decls = {v.name: v for v in prog.ruleset.vars}
