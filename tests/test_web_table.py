@@ -141,8 +141,8 @@ def test_creating_a_table_refuses_bad_requests_with_a_reason() -> None:
         r = c.post("/api/tables", content=b"{not json")
         assert r.status_code == 400 and "not JSON" in r.json()["error"]
         create(c, "card_hunt", ["human", "random"])
-        assert "holds 1 tables" in post({"ruleset": "card_hunt", "players": 2,
-                                         "seats": ["human", "random"]})
+        assert "holds 1 tables already, all being played" in post(
+            {"ruleset": "card_hunt", "players": 2, "seats": ["human", "random"]})
         big = c.post("/api/tables", content=b"[" + b"1," * 200_000 + b"1]")
         assert big.status_code == 413
 
@@ -208,12 +208,15 @@ def test_a_table_is_saved_after_every_move_resumed_by_a_new_server_and_by_resume
 
 
 def test_a_finished_game_offers_a_log_that_replay_accepts(tmp_path: Path) -> None:
-    with client() as c, ExitStack() as stack:
+    with client(max_games=1) as c, ExitStack() as stack:
         made = create(c, "card_hunt", ["human", "random"])
         me = {0: Seat(stack, c, made["table_id"], token(made["seat_links"]["0"]))}
         play_out(me, random.Random(3))
         assert me[0].view["log"] == made["spectator_link"] + "/log"
         log = c.get(me[0].view["log"])
+        # the server is full, but a finished table makes room for a new one
+        create(c, "card_hunt", ["human", "random"])
+        assert c.get(made["spectator_link"]).status_code == 404
     path = tmp_path / "game.log.jsonl"
     path.write_text(log.text, encoding="utf-8")
     result = CliRunner().invoke(main, ["replay", str(path)])

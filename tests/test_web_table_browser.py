@@ -116,3 +116,42 @@ def test_two_people_on_two_devices_and_a_bot_play_card_hunt_to_the_end(
         # what the phone's account says is the terminal's words
         account = phone.find_element("id", "account").text
         assert "Seat 1 (you)" in account and "Game over" in account
+
+
+def test_a_set_of_cards_is_picked_then_played_in_the_browser(tmp_path: Path) -> None:
+    """Hearts' pass of three: the cards are picked one by one, the button plays them."""
+    need_browser()
+    import json
+    import urllib.request
+
+    from rulesplay.web.app import create_app
+    from rulesplay.web.config import ServeConfig
+
+    shots = Path(os.environ.get("RULESPLAY_SCREENSHOTS") or tmp_path)
+    shots.mkdir(parents=True, exist_ok=True)
+    with running_server(create_app(ServeConfig())) as base, \
+            chromium("phone") as driver:
+        body = {"ruleset": "classics/hearts", "players": 4,
+                "seats": ["human", "random", "random", "random"]}
+        request = urllib.request.Request(base + "/api/tables", json.dumps(body).encode(),
+                                         {"Content-Type": "application/json"})
+        with urllib.request.urlopen(request) as reply:
+            made = json.loads(reply.read())
+        driver.get(base + made["seat_links"]["0"])
+        _wait(driver, lambda: driver.execute_script(STATE)[1] == "yes", "seat 0's turn")
+        version = driver.execute_script(STATE)[0]
+        confirm = driver.find_element("id", "confirm-set")
+        assert not confirm.is_enabled()
+        cards = driver.find_elements("css selector", "#mine .card.pickable")
+        assert len(cards) == 13
+        labels = [c.find_element("css selector", ".label").text for c in cards[:3]]
+        for card in cards[:3]:
+            card.click()
+        assert confirm.is_enabled() and "3" in confirm.text
+        assert horizontal_overflow(driver) == 0
+        driver.save_screenshot(str(shots / "table-hearts-phone-pass.png"))
+        confirm.click()
+        _wait(driver, lambda: driver.execute_script(STATE)[0] > version, "the pass")
+        account = driver.find_element("id", "account").text
+        told = next(line for line in account.splitlines() if line.startswith("Seat 0 (you)"))
+        assert all(label in told for label in labels), told  # the seat's own pass, named

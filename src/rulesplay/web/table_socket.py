@@ -132,6 +132,7 @@ class Rooms:
     def room(self, table_id: str) -> Room | None:
         table = self.server.tables.get(table_id)
         if table is None:
+            self.rooms.pop(table_id, None)
             return None
         room = self.rooms.get(table_id)
         if room is None or room.table is not table:

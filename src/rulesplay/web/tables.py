@@ -174,12 +174,16 @@ class Tables:
             OptionError: the player count is outside the ruleset's range, or an option value
                 is not allowed with that many players.
             ValueError: a seat list of the wrong length, an unknown bot or bad parameter, no
-                human seat, or the server already holds ``max_games`` tables.
+                human seat, or the server already holds ``max_games`` tables being played
+                (when it is full, the oldest finished table makes room).
             RulesError: the ruleset fails while setting the game up.
         """
         if len(self.tables) >= self.max_games:
-            raise ValueError(f"this server holds {self.max_games} tables already; finish or "
-                             "restart to start another")
+            finished = [t for t, table in self.tables.items() if table.state.is_terminal()]
+            if not finished:
+                raise ValueError(f"this server holds {self.max_games} tables already, all "
+                                 "being played; finish one to start another")
+            del self.tables[finished[0]]  # the oldest finished game leaves (its save stays)
         if not isinstance(players, int) or isinstance(players, bool):
             raise OptionError(f"the number of players is a whole number, not {players!r}")
         game.program(players)  # OptionError: a count outside the ruleset's range
