@@ -231,3 +231,15 @@ def test_a_damaged_save_is_said_and_skipped_and_the_server_starts(tmp_path: Path
     with client(games) as c:
         assert c.get("/").status_code == 200
     assert "AAAAAAAAAAAAAAAA.save.json" in capsys.readouterr().err
+
+
+def test_a_binary_message_and_a_silent_page_are_answered_not_crashed() -> None:
+    with client() as c, ExitStack() as stack:
+        made = create(c, "card_hunt", ["human", "random"])
+        me = Seat(stack, c, made["table_id"], token(made["seat_links"]["0"]))
+        me.settle()
+        me.ws.send_bytes(b"\x00\x01")
+        assert "binary" in me.error()
+        me.ws.send_json({"type": "dance"})
+        assert "'hello' (first) and 'move'" in me.error()
+        assert me.view["your_turn"].startswith("Seat 0, your turn")

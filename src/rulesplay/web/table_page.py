@@ -137,7 +137,8 @@ def _create(server: Server, data: Any) -> JSONResponse:
         return _bad("players is a whole number")
     try:
         game = _game(server, name, {k: v for k, v in options.items() if v != ""})
-        made = server.tables.create(game, players=players, seats=seats)  # type: ignore[arg-type]
+        made = server.tables.create(game, players=players, seats=seats,  # type: ignore[arg-type]
+                                     title=name)
     except (OptionError, ValueError) as exc:
         return _bad(exc.message if isinstance(exc, OptionError) else str(exc))
     except RulesError as exc:

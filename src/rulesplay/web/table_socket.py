@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sys
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -34,6 +35,7 @@ if TYPE_CHECKING:
 __all__ = ["Rooms", "routes"]
 
 MAX_MESSAGE = 4096  # bytes of one message from a page
+MAX_PAGES = 64  # pages open on one table at once
 HELLO_WAIT = 20.0  # seconds a page has to say which seat it plays
 
 
@@ -86,6 +88,16 @@ class Room:
         """Play bots' moves and people's forced moves (one legal action) until a person
         has a real choice or the game ends; every page gets a view after each move (the
         last one says the table waits for a person: ``busy`` false)."""
+        try:
+            await self._advance()
+        except Exception as exc:  # a bot's fault: the table says so, the server goes on
+            print(f"rulesplay serve: table {self.table.table_id} stopped: {exc!r}",
+                  file=sys.stderr)
+            async with self.lock:
+                self.table.error = f"the game stopped: a bot failed ({exc})"
+                await self.broadcast()
+
+    async def _advance(self) -> None:
         table = self.table
         while True:
             async with self.lock:
@@ -145,8 +157,17 @@ async def _error(socket: WebSocket, message: str) -> None:
 
 
 async def _read(socket: WebSocket) -> dict[str, Any] | str:
-    """The next message as a dict, or what is wrong with it."""
-    text = await socket.receive_text()
+    """The next message as a dict, or what is wrong with it.
+
+    Raises:
+        WebSocketDisconnect: the page closed the connection.
+    """
+    message = await socket.receive()
+    if message["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(message.get("code", 1000))
+    text = message.get("text")
+    if not isinstance(text, str):
+        return "messages are JSON text, not binary"
     if len(text.encode("utf-8", "replace")) > MAX_MESSAGE:
         return f"a message may have at most {MAX_MESSAGE} bytes"
     try:
@@ -238,6 +259,10 @@ def routes(server: Server) -> list[BaseRoute]:
             if who is None:
                 return
             async with room.lock:
+                if len(room.listeners) >= MAX_PAGES:
+                    await _error(socket, f"this table has {MAX_PAGES} pages open already")
+                    await socket.close(1008)
+                    return
                 room.listeners.append(who)
                 await socket.send_json(room.message(who))
             room.wake()

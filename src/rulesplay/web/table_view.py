@@ -8,11 +8,12 @@ A view (JSON)::
 
     {"type": "view", "seat": 0 | null, "title", "phase", "version": decisions so far,
      "to_move": seat | null, "to_move_name", "busy": bots are moving, "terminal",
-     "prompt", "facts": [[label, value]], "seats": [{"seat", "name", "you", "kind", "score",
+     "prompt", "your_turn" (the terminal's words, at the seat's turn), "error",
+     "facts": [[label, value]], "seats": [{"seat", "name", "you", "kind", "score",
      "vars": [[label, value]]}], "zones": [{"area": "mine" | "shared" | "seat", "owner",
      "label", "title", "count", "cards": [card id] | null, "top": card id | null,
      "public"}],
-     "cards": {card id: {"label", "colour", "corner", "kind", "texts", "vars"}},
+     "cards": {card id: {"label", "colour", "corner", "kind", "texts", "order", "vars"}},
      "moves": null | {"prompt", "actions": [{"id", "label", "card"}], "set": null |
      {"cards", "low", "high", "sets"}}, "account": [[kind, text]], "account_from": index,
      "result": null | {"winner", "head", "rows", "bold", "table"}, "log": url | null}
@@ -243,9 +244,11 @@ def view(state: State, seat: int | None, seats: dict[int, str], *, busy: bool,
                       "kind": "human" if seats[p] == HUMAN else seats[p],
                       "score": None if scores is None else scores[p], "vars": pvars})
     to_move = None if state.is_terminal() else state.current_player()
-    moves = None
+    moves = your_turn = None
     if to_move is not None and to_move == seat and error is None:
         moves = _moves(state, card)
+        your_turn = tr(prog.lang, "your_turn", seat=prog.seat_name(to_move),
+                       prompt=moves["prompt"]).strip()
     phase = prog.phases[state.phase].label.seen_by(state, seat) \
         if state.phase is not None else ""
     return {
@@ -253,7 +256,8 @@ def view(state: State, seat: int | None, seats: dict[int, str], *, busy: bool,
         "version": state.decisions, "to_move": to_move,
         "to_move_name": None if to_move is None else prog.seat_name(to_move),
         "busy": busy, "terminal": state.is_terminal(), "error": error,
-        "prompt": obs["prompt"], "facts": facts, "seats": table, "zones": zones,
+        "prompt": obs["prompt"], "facts": facts,
+        "your_turn": your_turn, "seats": table, "zones": zones,
         "cards": shown, "moves": moves, "account": account, "account_from": account_from,
         "result": result_text(state) if state.is_terminal() else None, "log": log,
     }

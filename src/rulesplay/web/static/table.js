@@ -161,7 +161,7 @@ function drawStatus(v, you) {
   } else if (v.terminal) {
     status.textContent = `${v.title} · game over`;
   } else if (v.moves) {
-    status.textContent = `${v.phase} · your turn`;
+    status.textContent = `${v.phase} · ${v.your_turn}`;
     status.classList.add("turn");
   } else {
     status.textContent = `${v.phase} · ${v.to_move_name} to move${v.busy ? " …" : ""}`;
