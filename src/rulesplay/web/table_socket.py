@@ -142,6 +142,7 @@ class Rooms:
         self.rooms: dict[str, Room] = {}
 
     def room(self, table_id: str) -> Room | None:
+        """The room of table ``table_id``, or None when the server has no such table."""
         table = self.server.tables.get(table_id)
         if table is None:
             self.rooms.pop(table_id, None)

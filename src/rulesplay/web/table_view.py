@@ -16,17 +16,15 @@ A view (JSON)::
      "cards": {card id: {"label", "colour", "corner", "kind", "texts", "order", "vars"}},
      "moves": null | {"prompt", "actions": [{"id", "label", "card"}], "set": null |
      {"cards", "low", "high", "sets"}}, "account": [[kind, text]], "account_from": index,
-     "result": null | {"winner", "head", "rows", "bold", "table"}, "log": url | null}
+     "result": null | {"winner", "head", "rows", "bold"}, "log": url | null}
 """
 
 from __future__ import annotations
 
-import io
 import weakref
 from typing import TYPE_CHECKING, Any
 
 from rich.color import Color
-from rich.console import Console
 from rich.rule import Rule
 from rich.text import Text
 
@@ -107,14 +105,12 @@ def _plain(items: list[Any]) -> list[Line]:
 
 def result_text(state: State) -> dict[str, Any]:
     """The final score table as the terminal prints it, as data (``head``: the column
-    titles, ``rows``: a list of cells per seat, ``bold``: which rows are winners') and as
-    plain text (``table``), and who won (``winner``)."""
+    titles, ``rows``: a list of cells per seat, ``bold``: which rows are winners'), and who
+    won (``winner``)."""
     table = score_table(state)
-    buffer = io.StringIO()
-    Console(file=buffer, width=72, color_system=None, legacy_windows=False).print(table)
     cells = [[_text(c) for c in column.cells] for column in table.columns]
     winners = set(state.winners())
-    return {"table": buffer.getvalue().rstrip(), "winner": winner_line(state),
+    return {"winner": winner_line(state),
             "head": [_text(c.header) for c in table.columns],
             "rows": [list(row) for row in zip(*cells, strict=True)],
             "bold": [seat in winners for seat in range(state.num_players)]}

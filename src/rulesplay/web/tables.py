@@ -89,6 +89,7 @@ class Table:
 
     @property
     def state(self) -> State:
+        """The game (the session's state)."""
         return self.session.state
 
     def seat_of(self, token: object) -> int | None:

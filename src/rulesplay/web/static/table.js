@@ -50,20 +50,34 @@ function sorted(cards) {
 function zoneNode(zone, { small = false, mine = false } = {}) {
   const box = el("section", `zone zone-${zone.area}`);
   box.dataset.zone = zone.zone;
-  const head = el("h3", "zone-label", zone.title);
-  box.append(head);
+  box.append(el("h3", "zone-label", zone.title));
   const row = el("div", "cards");
   if (zone.cards !== null) {
     const cards = mine && !zone.public ? sorted(zone.cards) : zone.cards;
     for (const cid of cards) row.append(cardNode(cid, { small }));
   } else if (zone.top !== null) {
     row.append(backNode(zone.count - 1, zone.label), cardNode(zone.top, { small }));
-  } else if (zone.count > 0) {
-    row.append(backNode(zone.count, zone.label));
   }
   if (zone.count === 0) row.append(el("span", "empty", "—"));
   box.append(row);
   return box;
+}
+
+// Zones whose cards are shown get a box each; face-down piles (and, among many zones, the
+// empty ones) share one line of counts.
+function drawZones(container, zones, options) {
+  const piles = el("div", "piles");
+  const many = zones.length > 4;
+  for (const zone of zones) {
+    if ((zone.cards === null && zone.top === null) || (many && zone.count === 0)) {
+      const pile = el("span", "pile", zone.title);
+      pile.dataset.zone = zone.zone;
+      piles.append(pile);
+    } else {
+      container.append(zoneNode(zone, options));
+    }
+  }
+  if (piles.childElementCount) container.append(piles);
 }
 
 // ---------------------------------------------------------------- moves
@@ -182,11 +196,8 @@ function drawSeats(v) {
     if (s.score !== null) facts.push(`score ${s.score}`);
     for (const [label, value] of s.vars) facts.push(`${label} ${value}`);
     if (facts.length) box.append(el("p", "seat-facts", facts.join(" · ")));
-    for (const zone of v.zones) {
-      if (zone.area === "seat" && zone.owner === s.seat && zone.count > 0) {
-        box.append(zoneNode(zone, { small: true }));
-      }
-    }
+    drawZones(box, v.zones.filter((z) => z.area === "seat" && z.owner === s.seat
+                                    && z.count > 0), { small: true });
     seats.append(box);
   }
 }
@@ -208,16 +219,10 @@ function draw(v, you) {
   drawSeats(v);
   const shared = $("shared");
   shared.replaceChildren();
-  for (const zone of v.zones) {
-    if (zone.area === "shared" && (zone.count > 0 || zone.public)) shared.append(zoneNode(zone));
-  }
+  drawZones(shared, v.zones.filter((z) => z.area === "shared"), {});
   const mine = $("mine");
   mine.replaceChildren();
-  for (const zone of v.zones) {
-    if (zone.area === "mine" && (zone.count > 0 || !zone.public)) {
-      mine.append(zoneNode(zone, { mine: true }));
-    }
-  }
+  drawZones(mine, v.zones.filter((z) => z.area === "mine"), { mine: true });
   $("me").hidden = v.seat === null;
   drawMoves(v.moves);
   const account = $("account");
