@@ -7,6 +7,7 @@ tables) or the same functions as the commands (the playground and simulation pag
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -18,9 +19,11 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp
 
 from ..shipped import shipped_names
+from . import table_page
 from .config import ServeConfig
 from .guard import guarded
 from .html import html, join, page
+from .tables import Tables
 
 __all__ = ["Server", "create_app"]
 
@@ -35,17 +38,23 @@ class Server:
         config: the server's settings.
         rulesets: name -> ruleset file, the shipped games by their names and the files the
             server was given by their paths as written.
+        tables: the games being played (:class:`~rulesplay.web.tables.Tables`).
     """
 
     config: ServeConfig
     rulesets: dict[str, Path] = field(default_factory=dict)
+    tables: Tables = field(default_factory=lambda: Tables(None, 0))
 
     @classmethod
     def from_config(cls, config: ServeConfig) -> Server:
         """The server for ``config``: the shipped games, then the given files."""
         rulesets = dict(shipped_names())
         rulesets.update({str(p): p for p in config.files})
-        return cls(config, rulesets)
+        tables = Tables(config.games_dir, config.max_games)
+        for problem in tables.load_saved():  # (said, and the file is left as it is)
+            print(f"rulesplay serve: a saved table was not taken up: {problem}",
+                  file=sys.stderr)
+        return cls(config, rulesets, tables)
 
 
 def _index(server: Server) -> BaseRoute:
@@ -71,6 +80,7 @@ def create_app(config: ServeConfig) -> ASGIApp:
     server = Server.from_config(config)
     routes: list[BaseRoute] = [
         _index(server),
+        *table_page.routes(server),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     return guarded(Starlette(routes=routes), config.host_names(), config.max_body)

@@ -1,0 +1,293 @@
+// The table: reads the seat token from the link's fragment (#seat=..., never sent in a
+// request line), says it over the websocket, then draws each view the server sends for this
+// seat: cards as cards, zones by kind, the legal moves as clickable cards and buttons, and
+// the account beside the table. Text is put with textContent only, never as markup.
+
+const data = JSON.parse(document.getElementById("table-data").textContent);
+const token = new URLSearchParams(location.hash.slice(1)).get("seat");
+const $ = (id) => document.getElementById(id);
+let socket = null;
+let view = null;
+let picked = new Set();
+let retry = 0;
+let refused = false;
+
+function el(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined && text !== null) node.textContent = String(text);
+  return node;
+}
+
+// ---------------------------------------------------------------- cards
+function cardNode(cid, { small = false } = {}) {
+  const face = view.cards[cid];
+  const node = el("div", "card" + (small ? " small" : ""));
+  node.dataset.card = cid;
+  if (face.colour) node.style.setProperty("--suit", face.colour);
+  else node.classList.add("plain");
+  if (face.corner) node.append(el("span", "corner", face.corner));
+  node.append(el("span", "label", face.label));
+  if (!small) {
+    for (const text of face.texts) node.append(el("span", "text", text));
+  }
+  for (const tag of face.vars) node.append(el("span", "tag", tag));
+  node.title = [face.label, ...face.texts, ...face.vars].join("\n");
+  return node;
+}
+
+function backNode(count, label) {
+  const node = el("div", "card back");
+  node.append(el("span", "count", count));
+  node.title = label;
+  return node;
+}
+
+function sorted(cards) {
+  return [...cards].sort((a, b) => view.cards[a].order - view.cards[b].order);
+}
+
+function zoneNode(zone, { small = false, mine = false } = {}) {
+  const box = el("section", `zone zone-${zone.area}`);
+  box.dataset.zone = zone.zone;
+  box.append(el("h3", "zone-label", zone.title));
+  const row = el("div", "cards");
+  if (zone.cards !== null) {
+    const cards = mine && !zone.public ? sorted(zone.cards) : zone.cards;
+    for (const cid of cards) row.append(cardNode(cid, { small }));
+  } else if (zone.top !== null) {
+    row.append(backNode(zone.count - 1, zone.label), cardNode(zone.top, { small }));
+  }
+  if (zone.count === 0) row.append(el("span", "empty", "—"));
+  box.append(row);
+  return box;
+}
+
+// Zones whose cards are shown get a box each; face-down piles (and, among many zones, the
+// empty ones) share one line of counts.
+function drawZones(container, zones, options) {
+  const piles = el("div", "piles");
+  const many = zones.length > 4;
+  for (const zone of zones) {
+    if ((zone.cards === null && zone.top === null) || (many && zone.count === 0)) {
+      const pile = el("span", "pile", zone.title);
+      pile.dataset.zone = zone.zone;
+      piles.append(pile);
+    } else {
+      container.append(zoneNode(zone, options));
+    }
+  }
+  if (piles.childElementCount) container.append(piles);
+}
+
+// ---------------------------------------------------------------- moves
+function send(action) {
+  if (!socket || socket.readyState !== WebSocket.OPEN) return;
+  socket.send(JSON.stringify({ type: "move", action, version: view.version }));
+  document.body.classList.add("sent");
+}
+
+function setId(choice) {
+  const order = view.moves.set.cards;
+  const chosen = order.filter((cid) => picked.has(cid));
+  return `${choice.choice}:${chosen.join("+")}`;
+}
+
+function drawMoves(moves) {
+  const choices = $("choices");
+  choices.replaceChildren();
+  $("prompt").textContent = moves ? moves.prompt : "";
+  $("moves").hidden = !moves;
+  if (!moves) return;
+  const byCard = new Map();
+  for (const action of moves.actions) if (action.card) byCard.set(action.card, action);
+  // cards of the seat's own zones are played where they lie
+  const seen = new Set();
+  for (const node of document.querySelectorAll("#mine .card[data-card]")) {
+    const cid = node.dataset.card;
+    const action = byCard.get(cid);
+    if (action) {
+      seen.add(cid);
+      node.classList.add("legal");
+      node.tabIndex = 0;
+      node.setAttribute("role", "button");
+      node.setAttribute("aria-label", action.label);
+      node.addEventListener("click", () => send(action.id));
+      node.addEventListener("keydown", (e) => { if (e.key === "Enter") send(action.id); });
+    } else if (moves.set && moves.set.cards.includes(cid)) {
+      node.classList.add("pickable");
+      node.tabIndex = 0;
+      node.setAttribute("role", "checkbox");
+      node.addEventListener("click", () => toggle(cid, node));
+    } else if (moves.actions.some((a) => a.card)) {
+      node.classList.add("unplayable");
+    }
+  }
+  for (const action of moves.actions) {
+    if (action.card && !seen.has(action.card)) {
+      const node = cardNode(action.card);
+      node.classList.add("legal");
+      node.tabIndex = 0;
+      node.setAttribute("role", "button");
+      node.addEventListener("click", () => send(action.id));
+      choices.append(node);
+    } else if (!action.card) {
+      const button = el("button", "move", action.label);
+      button.type = "button";
+      button.addEventListener("click", () => send(action.id));
+      choices.append(button);
+    }
+  }
+  if (moves.set) {
+    const confirm = el("button", "move confirm", "");
+    confirm.type = "button";
+    confirm.id = "confirm-set";
+    confirm.addEventListener("click", () => send(setId(moves.set)));
+    choices.append(confirm);
+    updateSet();
+  }
+}
+
+function toggle(cid, node) {
+  if (picked.has(cid)) picked.delete(cid); else picked.add(cid);
+  node.classList.toggle("picked", picked.has(cid));
+  node.setAttribute("aria-checked", String(picked.has(cid)));
+  updateSet();
+}
+
+function updateSet() {
+  const set = view.moves.set;
+  const button = $("confirm-set");
+  const n = picked.size;
+  const want = set.low === set.high ? `${set.low}` : `${set.low}–${set.high}`;
+  button.textContent = `Play the ${n} chosen (${want} cards)`;
+  const okSize = n >= set.low && n <= set.high;
+  button.disabled = !okSize || (set.sets !== null && !set.sets.includes(setId(set)));
+}
+
+// ---------------------------------------------------------------- the view
+function drawStatus(v, you) {
+  const status = $("status");
+  status.className = "status";
+  if (v.error) {
+    status.textContent = v.error;
+    status.classList.add("bad");
+  } else if (v.terminal) {
+    status.textContent = `${v.title} · game over`;
+  } else if (v.moves) {
+    status.textContent = `${v.phase} · ${v.your_turn}`;
+    status.classList.add("turn");
+  } else {
+    status.textContent = `${v.phase} · ${v.to_move_name} to move${v.busy ? " …" : ""}`;
+  }
+  document.title = `${v.moves ? "● " : ""}${v.title} · ${you}`;
+}
+
+function drawSeats(v) {
+  const seats = $("seats");
+  seats.replaceChildren();
+  for (const s of v.seats) {
+    if (s.you) continue;
+    const box = el("section", "seat" + (v.to_move === s.seat ? " to-move" : ""));
+    const head = el("h2", "seat-name", s.name);
+    head.append(el("small", "kind", s.kind === "human" ? " person" : ` bot: ${s.kind}`));
+    box.append(head);
+    const facts = [];
+    if (s.score !== null) facts.push(`score ${s.score}`);
+    for (const [label, value] of s.vars) facts.push(`${label} ${value}`);
+    if (facts.length) box.append(el("p", "seat-facts", facts.join(" · ")));
+    drawZones(box, v.zones.filter((z) => z.area === "seat" && z.owner === s.seat
+                                    && z.count > 0), { small: true });
+    seats.append(box);
+  }
+}
+
+function draw(v, you) {
+  view = v;
+  picked = new Set();
+  document.body.classList.remove("sent");
+  Object.assign(document.body.dataset, {
+    version: v.version, turn: v.moves ? "yes" : "no", over: v.terminal ? "yes" : "no" });
+  drawStatus(v, you);
+  const facts = $("facts");
+  facts.replaceChildren();
+  const me = v.seats.find((s) => s.you);
+  const list = [...v.facts];
+  if (me && me.score !== null) list.unshift(["score", me.score]);
+  if (me) for (const pair of me.vars) list.push(pair);
+  for (const [label, value] of list) facts.append(el("span", "fact", `${label}: ${value}`));
+  drawSeats(v);
+  const shared = $("shared");
+  shared.replaceChildren();
+  drawZones(shared, v.zones.filter((z) => z.area === "shared"), {});
+  const mine = $("mine");
+  mine.replaceChildren();
+  drawZones(mine, v.zones.filter((z) => z.area === "mine"), { mine: true });
+  $("me").hidden = v.seat === null;
+  drawMoves(v.moves);
+  const account = $("account");
+  const atEnd = account.scrollTop + account.clientHeight >= account.scrollHeight - 30;
+  if (v.account_from === 0) account.replaceChildren();
+  for (const [kind, text] of v.account) account.append(el("li", `line-${kind}`, text));
+  if (atEnd || v.account_from === 0) account.scrollTop = account.scrollHeight;
+  const result = $("result");
+  result.hidden = !v.result;
+  if (v.result) {
+    const table = el("table", "scores");
+    const head = el("tr");
+    for (const title of v.result.head) head.append(el("th", "", title));
+    table.append(head);
+    v.result.rows.forEach((row, i) => {
+      const line = el("tr", v.result.bold[i] ? "winner" : "");
+      for (const cell of row) line.append(el("td", "", cell));
+      table.append(line);
+    });
+    result.replaceChildren(el("h2", "", v.result.winner), table);
+    if (v.log) {
+      const link = el("a", "", "Download the game's log (for rulesplay replay)");
+      link.href = v.log;
+      link.download = "";
+      result.append(link);
+    }
+  }
+}
+
+function say(text) {
+  const box = $("notice");
+  box.textContent = text;
+  box.hidden = false;
+  clearTimeout(say.timer);
+  say.timer = setTimeout(() => { box.hidden = true; }, 6000);
+}
+
+function connect() {
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  socket = new WebSocket(`${scheme}://${location.host}${data.socket}`);
+  let you = "spectator";
+  socket.addEventListener("open", () => {
+    retry = 0;
+    socket.send(JSON.stringify({ type: "hello", token }));
+  });
+  socket.addEventListener("message", (event) => {
+    const message = JSON.parse(event.data);
+    if (message.type === "hello") {
+      you = message.you;
+      $("you").textContent = message.seat === null ? "watching (public view)" : you;
+    } else if (message.type === "view") {
+      draw(message, you);
+    } else if (message.type === "error") {
+      if (!view) refused = true;
+      document.body.classList.remove("sent");
+      say(message.message);
+      if (!view) $("status").textContent = message.message;
+    }
+  });
+  socket.addEventListener("close", () => {
+    if (refused) return;
+    $("status").textContent = "Connection lost; reconnecting…";
+    retry = Math.min(retry + 1, 5);
+    setTimeout(connect, 1000 * retry);
+  });
+}
+
+connect();

@@ -1,0 +1,286 @@
+"""A table's websocket (``/table/ID/ws``): the page says which seat it plays (its secret
+token), then gets a view after every move and sends its moves; bots move on the server, in
+a worker thread, so the server keeps answering while they think.
+
+Messages from the page (JSON, at most :data:`MAX_MESSAGE` bytes)::
+
+    {"type": "hello", "token": "SEAT TOKEN" | null}      first; null: watch (public view)
+    {"type": "move", "action": "ACTION ID", "version": N} N: the view's version it answers
+
+To the page: ``{"type": "hello", "seat", "name"}``, then views (:func:`.table_view.view`,
+built for its seat only) and ``{"type": "error", "message"}`` (a bad token, a move out of
+turn, an illegal or stale move: the game goes on).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from starlette.routing import BaseRoute, WebSocketRoute
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from ..errors import IllegalActionError, RulesError
+from ..session import HUMAN
+from ..words import tr
+from .table_view import view
+
+if TYPE_CHECKING:
+    from .app import Server
+    from .tables import Table
+
+__all__ = ["Rooms", "routes"]
+
+MAX_MESSAGE = 4096  # bytes of one message from a page
+MAX_PAGES = 64  # pages open on one table at once
+HELLO_WAIT = 20.0  # seconds a page has to say which seat it plays
+
+
+@dataclass(eq=False)
+class Listener:
+    """One open page: its seat (None: onlooker) and how much of its account it has."""
+
+    socket: WebSocket
+    seat: int | None
+    sent: int = 0
+
+
+@dataclass
+class Room:
+    """The live side of a table: its lock (one change at a time, views never built during
+    one), its open pages and its bots' task."""
+
+    table: Table
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    listeners: list[Listener] = field(default_factory=list)
+    task: asyncio.Task[None] | None = None
+
+    def message(self, who: Listener) -> dict[str, Any]:
+        """The view for ``who``: its seat's view, and the account lines it has not had."""
+        table = self.table
+        lines = table.accounts.lines[who.seat]
+        start = who.sent
+        who.sent = len(lines)
+        log = f"/table/{table.table_id}/log" if table.state.is_terminal() else None
+        return view(table.state, who.seat, table.session.seats,
+                    busy=not table.waits_for_person(),
+                    account=lines[start:], account_from=start, log=log, error=table.error)
+
+    async def broadcast(self) -> None:
+        """Send every open page its view (under the lock)."""
+        for who in list(self.listeners):
+            try:
+                await who.socket.send_json(self.message(who))
+            except (RuntimeError, WebSocketDisconnect, OSError):
+                if who in self.listeners:
+                    self.listeners.remove(who)
+
+    def wake(self) -> None:
+        """Let the bots (and forced moves) play until a person has a choice, in the
+        background, unless they are already at it."""
+        if self.task is None or self.task.done():
+            self.task = asyncio.create_task(self.advance())
+
+    async def advance(self) -> None:
+        """Play bots' moves and people's forced moves (one legal action) until a person
+        has a real choice or the game ends; every page gets a view after each move (the
+        last one says the table waits for a person: ``busy`` false)."""
+        try:
+            await self._advance()
+        except Exception as exc:  # a bot's fault: the table says so, the server goes on
+            print(f"rulesplay serve: table {self.table.table_id} stopped: {exc!r}",
+                  file=sys.stderr)
+            async with self.lock:
+                self.table.error = f"the game stopped: a bot failed ({exc})"
+                await self.broadcast()
+
+    async def _advance(self) -> None:
+        table = self.table
+        while True:
+            async with self.lock:
+                if table.waits_for_person():
+                    return
+                seat = table.to_move()
+                assert seat is not None
+                if table.session.seats[seat] == HUMAN:  # forced: played for the person
+                    self._apply(table.state.legal_actions()[0])
+                    await self.broadcast()
+                    continue
+            agent = table.session.agents[seat]
+            # The state changes only under the lock, and only this task moves for bots, so
+            # the bot may read it while views are built from it.
+            action = await asyncio.to_thread(agent.step, table.state)
+            async with self.lock:
+                self._apply(action)
+                await self.broadcast()
+
+    def _apply(self, action: Any) -> bool:
+        """Play ``action``; a ruleset that fails stops the game with its message (returns
+        False).
+
+        Raises:
+            IllegalActionError: not a legal action now (nothing changed).
+        """
+        try:
+            self.table.apply(action)
+        except IllegalActionError:
+            raise
+        except RulesError as exc:
+            self.table.error = f"the game cannot go on: {exc.message}"
+            return False
+        return True
+
+
+class Rooms:
+    """Every table's :class:`Room`, made when a page first opens the table."""
+
+    def __init__(self, server: Server) -> None:
+        self.server = server
+        self.rooms: dict[str, Room] = {}
+
+    def room(self, table_id: str) -> Room | None:
+        """The room of table ``table_id``, or None when the server has no such table."""
+        table = self.server.tables.get(table_id)
+        if table is None:
+            self.rooms.pop(table_id, None)
+            return None
+        room = self.rooms.get(table_id)
+        if room is None or room.table is not table:
+            room = self.rooms[table_id] = Room(table)
+        return room
+
+
+async def _error(socket: WebSocket, message: str) -> None:
+    await socket.send_json({"type": "error", "message": message})
+
+
+async def _read(socket: WebSocket) -> dict[str, Any] | str:
+    """The next message as a dict, or what is wrong with it.
+
+    Raises:
+        WebSocketDisconnect: the page closed the connection.
+    """
+    message = await socket.receive()
+    if message["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(message.get("code", 1000))
+    text = message.get("text")
+    if not isinstance(text, str):
+        return "messages are JSON text, not binary"
+    if len(text.encode("utf-8", "replace")) > MAX_MESSAGE:
+        return f"a message may have at most {MAX_MESSAGE} bytes"
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return "a message is a JSON object such as {\"type\": \"move\", \"action\": \"...\"}"
+    return data if isinstance(data, dict) else "a message is a JSON object"
+
+
+async def _hello(socket: WebSocket, room: Room) -> Listener | None:
+    """Read the page's hello: its seat from its token (None: an onlooker). A token that
+    opens no seat is told and the socket closed."""
+    try:
+        data = await asyncio.wait_for(_read(socket), HELLO_WAIT)
+    except TimeoutError:
+        await socket.close(1008, "no hello")
+        return None
+    if isinstance(data, str) or data.get("type") != "hello":
+        await _error(socket, data if isinstance(data, str) else
+                     "the first message says which seat this page plays: "
+                     "{\"type\": \"hello\", \"token\": ...}")
+        await socket.close(1008)
+        return None
+    token = data.get("token")
+    seat = None
+    if token is not None:
+        seat = room.table.seat_of(token)
+        if seat is None:  # (the token is never echoed or logged)
+            await _error(socket, "this seat link is not valid for this table (mistyped, or "
+                         "from another table); ask for the link again, or open the table "
+                         "without '#seat=...' to watch")
+            await socket.close(1008)
+            return None
+    prog = room.table.state.program
+    name = prog.seat_name(seat) if seat is not None else "spectator"
+    await socket.send_json({"type": "hello", "seat": seat, "name": name,
+                            "you": tr(prog.lang, "you", seat=name) if seat is not None
+                            else name})
+    return Listener(socket, seat)
+
+
+async def _move(room: Room, who: Listener, data: dict[str, Any]) -> str | None:
+    """Play the move a page sent; returns why not (None: played)."""
+    table = room.table
+    if who.seat is None:
+        return "a spectator cannot play; open a seat's link to play"
+    action = data.get("action")
+    if not isinstance(action, str) or len(action) > 2000:
+        return "a move names one of the legal actions by its id"
+    async with room.lock:
+        if table.error is not None:
+            return table.error
+        if table.state.is_terminal():
+            return "the game is over"
+        if table.to_move() != who.seat:
+            mover = table.to_move()
+            name = table.state.program.seat_name(mover) if mover is not None else "nobody"
+            return f"it is not your turn: {name} is to move"
+        if data.get("version") != table.state.decisions:
+            await who.socket.send_json(room.message(who))
+            return "the table has moved on since that view; here is the current one"
+        try:
+            if not room._apply(action):
+                await room.broadcast()
+                return table.error
+        except IllegalActionError as exc:
+            return f"not a legal move now: {exc.message}"
+        await room.broadcast()
+        if table.waits_for_person():
+            return None
+    room.wake()
+    return None
+
+
+def routes(server: Server) -> list[BaseRoute]:
+    """The tables' websocket route."""
+    rooms = Rooms(server)
+
+    async def table_socket(socket: WebSocket) -> None:
+        room = rooms.room(str(socket.path_params["table_id"]))
+        await socket.accept()
+        if room is None:
+            await _error(socket, "there is no such table on this server (finished and "
+                         "removed, or a mistyped link)")
+            await socket.close(1008)
+            return
+        try:
+            who = await _hello(socket, room)
+            if who is None:
+                return
+            async with room.lock:
+                if len(room.listeners) >= MAX_PAGES:
+                    await _error(socket, f"this table has {MAX_PAGES} pages open already")
+                    await socket.close(1008)
+                    return
+                room.listeners.append(who)
+                await socket.send_json(room.message(who))
+            room.wake()
+            while True:
+                data = await _read(socket)
+                if isinstance(data, str):
+                    await _error(socket, data)
+                elif data.get("type") == "move":
+                    problem = await _move(room, who, data)
+                    if problem:
+                        await _error(socket, problem)
+                else:
+                    await _error(socket, "messages are 'hello' (first) and 'move'")
+        except WebSocketDisconnect:
+            pass
+        finally:
+            for who_ in [w for w in room.listeners if w.socket is socket]:
+                room.listeners.remove(who_)
+
+    return [WebSocketRoute("/table/{table_id}/ws", table_socket)]
