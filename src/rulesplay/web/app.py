@@ -18,6 +18,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp
 
 from ..shipped import shipped_names
+from . import playground, simulation_page
 from .config import ServeConfig
 from .guard import guarded
 from .html import html, join, page
@@ -71,6 +72,8 @@ def create_app(config: ServeConfig) -> ASGIApp:
     server = Server.from_config(config)
     routes: list[BaseRoute] = [
         _index(server),
+        *playground.routes(server),
+        *simulation_page.routes(server),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     return guarded(Starlette(routes=routes), config.host_names(), config.max_body)
