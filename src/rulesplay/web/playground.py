@@ -20,7 +20,7 @@ from starlette.routing import BaseRoute, Route
 from .. import graph as graphs
 from ..authoring_cli import variant_skeleton
 from ..engine.game import Game, load
-from ..errors import OptionError, RulesError
+from ..errors import RulesError
 from ..option_table import option_rows
 from ..shipped import find_shipped
 from .html import Html, html, join, json_script, page
@@ -170,9 +170,6 @@ def routes(server: Server) -> list[BaseRoute]:
         if result.game is None:
             return _error("the ruleset has errors: check it first", 400,
                           diagnostics=[diagnostic_data(d) for d in result.diagnostics])
-        tables = getattr(server, "tables", None)
-        if tables is None:
-            return _error("this server cannot start tables yet", 503)
         players, seats = data.get("players"), data.get("seats")
         if not isinstance(players, int) or isinstance(players, bool) or \
                 not isinstance(seats, list) or not all(isinstance(s, str) for s in seats):
@@ -182,10 +179,13 @@ def routes(server: Server) -> list[BaseRoute]:
         if wrong:
             return _error(f"a seat is 'human' or one of the bots {', '.join(BOTS)}, not "
                           f"'{wrong[0]}'")
+        tables = getattr(server, "tables", None)
+        if tables is None:
+            return _error("this server cannot start tables yet", 503)
         try:
             table = tables.create(result.game, players=players, seats=seats)
-        except (OptionError, ValueError) as exc:
-            return _error(exc.message if isinstance(exc, OptionError) else str(exc))
+        except (RulesError, ValueError) as exc:  # a player count, a seat, too many tables
+            return _error(exc.message if isinstance(exc, RulesError) else str(exc))
         return JSONResponse({"table_id": table.table_id,
                              "seat_links": {str(k): v for k, v in table.seat_links.items()},
                              "spectator_link": table.spectator_link})

@@ -92,7 +92,8 @@ def _sides(r: Result) -> list[dict[str, Any]]:
     named = zip(r.team_names, r.teams, strict=True) if r.teamed else \
         ((f"seat {p} ({r.bots[p]})", [p]) for p in range(r.players))
     return [{"name": name, "seat": seats[0],
-             "scores": sorted(r.scores(seats[0]).counts.items())} for name, seats in named]
+             "scores": [[score, games] for score, games in
+                        sorted(r.scores(seats[0]).counts.items())]} for name, seats in named]
 
 
 def result_data(r: Result, label: str) -> dict[str, Any]:
@@ -177,6 +178,7 @@ def _run(job: Job) -> None:
             one(done)
 
     bots = {p: r.bot for p in range(r.players)}
+    state = "failed"
     try:
         if r.variant is None:
             job.result = result_data(simulate(r.base, r.games, r.players, bots=bots,
@@ -185,19 +187,18 @@ def _run(job: Job) -> None:
             job.result = comparison_data(
                 compare(r.base, r.variant, r.games, r.players, bots=bots, seed=r.seed,
                         workers=1, progress=pair), r.label, r.variant_label or r.variant)
-        job.done, job.state = r.games, "done"
+        job.done, state = r.games, "done"
     except Interrupted as exc:
-        job.done, job.state = exc.done, "stopped"
+        job.done, state = exc.done, "stopped"
         job.message = f"stopped after {exc.done} of {exc.total} games"
         if isinstance(exc.partial, Result):
             job.result = result_data(exc.partial, r.label)
         elif isinstance(exc.partial, Comparison):
             job.result = comparison_data(exc.partial, r.label, r.variant_label or "")
     except (RulesError, ValueError) as exc:
-        job.state = "failed"
         job.message = exc.render() if isinstance(exc, RulesError) else str(exc)
     except Exception as exc:  # noqa: BLE001 - the page says it; the slot is freed
-        job.state = "failed"
         job.message = f"the simulation failed: {type(exc).__name__}: {exc}"
     finally:
         SimJobs.discard(r.scratch)
+        job.state = state  # last: a finished job has left nothing behind

@@ -1,6 +1,6 @@
 // The playground: check the ruleset in the editor, list its diagnostics and mark their
 // lines, show its phase graph and options, and start a table against bots. Text from the
-// server is put in with textContent only (never innerHTML).
+// server is put in with textContent only (never as markup).
 
 const data = JSON.parse(document.getElementById("pg-data").textContent);
 const $ = (id) => document.getElementById(id);

@@ -1,7 +1,7 @@
 // The simulation page: start simulate/compare on the server, show its progress (polling),
 // stop it, and draw the result from its numbers: win rates with their 95% intervals, the
 // score distribution, the measures and (compare) the plain-words verdict. Text from the
-// server is put in with textContent only (never innerHTML).
+// server is put in with textContent only (never as markup).
 
 const data = JSON.parse(document.getElementById("sim-data").textContent);
 const $ = (id) => document.getElementById(id);
