@@ -52,7 +52,7 @@ class SimRequest:
     games: int
     players: int
     bot: str = "random"
-    seed: int = 1
+    seed: int = 0
     variant: str | None = None
     variant_label: str | None = None
     scratch: tuple[Path, ...] = ()

@@ -45,7 +45,7 @@ _BODY = """<link rel="stylesheet" href="/static/simulate.css">
  placeholder="usual"></label>
 <label>Games <input id="sim-games" type="number" min="1" max="$max" value="$first"></label>
 <label>Bot <select id="sim-bot">$bots</select></label>
-<label>Seed <input id="sim-seed" type="number" min="0" value="1"></label>
+<label>Seed <input id="sim-seed" type="number" min="0" value="0"></label>
 <details id="sim-pasted-box"><summary>The pasted ruleset</summary>
 <textarea id="sim-text" spellcheck="false" wrap="off" aria-label="pasted ruleset text">
 </textarea></details>
@@ -159,7 +159,7 @@ def sim_request(server: Server, data: dict[str, Any]) -> SimRequest:
     except Refused:
         SimJobs.discard(rulesets.scratch)
         raise
-    return SimRequest(base, label, games, players, bot, 1 if seed is None else seed,
+    return SimRequest(base, label, games, players, bot, 0 if seed is None else seed,
                       variant, label_v, tuple(rulesets.scratch))
 
 
