@@ -230,3 +230,19 @@ def test_play_against_bots_opens_a_table() -> None:
     too_many = client.post("/playground/play", json={"text": text, "players": 9,
                                                       "seats": ["human"] * 9})
     assert too_many.status_code == 400 and "players" in too_many.json()["error"]
+
+
+def test_the_graph_speaks_the_servers_language_where_the_ruleset_does(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(graphs.shutil, "which", lambda name: None)
+    text = 'extends "bargain_hunter"\n'
+    game = load_pasted(text, 100_000).game
+    assert game is not None
+    ja = _check(_client(lang="ja"), text)["graph"]
+    assert ja["text"] == graphs.to_mermaid(game.ruleset, "ja")  # type: ignore[index]
+    assert ja["text"] != graphs.to_mermaid(game.ruleset)  # type: ignore[index]
+    # a ruleset without Japanese labels keeps its own words
+    plain = _check(_client(lang="ja"), 'extends "card_hunt"\n')["graph"]
+    card_hunt = load_pasted('extends "card_hunt"\n', 100_000).game
+    assert card_hunt is not None
+    assert plain["text"] == graphs.to_mermaid(card_hunt.ruleset)  # type: ignore[index]

@@ -170,3 +170,13 @@ def test_rulesets_parse_in_several_threads_at_once() -> None:
     for t in threads:
         t.join()
     assert got == [want * 3] * 4
+
+
+def test_a_file_the_server_was_given_is_simulated(tmp_path: Path) -> None:
+    given = tmp_path / "house.rules"
+    given.write_text(VARIANT, encoding="utf-8")
+    client = _client(files=(given,))
+    start = client.post("/simulate/start", json={"ruleset": str(given), "games": 5})
+    view = _finished(client, start.json()["id"])
+    assert view["state"] == "done" and view["result"]["title"] == "Card Hunt (short)"
+    assert view["result"]["ruleset"] == str(given)

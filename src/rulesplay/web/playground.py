@@ -13,13 +13,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from .. import graph as graphs
 from ..authoring_cli import variant_skeleton
-from ..engine.game import Game, load
+from ..engine.game import Game, languages, load
 from ..errors import RulesError
 from ..option_table import option_rows
 from ..shipped import find_shipped
@@ -98,24 +99,27 @@ def start_text(name: str | None, as_variant: bool) -> tuple[str, str | None]:
         return "", exc.render()
 
 
-def _graph(game: Game) -> dict[str, Any]:
-    """The phase graph as ``rulesplay graph`` makes it: SVG drawn by Graphviz when ``dot``
-    is installed, else Mermaid text (``note`` says why)."""
-    dot = graphs.to_dot(game.ruleset)
+def _graph(game: Game, lang: str | None) -> dict[str, Any]:
+    """The phase graph as ``rulesplay graph --lang LANG`` makes it (phase labels in
+    ``lang`` where the ruleset has them): SVG drawn by Graphviz when ``dot`` is installed,
+    else Mermaid text (``note`` says why)."""
+    dot = graphs.to_dot(game.ruleset, lang)
     try:
         svg = graphs.svg_text(dot)
     except RuntimeError as exc:
-        return {"format": "mermaid", "text": graphs.to_mermaid(game.ruleset),
+        return {"format": "mermaid", "text": graphs.to_mermaid(game.ruleset, lang),
                 "note": f"Graphviz could not draw it ({exc}); here is the Mermaid text"}
     if svg is None:
-        return {"format": "mermaid", "text": graphs.to_mermaid(game.ruleset), "note": NO_DOT}
+        return {"format": "mermaid", "text": graphs.to_mermaid(game.ruleset, lang),
+                "note": NO_DOT}
     return {"format": "svg", "svg": svg, "note": "drawn by Graphviz"}
 
 
-def checked(result: Pasted) -> dict[str, Any]:
+def checked(result: Pasted, lang: str | None = None) -> dict[str, Any]:
     """What ``/playground/check`` answers: ``ok``, ``diagnostics`` (:func:`diagnostic_data`
     each) and, when the text loads, ``title``, ``players`` (the counts allowed),
-    ``usual``, ``graph``, ``options`` (the rows of ``rulesplay options``) and ``bots``."""
+    ``usual``, ``graph`` (phase labels in ``lang``, the server's language, where the
+    ruleset has it), ``options`` (the rows of ``rulesplay options``) and ``bots``."""
     out: dict[str, Any] = {"ok": result.ok,
                            "diagnostics": [diagnostic_data(d) for d in result.diagnostics]}
     game = result.game
@@ -123,7 +127,8 @@ def checked(result: Pasted) -> dict[str, Any]:
         return out
     lo, hi = game.player_range
     out.update(title=game.title, players=list(range(lo, hi + 1)), usual=game.usual_players,
-               graph=_graph(game), bots=list(BOTS),
+               graph=_graph(game, lang if lang in languages(game.ruleset) else None),
+               bots=list(BOTS),
                options=[{"name": r.name, "type": r.type, "default": r.default,
                          "doc": r.doc} for r in option_rows(game)])
     return out
@@ -149,8 +154,8 @@ def routes(server: Server) -> list[BaseRoute]:
     limit = server.config.max_body
 
     async def show(request: Request) -> Response:
-        text, problem = start_text(request.query_params.get("from"),
-                                   request.query_params.get("as") == "variant")
+        text, problem = await run_in_threadpool(start_text, request.query_params.get("from"),
+                                                request.query_params.get("as") == "variant")
         body = html(_BODY, starts=_starts(server), text=text,
                     data=json_script("pg-data", {"problem": problem, "limit": limit}))
         return HTMLResponse(page("Playground", body, scripts=["playground.js"],
@@ -160,13 +165,16 @@ def routes(server: Server) -> list[BaseRoute]:
         data = await _json_body(request)
         if isinstance(data, str):
             return _error(data)
-        return JSONResponse(checked(load_pasted(data.get("text", ""), limit)))
+        text = data.get("text", "")
+        # (in a thread: a large ruleset takes a while, and the server goes on meanwhile)
+        return JSONResponse(await run_in_threadpool(
+            lambda: checked(load_pasted(text, limit), server.config.lang)))
 
     async def play(request: Request) -> Response:
         data = await _json_body(request)
         if isinstance(data, str):
             return _error(data)
-        result = load_pasted(data.get("text", ""), limit)
+        result = await run_in_threadpool(load_pasted, data.get("text", ""), limit)
         if result.game is None:
             return _error("the ruleset has errors: check it first", 400,
                           diagnostics=[diagnostic_data(d) for d in result.diagnostics])

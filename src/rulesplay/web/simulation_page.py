@@ -15,6 +15,7 @@ import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Route
@@ -186,7 +187,7 @@ def routes(server: Server, jobs: SimJobs | None = None) -> list[BaseRoute]:
         if not isinstance(data, dict):
             return JSONResponse({"error": "the request is a JSON object"}, 400)
         try:
-            job = runs.start(sim_request(server, data))
+            job = runs.start(await run_in_threadpool(sim_request, server, data))
         except Refused as exc:
             return JSONResponse({"error": exc.message, "diagnostics": exc.diagnostics}, 400)
         except Busy as exc:
