@@ -17,7 +17,7 @@ HOSTILE_TITLE = 'Whist <img src=x onerror="window.pwned=1">'
 BROKEN = f'''# Whist with a longer game.
 extends "whist"
 game "{HOSTILE_TITLE.replace('"', "'")}"
-option game_pionts = 7
+option game_pionts = 7  # <b id="bold">not bold</b>
 '''
 FIXED = BROKEN.replace("game_pionts", "game_points")
 
@@ -59,6 +59,9 @@ def test_a_broken_ruleset_is_marked_at_its_line_then_fixed(size: str, tmp_path: 
         _wait(driver, "return document.querySelectorAll('#pg-diags li').length > 0")
         head = driver.find_element(By.CSS_SELECTOR, "#pg-diags li .head")
         assert head.text.startswith("pasted.rules:4:8: error:") and "game_pionts" in head.text
+        source = driver.find_element(By.CSS_SELECTOR, "#pg-diags li pre.source").text
+        assert source.startswith('option game_pionts = 7  # <b id="bold">not bold</b>\n')
+        assert driver.execute_script("return document.getElementById('bold')") is None
         marked = driver.execute_script(
             "return [...document.querySelectorAll('#pg-lines .mark')].map(s => s.textContent)")
         assert marked == ["4"]
@@ -113,7 +116,8 @@ def test_a_simulation_from_the_page_draws_its_result(size: str, tmp_path: Path) 
     with running_server(create_app(ServeConfig())) as base, chromium(size) as driver:
         driver.get(base + "/playground")
         driver.execute_script("localStorage.setItem('rulesplay.pasted', arguments[0])",
-                              'extends "card_hunt"\ngame "Card Hunt (house)"\n')
+                              'extends "card_hunt"\ngame "Card Hunt <img src=x '
+                              "onerror='window.pwned=1'>\"\n")
         driver.get(base + "/simulate?pasted=1")
         assert Select(driver.find_element(By.ID, "sim-ruleset")).first_selected_option \
             .get_attribute("value") == "card_hunt"
@@ -127,6 +131,9 @@ def test_a_simulation_from_the_page_draws_its_result(size: str, tmp_path: Path) 
         assert driver.find_element(By.CSS_SELECTOR, ".progress .count").text == \
             "60 of 60 games (each ruleset)"
         assert "No clear difference" in driver.find_element(By.CSS_SELECTOR, ".verdict").text
+        notes = [n.text for n in driver.find_elements(By.CSS_SELECTOR, ".sim-one .note")]
+        assert notes[1].startswith("Card Hunt <img src=x onerror='window.pwned=1'> (the pasted")
+        assert driver.execute_script("return window.pwned") is None
         assert len(driver.find_elements(By.CSS_SELECTOR, "svg.chart")) == 2 * (1 + 2)
         assert horizontal_overflow(driver) == 0
         driver.save_screenshot(str(shots / f"simulate-{size}.png"))

@@ -112,7 +112,8 @@ function histogram(side) {
 function showResult(r, heading) {
   const box = el("section", "sim-one");
   box.append(el("h2", "", heading || r.title));
-  box.append(el("p", "note", `${r.ruleset}: ${r.games} games, ${r.players} players, seed ${r.seed}`));
+  box.append(el("p", "note", `${r.title} (${r.ruleset}): ${r.games} games, ${r.players} players, `
+                            + `seed ${r.seed}`));
   const charts = el("div", "charts");
   const wins = el("figure");
   wins.append(winChart(r, r.sides), el("figcaption", "", "Win rate with its 95% interval "
