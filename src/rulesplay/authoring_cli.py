@@ -14,7 +14,7 @@ from rich import box
 from rich.table import Table
 
 from . import terminal
-from .engine.game import load
+from .engine.game import Game, load
 from .errors import RulesError
 from .shipped import is_name
 from .show import expr_text
@@ -58,6 +58,29 @@ score: count(won[player])
 '''
 
 
+def variant_skeleton(game: Game, target: str, title: str) -> str:
+    """The text ``rulesplay new --from`` writes: a variant of ``game`` (``extends
+    "target"``, a ``game`` line naming ``title``) with each of its options' defaults as a
+    commented line to change, and how to replace or remove a phase.
+
+    Args:
+        game: the loaded base.
+        target: the base as the ``extends`` line names it (a shipped game's name or a path).
+        title: the variant's name, shown after the base's title.
+    """
+    lines = [f"# {game.title} with house rules. What a variant may say: docs/files.md.",
+             f'extends "{target}"', f'game "{game.title} ({title})"', "",
+             "# Change an option's default by removing the '#':"]
+    for o in game.ruleset.options:
+        lines.append(f"# option {o.name} = {expr_text(o.default)}"
+                     + (f"  # {o.doc}" if o.doc else ""))
+    if not game.ruleset.options:
+        lines.append("# (this game has no options)")
+    lines += ["", "# Or replace a phase of the base:  replace phase NAME \"Label\": ...",
+              "# or remove one:  remove phase NAME", ""]
+    return "\n".join(lines)
+
+
 def _file_for(name: str) -> Path:
     path = Path(name if name.endswith(".rules") else f"{name}.rules")
     if path.exists():
@@ -88,17 +111,7 @@ def new(name: str, base: str | None) -> None:
                 target = target if target.startswith(".") else f"./{target}"
             except ValueError:
                 pass
-        lines = [f"# {game.title} with house rules. What a variant may say: docs/files.md.",
-                 f'extends "{target}"', f'game "{game.title} ({title})"', "",
-                 "# Change an option's default by removing the '#':"]
-        for o in game.ruleset.options:
-            lines.append(f"# option {o.name} = {expr_text(o.default)}"
-                         + (f"  # {o.doc}" if o.doc else ""))
-        if not game.ruleset.options:
-            lines.append("# (this game has no options)")
-        lines += ["", "# Or replace a phase of the base:  replace phase NAME \"Label\": ...",
-                  "# or remove one:  remove phase NAME", ""]
-        text = "\n".join(lines)
+        text = variant_skeleton(game, target, title)
     path.write_text(text, encoding="utf-8")
     if base is not None:
         try:  # a base the new file may not reach (docs/files.md): say so, leave nothing

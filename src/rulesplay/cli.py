@@ -43,11 +43,12 @@ from .engine.routine_code import listing
 from .engine.state import State
 from .errors import OptionError, RulesError
 from .narrate import Narrator, score_table, teams_line, winner_line
+from .option_table import option_rows, value_shown
 from .outfiles import fresh_name
 from .seatview import SeatView
 from .session import HUMAN, Session, play
 from .shipped import shipped_root
-from .show import option_type_text, players_text
+from .show import players_text
 from .words import tr
 
 
@@ -236,7 +237,7 @@ def run(file: str, players: int | None, seed: int | None, options: tuple[str, ..
     header = tr(lang, "header_private" if secret_seed else "header", title=game.title, n=n,
                 seed=seed)
     if game.option_values:
-        opts = ", ".join(f"{k}={_show_value(v)}" for k, v in game.option_values.items())
+        opts = ", ".join(f"{k}={value_shown(v)}" for k, v in game.option_values.items())
         header += "; " + tr(lang, "options", options=opts)
     if not quiet or humans:
         console.print(header, style="bold")
@@ -347,10 +348,6 @@ def resume(save_file: str, log_path: str | None, force: bool) -> None:
         session.start_log(_open_output(str(new_log), "the log", False), seat)
         console.print(tr(state.program.lang, "log_continues", path=new_log), style="dim")
     sys.exit(_play_humans(session, console))
-
-
-def _show_value(v: Any) -> str:
-    return ("true" if v else "false") if isinstance(v, bool) else str(v)
 
 
 def _check_save_target(save: str, named: bool, force: bool, log_path: str | None) -> None:
@@ -638,22 +635,14 @@ def options(file: str) -> None:
     """List the options of FILE: name, allowed values, default (per player count) and doc."""
     game = load(file)
     r = game.ruleset
-    lo, hi = game.player_range
-    per_n = {n: game.program(n).layout.options for n in range(lo, hi + 1)}
     table = Table(title=terminal.literal(f"{game.title}: options", "table.title"),
                   title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False)
     table.add_column("option", no_wrap=True, style="bold")
     table.add_column("type")
     table.add_column("default", no_wrap=True)
     table.add_column("description", overflow="fold", ratio=1)
-    for o in r.options:
-        typ = option_type_text(o)
-        values = {n: per_n[n][o.name] for n in per_n}
-        if len(set(map(repr, values.values()))) == 1:
-            default = _show_value(values[lo])
-        else:
-            default = "\n".join(f"{n} players: {_show_value(v)}" for n, v in values.items())
-        table.add_row(o.name, typ, default, terminal.literal(o.doc))
+    for row in option_rows(game):
+        table.add_row(row.name, row.type, row.default, terminal.literal(row.doc))
     if not r.options:
         click.echo(terminal.clean(f"{game.title} has no options."))
         return

@@ -8,6 +8,7 @@ the line before ended with ``:`` (which opens a block).
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterable, Iterator
 from functools import cache
 from importlib import resources
@@ -46,10 +47,15 @@ class _RulesIndenter(Indenter):
     tab_len = TAB_LEN
 
     def process(self, stream: Iterator[Token]) -> Iterator[Token]:
-        """The token stream with indentation tokens; continuation line ends removed."""
+        """The token stream with indentation tokens; continuation line ends removed.
+
+        Each parse counts its blocks and brackets in a copy of its own: the parser is one
+        per process, and a server parses in several threads at once (a page's pasted text
+        while simulations load their rulesets)."""
+        own = copy.copy(self)
         # Lark's Indenter.process has no annotations.
-        return super().process(  # type: ignore[no-untyped-call,no-any-return]
-            self._join_continuations(stream))
+        return super(_RulesIndenter, own).process(  # type: ignore[no-untyped-call,no-any-return]
+            own._join_continuations(stream))
 
     def _join_continuations(self, stream: Iterable[Token]) -> Iterator[Token]:
         # Lark pulls each token only after it has handled the one before, so

@@ -109,3 +109,23 @@ def render_picture(dot_text: str, fmt: str, target: Path) -> None:
                           capture_output=True, timeout=60, check=False)
     if done.returncode != 0:
         raise click.ClickException(f"dot failed: {done.stderr.decode(errors='replace').strip()}")
+
+
+def svg_text(dot_text: str) -> str | None:
+    """``dot_text`` drawn as SVG by Graphviz's ``dot`` (what ``--format svg`` writes), or
+    None when ``dot`` is not on PATH.
+
+    Raises:
+        RuntimeError: ``dot`` failed or took over 20 seconds (its own message).
+    """
+    dot = shutil.which("dot")
+    if dot is None:
+        return None
+    try:
+        done = subprocess.run([dot, "-Tsvg"], input=dot_text.encode(), capture_output=True,
+                              timeout=20, check=False)
+    except subprocess.TimeoutExpired:
+        raise RuntimeError("dot took over 20 seconds") from None
+    if done.returncode != 0:
+        raise RuntimeError(f"dot failed: {done.stderr.decode(errors='replace').strip()}")
+    return done.stdout.decode("utf-8", errors="replace")

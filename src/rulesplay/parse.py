@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import threading
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -128,9 +129,16 @@ def _any(value: Any) -> Any:
     return value
 
 
+# Python 3.11's ast constructor counts recursion per interpreter, not per thread: two threads
+# reading a string at once (a server checking a page's text while a simulation loads) can
+# fail with "AST constructor recursion depth mismatch". One at a time, then.
+_AST_LOCK = threading.Lock()
+
+
 def _unquote(token: Token) -> str:
     try:
-        return str(ast.literal_eval(str(token)))
+        with _AST_LOCK:
+            return str(ast.literal_eval(str(token)))
     except (ValueError, SyntaxError):
         return str(token)[1:-1]
 

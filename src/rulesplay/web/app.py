@@ -19,7 +19,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp
 
 from ..shipped import shipped_names
-from . import table_page
+from . import playground, simulation_page, table_page
 from .config import ServeConfig
 from .guard import guarded
 from .html import html, join, page
@@ -81,6 +81,8 @@ def create_app(config: ServeConfig) -> ASGIApp:
     routes: list[BaseRoute] = [
         _index(server),
         *table_page.routes(server),
+        *playground.routes(server),
+        *simulation_page.routes(server),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     return guarded(Starlette(routes=routes), config.host_names(), config.max_body)

@@ -1,0 +1,203 @@
+"""The playground page (``/playground``): write or paste a ruleset, check it as
+``rulesplay validate`` does, see its phase graph (``rulesplay graph``) and option table
+(``rulesplay options``), and start a table against bots.
+
+``GET /playground?from=NAME`` starts from a shipped game's text (:func:`.pasted.shipped_text`),
+``&as=variant`` from a variant of it (``extends "NAME"``, as ``rulesplay new --from NAME``
+writes). ``POST /playground/check`` and ``POST /playground/play`` take JSON
+``{"text": ...}`` (``play`` also ``players`` and ``seats``) and answer JSON; the page's
+script (``static/playground.js``) shows it with ``textContent`` only.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.routing import BaseRoute, Route
+
+from .. import graph as graphs
+from ..authoring_cli import variant_skeleton
+from ..engine.game import Game, languages, load
+from ..errors import RulesError
+from ..option_table import option_rows
+from ..shipped import find_shipped
+from .html import Html, html, join, json_script, page
+from .pasted import Pasted, diagnostic_data, load_pasted, shipped_text
+
+if TYPE_CHECKING:  # (app.py imports this module)
+    from .app import Server
+
+__all__ = ["BOTS", "checked", "routes", "start_text"]
+
+# The seats a table started from the playground may have: a person, or one of these bots.
+BOTS = ("random", "greedy", "mcts:iterations=200")
+NO_DOT = ("Graphviz's 'dot' is not installed on the server, so the phase graph is shown "
+          "as Mermaid text (paste it into a Mermaid viewer, or install Graphviz)")
+
+_BODY = """<link rel="stylesheet" href="/static/playground.css">
+<section class="playground">
+<div class="pg-edit">
+<div class="pg-bar"><h1>Playground</h1>
+<button type="button" id="pg-check" class="primary">Check</button>
+<span id="pg-status" role="status" aria-live="polite"></span></div>
+<p class="pg-hint">Write a ruleset, or start from a game: $starts.
+A pasted ruleset may <code>extends "NAME"</code> a game that comes with rulesplay;
+it includes no other file.</p>
+<div class="pg-editor"><pre id="pg-lines" aria-hidden="true"></pre>
+<textarea id="pg-text" spellcheck="false" autocomplete="off" autocapitalize="off"
+ aria-label="ruleset text" wrap="off">
+$text</textarea></div>
+<ol id="pg-diags" class="diags"></ol>
+</div>
+<div class="pg-out" id="pg-out" hidden>
+<h2 id="pg-title"></h2>
+<section><h3>Phase graph</h3><p id="pg-graph-note" class="note"></p>
+<div id="pg-graph"></div></section>
+<section><h3>Options</h3><div class="scroll-x"><table id="pg-options" class="data">
+<thead><tr><th>option</th><th>type</th><th>default</th><th>description</th></tr></thead>
+<tbody></tbody></table></div><p id="pg-no-options" class="note" hidden></p></section>
+<section><h3>Play against bots</h3>
+<form id="pg-play"><label>Players <select id="pg-players"></select></label>
+<div id="pg-seats" class="seats"></div>
+<button type="submit" class="primary">Start a table</button>
+<a id="pg-simulate" href="/simulate?pasted=1">Simulate it</a></form>
+<div id="pg-links"></div></section>
+</div>
+</section>
+$data"""
+
+
+def _starts(server: Server) -> Html:
+    """Links that start the editor from a few shipped games (their text, or a variant)."""
+    names = [n for n in ("card_hunt", "bargain_hunter", "classics/hearts")
+             if n in server.rulesets]
+    return join((html('<a href="/playground?from=$n">$n</a> (<a href="/playground?from=$n'
+                      '&amp;as=variant">a variant</a>)', n=n) for n in names), ", ")
+
+
+def start_text(name: str | None, as_variant: bool) -> tuple[str, str | None]:
+    """The editor's first text and a problem to show (None when there is none): empty,
+    a shipped game's text, or a variant of it.
+
+    Args:
+        name: a shipped game's name (``?from=``), or None.
+        as_variant: start a variant of it (``extends "NAME"``) rather than its text.
+    """
+    if not name:
+        return "", None
+    try:
+        path = find_shipped(name)
+        if as_variant:
+            return variant_skeleton(load(str(path)), name, "House Rules"), None
+        return shipped_text(name), None
+    except LookupError as exc:
+        return "", str(exc.args[0])
+    except RulesError as exc:
+        return "", exc.render()
+
+
+def _graph(game: Game, lang: str | None) -> dict[str, Any]:
+    """The phase graph as ``rulesplay graph --lang LANG`` makes it (phase labels in
+    ``lang`` where the ruleset has them): SVG drawn by Graphviz when ``dot`` is installed,
+    else Mermaid text (``note`` says why)."""
+    dot = graphs.to_dot(game.ruleset, lang)
+    try:
+        svg = graphs.svg_text(dot)
+    except RuntimeError as exc:
+        return {"format": "mermaid", "text": graphs.to_mermaid(game.ruleset, lang),
+                "note": f"Graphviz could not draw it ({exc}); here is the Mermaid text"}
+    if svg is None:
+        return {"format": "mermaid", "text": graphs.to_mermaid(game.ruleset, lang),
+                "note": NO_DOT}
+    return {"format": "svg", "svg": svg, "note": "drawn by Graphviz"}
+
+
+def checked(result: Pasted, lang: str | None = None) -> dict[str, Any]:
+    """What ``/playground/check`` answers: ``ok``, ``diagnostics`` (:func:`diagnostic_data`
+    each) and, when the text loads, ``title``, ``players`` (the counts allowed),
+    ``usual``, ``graph`` (phase labels in ``lang``, the server's language, where the
+    ruleset has it), ``options`` (the rows of ``rulesplay options``) and ``bots``."""
+    out: dict[str, Any] = {"ok": result.ok,
+                           "diagnostics": [diagnostic_data(d) for d in result.diagnostics]}
+    game = result.game
+    if game is None:
+        return out
+    lo, hi = game.player_range
+    out.update(title=game.title, players=list(range(lo, hi + 1)), usual=game.usual_players,
+               graph=_graph(game, lang if lang in languages(game.ruleset) else None),
+               bots=list(BOTS),
+               options=[{"name": r.name, "type": r.type, "default": r.default,
+                         "doc": r.doc} for r in option_rows(game)])
+    return out
+
+
+async def _json_body(request: Request) -> dict[str, Any] | str:
+    """The request's JSON object, or what is wrong with it (said for the page)."""
+    try:
+        data = await request.json()
+    except ValueError:
+        return "the request is not JSON"
+    if not isinstance(data, dict) or not isinstance(data.get("text", ""), str):
+        return "the request is a JSON object whose 'text' is the ruleset's text"
+    return data
+
+
+def _error(message: str, status: int = 400, **more: Any) -> JSONResponse:
+    return JSONResponse({"error": message, **more}, status)
+
+
+def routes(server: Server) -> list[BaseRoute]:
+    """The playground's routes: the page, ``check`` and ``play``."""
+    limit = server.config.max_body
+
+    async def show(request: Request) -> Response:
+        text, problem = await run_in_threadpool(start_text, request.query_params.get("from"),
+                                                request.query_params.get("as") == "variant")
+        body = html(_BODY, starts=_starts(server), text=text,
+                    data=json_script("pg-data", {"problem": problem, "limit": limit}))
+        return HTMLResponse(page("Playground", body, scripts=["playground.js"],
+                                 lang=server.config.lang))
+
+    async def check(request: Request) -> Response:
+        data = await _json_body(request)
+        if isinstance(data, str):
+            return _error(data)
+        text = data.get("text", "")
+        # (in a thread: a large ruleset takes a while, and the server goes on meanwhile)
+        return JSONResponse(await run_in_threadpool(
+            lambda: checked(load_pasted(text, limit), server.config.lang)))
+
+    async def play(request: Request) -> Response:
+        data = await _json_body(request)
+        if isinstance(data, str):
+            return _error(data)
+        result = await run_in_threadpool(load_pasted, data.get("text", ""), limit)
+        if result.game is None:
+            return _error("the ruleset has errors: check it first", 400,
+                          diagnostics=[diagnostic_data(d) for d in result.diagnostics])
+        players, seats = data.get("players"), data.get("seats")
+        if not isinstance(players, int) or isinstance(players, bool) or \
+                not isinstance(seats, list) or not all(isinstance(s, str) for s in seats):
+            return _error("'players' is a whole number and 'seats' a list of 'human' or a "
+                          "bot for each seat")
+        wrong = [s for s in seats if s != "human" and s not in BOTS]
+        if wrong:
+            return _error(f"a seat is 'human' or one of the bots {', '.join(BOTS)}, not "
+                          f"'{wrong[0]}'")
+        tables = getattr(server, "tables", None)
+        if tables is None:
+            return _error("this server cannot start tables yet", 503)
+        try:
+            table = tables.create(result.game, players=players, seats=seats)
+        except (RulesError, ValueError) as exc:  # a player count, a seat, too many tables
+            return _error(exc.message if isinstance(exc, RulesError) else str(exc))
+        return JSONResponse({"table_id": table.table_id,
+                             "seat_links": {str(k): v for k, v in table.seat_links.items()},
+                             "spectator_link": table.spectator_link})
+
+    return [Route("/playground", show),
+            Route("/playground/check", check, methods=["POST"]),
+            Route("/playground/play", play, methods=["POST"])]
