@@ -114,3 +114,12 @@ def test_the_plot_has_a_chart_per_measure(tmp_path: Path) -> None:
                                     "--workers", "1", "--plot", str(png)])
     assert res.exit_code == 0, res.output
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_an_out_file_in_a_missing_folder_is_refused_before_any_game(tmp_path: Path) -> None:
+    # A sweep of many games must not play them all and then fail to write (review, issue 16).
+    out = tmp_path / "missing" / "t.csv"
+    res = CliRunner().invoke(main, ["sweep", PATH, "--option", "rounds=1,2", "-n", "2000",
+                                    "--out", str(out)])
+    assert res.exit_code == 1 and "does not exist" in res.output
+    assert "Traceback" not in res.output and not out.parent.exists()

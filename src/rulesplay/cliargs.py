@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Iterable
+from pathlib import Path
 
 import click
 
@@ -110,8 +111,13 @@ def claim_output(path: str, what: str, force: bool) -> None:
 
     Raises:
         click.ClickException: refused (a ruleset, a link, a special file, or an existing file
-            without ``--force`` or a yes at the terminal).
+            without ``--force`` or a yes at the terminal), or its folder does not exist (said
+            before any game is played, not after).
     """
+    folder = Path(path).parent
+    if not folder.is_dir():
+        raise click.ClickException(f"cannot write {what} to {path}: the folder {folder} "
+                                   "does not exist")
     try:
         claim(path, what, force, terminal_confirm())
     except OutputRefused as exc:
