@@ -121,5 +121,5 @@ def test_an_out_file_in_a_missing_folder_is_refused_before_any_game(tmp_path: Pa
     out = tmp_path / "missing" / "t.csv"
     res = CliRunner().invoke(main, ["sweep", PATH, "--option", "rounds=1,2", "-n", "2000",
                                     "--out", str(out)])
-    assert res.exit_code == 1 and "does not exist" in res.output
+    assert res.exit_code == 2 and "does not exist" in res.output
     assert "Traceback" not in res.output and not out.parent.exists()

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Iterable
-from pathlib import Path
 
 import click
 
@@ -111,13 +110,8 @@ def claim_output(path: str, what: str, force: bool) -> None:
 
     Raises:
         click.ClickException: refused (a ruleset, a link, a special file, or an existing file
-            without ``--force`` or a yes at the terminal), or its folder does not exist (said
-            before any game is played, not after).
+            without ``--force`` or a yes at the terminal).
     """
-    folder = Path(path).parent
-    if not folder.is_dir():
-        raise click.ClickException(f"cannot write {what} to {path}: the folder {folder} "
-                                   "does not exist")
     try:
         claim(path, what, force, terminal_confirm())
     except OutputRefused as exc:

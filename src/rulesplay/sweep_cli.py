@@ -72,6 +72,9 @@ def sweep(file: str, n: int, players: int | None, options: tuple[str, ...], bot:
     if out_path is not None:
         if Path(out_path).suffix.lower() not in TABLE_FORMATS:
             raise click.UsageError(f"--out {out_path}: the file must end in .csv or .json")
+        if not Path(out_path).parent.is_dir():  # said now, not after every game is played
+            raise click.UsageError(f"--out {out_path}: the folder {Path(out_path).parent} "
+                                   "does not exist")
         claim_output(out_path, "the table", force)
     if plot_path:
         _check_plot(plot_path, force)
