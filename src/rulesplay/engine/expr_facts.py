@@ -100,7 +100,7 @@ def listed_form(func: str, args: list[ir.Expr]) -> str | None:
     comprehension costs less than a generator), which changes nothing when the value cannot
     fail, draws no chance and does no work (a sum goes over every element anyway). (``any``
     and ``all`` stop at the first element that decides: made into a list, measured slower
-    on Bargain Hunter's hands.)"""
+    on a seed game's hands of ten cards.)"""
     value, coll = args[1], args[0]
     if func != "sum" or may_fail(value) or loops(value) or chance(value) or chance(coll):
         return None
