@@ -72,7 +72,7 @@ def _refused(text: str, max_bytes: int) -> list[Diagnostic]:
     if target is not None and not is_name(target):
         found.append(_error(
             f"a pasted ruleset extends a game that comes with rulesplay, by its name only "
-            f"(as extends \"bargain_hunter\"), not a file: '{target}'",
+            f"(a name 'rulesplay list' shows), not a file: '{target}'",
             ruleset.extends_span, text))
     elif target is not None:
         try:

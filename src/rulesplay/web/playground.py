@@ -23,7 +23,7 @@ from ..authoring_cli import variant_skeleton
 from ..engine.game import Game, languages, load
 from ..errors import RulesError
 from ..option_table import option_rows
-from ..shipped import find_shipped
+from ..shipped import find_shipped, shipped_names
 from .html import Html, html, join, json_script, page
 from .pasted import Pasted, diagnostic_data, load_pasted, shipped_text
 
@@ -71,9 +71,9 @@ $data"""
 
 
 def _starts(server: Server) -> Html:
-    """Links that start the editor from a few shipped games (their text, or a variant)."""
-    names = [n for n in ("card_hunt", "bargain_hunter", "classics/hearts")
-             if n in server.rulesets]
+    """Links that start the editor from the top-level shipped games (their text, or a
+    variant); the others are a ``?from=NAME`` away."""
+    names = [n for n in shipped_names() if "/" not in n]
     return join((html('<a href="/playground?from=$n">$n</a> (<a href="/playground?from=$n'
                       '&amp;as=variant">a variant</a>)', n=n) for n in names), ", ")
 
