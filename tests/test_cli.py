@@ -413,3 +413,23 @@ def test_list_names_each_ruleset_its_players_and_a_variants_base(tmp_path: Path)
     assert result.exit_code == 1 and "broken.rules: does not load:" in result.output
     result = CliRunner().invoke(main, ["list", str(tmp_path / "nothing")])
     assert result.exit_code == 2 and "is not a folder" in result.output
+
+
+@pytest.mark.parametrize("args", [
+    ("simulate", "hearts", "-n", "4", "--players", "4", "--workers", "1"),
+    ("compare", "hearts", "spades", "-n", "4", "--players", "4", "--workers", "1"),
+    ("sweep", "hearts", "--option", "target=50,100", "-n", "2", "--players", "4",
+     "--workers", "1"),
+])
+def test_simulation_commands_take_a_shipped_name(args: tuple[str, ...]) -> None:
+    """Every command that reads a ruleset takes a shipped game's name, as `run` does."""
+    result = cli(*args)
+    assert result.exit_code == 0, result.output
+
+
+@pytest.mark.parametrize("command", ["simulate", "sweep"])
+def test_simulation_of_an_unknown_name_says_what_is_allowed(command: str) -> None:
+    result = cli(command, "no_such_game", "-n", "2", "--option", "x=1")
+    assert result.exit_code != 0
+    assert "no shipped game is named 'no_such_game'" in result.output
+    assert "Traceback" not in result.output

@@ -103,18 +103,18 @@ def main() -> None:
     """Card games written as plain-text rulesets: validate, play, simulate and compare them.
 
     \b
-    Examples:
+    Examples (GAME is a name from 'rulesplay list' or a .rules file):
       rulesplay list
-      rulesplay run bargain_hunter --seed 1
-      rulesplay new house --from bargain_hunter
-      rulesplay validate rulesets/bargain_hunter.rules
-      rulesplay run rulesets/bargain_hunter.rules --players 4 --seed 7
-      rulesplay run rulesets/bargain_hunter.rules --option rounds=1 --log game.jsonl
-      rulesplay run rulesets/card_hunt.rules --players 3 --seat 0=human
-      rulesplay resume card_hunt-7.save.json
-      rulesplay simulate rulesets/bargain_hunter.rules -n 2000 --players 4
-      rulesplay diff rulesets/bargain_bin.rules rulesets/variants/bargain_bin_selfless.rules
-      rulesplay compare rulesets/bargain_bin.rules rulesets/variants/bargain_bin_selfless.rules
+      rulesplay run GAME --seed 1
+      rulesplay new house --from GAME
+      rulesplay validate house.rules
+      rulesplay run house.rules --players 4 --seed 7
+      rulesplay run house.rules --option rounds=1 --log game.jsonl
+      rulesplay run GAME --players 3 --seat 0=human
+      rulesplay resume GAME-7.save.json
+      rulesplay simulate house.rules -n 2000 --players 4
+      rulesplay diff GAME house.rules
+      rulesplay compare GAME house.rules
       rulesplay replay game.jsonl
     """
 

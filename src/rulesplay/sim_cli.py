@@ -284,7 +284,7 @@ def _warn(path: str) -> None:
 
 
 @click.command()
-@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@click.argument("file", type=click.Path(dir_okay=False))
 @_common
 @click.option("--plot", "plot_path", metavar="FILE.png", default=None,
               help="Draw score distributions and win rates by seat (needs matplotlib).")
@@ -337,8 +337,8 @@ def simulate(file: str, n: int, players: int | None, options: tuple[str, ...], b
 
 
 @click.command()
-@click.argument("base", type=click.Path(exists=True, dir_okay=False))
-@click.argument("variant", type=click.Path(exists=True, dir_okay=False))
+@click.argument("base", type=click.Path(dir_okay=False))
+@click.argument("variant", type=click.Path(dir_okay=False))
 @_common
 @click.option("--force", is_flag=True, help="Start more --workers than cores.")
 def compare(base: str, variant: str, n: int, players: int | None, options: tuple[str, ...],

@@ -43,7 +43,7 @@ TABLE_FORMATS = (".csv", ".json")
 
 
 @click.command()
-@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@click.argument("file", type=click.Path(dir_okay=False))
 @_common
 @click.option("--out", "out_path", metavar="FILE.csv|FILE.json", default=None,
               help="Write the tidy table (one row per combination and measure).")
