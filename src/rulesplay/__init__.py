@@ -2,7 +2,7 @@
 
 The engine API::
 
-    game = rulesplay.load("rulesets/bargain_hunter.rules", options={"rounds": 2})
+    game = rulesplay.load("rulesets/classics/hearts.rules", options={"target": 50})
     state = game.new_state(num_players=4, seed=7)
     while not state.is_terminal():
         state.apply(state.legal_actions()[0])

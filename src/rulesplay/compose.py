@@ -23,7 +23,7 @@ Where ``extends`` and ``include`` may reach (docs/files.md): a path is relative 
 that writes it and must stay inside the folder tree rooted at the nearest folder named
 ``rulesets`` that holds the top-level file, or, when there is none, the top-level file's own
 folder (a shipped game's own lines stay inside the shipped games' folder); ``extends NAME``
-(no ``.rules`` ending, as ``extends "bargain_hunter"``) names a game that comes with rulesplay
+(no ``.rules`` ending, as ``extends "hearts"``) names a game that comes with rulesplay
 (:mod:`rulesplay.shipped`); chains may not form a cycle. What they may read: ruleset files
 only, by name (:data:`READABLE`): ``extends`` a ``.rules`` file, ``include`` a ``.part`` or
 ``.rules`` file. Any other file is refused before it is opened, so its content is never shown.

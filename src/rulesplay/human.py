@@ -21,8 +21,8 @@ A screen, for seat 0 of a four-player game::
      1 red 3  r3    2 red 7  r7   ...
 
 Cards of a card table (kinds with a ``name: text`` attribute) are named by their name,
-grouped by kind, and offered one per line with their printed values (``Spiked Buckler  sb2
-Fighter/Rogue · hearts 1 · price 5 · attack 1 · defense 2``); rulesets with many zones get
+grouped by kind, and listed one per line with their printed values (``Iron Shield  is2
+Guard · hearts 1 · price 5 · attack 1 · defense 2``); rulesets with many zones get
 one line per seat instead of a table, and face-down shared zones share one line.
 
 Choosing: a number, or a card's short name (``r7``: the first letter of each enum value and

@@ -4,7 +4,7 @@ The narrator knows only generic events (see :attr:`rulesplay.State.events`); eve
 comes from the ruleset's labels (seat names, zone labels, card labels, prompts), every tool
 word from :mod:`rulesplay.words` (English and Japanese)::
 
-    ── The Hunt ──────────────────────────────
+    ── Play ──────────────────────────────────
     Seat 1 plays yellow 4
     Seat 3: declare blue trump? no
     Seat 2 takes the trick with yellow 8: yellow 4, yellow 8 → won pile; blue 9 → discard pile

@@ -2,8 +2,8 @@
 
 In a wheel they are package data (``rulesplay/rulesets/``, copied there by the build hook in
 setup.py); in a source checkout they are the top-level ``rulesets/`` folder beside ``src/``.
-A game's *name* is its path under that folder without ``.rules`` (``bargain_hunter``,
-``classics/hearts``, ``variants/bargain_bin_selfless``); a name's last part alone works too
+A game's *name* is its path under that folder without ``.rules`` (``classics/hearts``,
+``classics/variants/spades_openspiel``); a name's last part alone works too
 when no other game has it (``hearts``).
 """
 

@@ -47,7 +47,7 @@ __all__ = ["ANY", "BUILTINS", "MAX_CARDS", "PER_ELEMENT", "RESERVED", "Builtin",
 
 
 def _choice_words(o: ir.OptionDecl, diagnostics: list[Diagnostic]) -> None:
-    """An unknown name as the value of a choice option (``option offer_lead = no_led``) is
+    """An unknown name as the value of a choice option (``option lead_rule = no_led``) is
     a misspelt value of that option: say so, with "did you mean" from its values (not from
     every name of the ruleset)."""
     if not o.choices or not isinstance(o.default, ir.Name):
