@@ -471,7 +471,7 @@ def test_named_skips_are_for_a_choice_of_one_card_or_value() -> None:
     text = _SKIPS.replace("SECRETLY ", "").replace(
         "may choose card from hand[turn] where card.rank > 4",
         "may choose 2 cards from hand[turn]").replace("move card to pile", "move cards to pile")
-    with pytest.raises(RulesError, match=r"a choice of several cards offers one unnamed skip"):
+    with pytest.raises(RulesError, match=r"a choice of several cards has one unnamed skip"):
         rulesplay.loads(text)
 
 

@@ -161,7 +161,7 @@ class _Constraints(Stage):
 
     def visit_Choose(self, s: ir.Choose) -> None:
         self.found[f"choice '{s.name}'"] = (s.cards, s.where)
-        for k in s.skips() if s.optional else []:  # when offered (``unless``: negated)
+        for k in s.skips() if s.optional else []:  # when allowed (``unless``: negated)
             test = k.test
             if test is not None and k.unless:
                 test = ir.UnOp(span=test.span, op="not", operand=test)

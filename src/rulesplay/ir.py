@@ -397,7 +397,7 @@ class CardSet(Node):
 class SkipClause(Node):
     """A further ``skip "label" as NAME [if|unless COND]`` of a choice (see
     :class:`Choose`): its label, the local yes/no ``name`` it binds, and when it is
-    offered."""
+    allowed."""
 
     label: Labels
     name: str | None = None
@@ -422,7 +422,7 @@ class Choose(StmtNode, Sparse):
     cards: CardSet | None = None  # several cards as one decision: ``name`` holds the list
     skip_label: Labels | None = None
     prompt: Labels = Field(default_factory=Labels)
-    # ``skip "pass" if COND`` / ``unless COND``: the skip is offered only when COND holds
+    # ``skip "pass" if COND`` / ``unless COND``: the skip is allowed only when COND holds
     # (``unless``: when it does not); None: always.
     skip_test: Expr | None = None
     skip_unless: bool = False

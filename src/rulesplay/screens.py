@@ -341,7 +341,7 @@ def _seat_table(state: State, obs: dict[str, Any], seat: int, book: CardBook) ->
 
 
 def choice_list(state: State, book: CardBook | None = None) -> list[Action]:
-    """The legal actions as offered to a person: copies of the same card (same label) once,
+    """The legal actions as shown to a person: copies of the same card (same label) once,
     cards in hand order (grouped and sorted as :meth:`CardBook.grouped`) before the others."""
     out: list[Action] = []
     labels: set[str] = set()

@@ -337,7 +337,7 @@ def play(session: Session, console: Console, ask: Callable[[str], str] = input) 
     """Play the session to its end, asking humans and letting bots move.
 
     End of input (EOF), Ctrl-C, SIGTERM or SIGHUP save the game to :attr:`Session.save_path`,
-    say so, and return 0 (EOF), 130 (Ctrl-C) or 128 + the signal's number; ``quit`` offers to
+    say so, and return 0 (EOF), 130 (Ctrl-C) or 128 + the signal's number; ``quit`` asks whether to
     save. Returns 0 at the end of a game. The caller closes the session's log
     (:meth:`Session.close`).
 

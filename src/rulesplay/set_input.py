@@ -1,4 +1,4 @@
-"""Several cards chosen as one decision, at the terminal: how the choice is offered
+"""Several cards chosen as one decision, at the terminal: how the choice is shown
 (:func:`render_set_choice`) and how a typed line names a set (:func:`parse_set`).
 
 A person types the cards of the set on one line, separated by commas or spaces: their short

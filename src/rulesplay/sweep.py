@@ -2,7 +2,7 @@
 as one tidy table.
 
     grid = parse_grid(ruleset.options, [("rounds", "2..8"), ("hand_size", "6,8")], players)
-    sweep = run_sweep("bargain_hunter.rules", grid, n=1000, players=4)
+    sweep = run_sweep("house.rules", grid, n=1000, players=4)
     sweep.rows()     # one dict per (combination, measure[, seat])
 
 Each combination is a :func:`rulesplay.sim.simulate` run with the same seed, so game ``i``

@@ -1,7 +1,7 @@
 """The language's keywords, each with a one-line meaning, by where they may be written.
 
 The grammar (``grammar.lark``) is the authority on where a word is allowed; these tables are
-what an editor offers and shows. ``tests/test_lsp_units.py`` checks that every word of the
+what an editor suggests and shows. ``tests/test_lsp_units.py`` checks that every word of the
 grammar (:func:`rulesplay.keywords.grammar_keywords`) has a line here, so the two cannot
 drift apart.
 """
@@ -127,7 +127,7 @@ OTHER: dict[str, str] = {
     "int": "int in LO..HI: a whole number option type",
     "led": "led by SEAT: the seat that plays first in the trick",
     "highest": "won by highest EXPR: the card with the highest value takes the trick",
-    "unless": 'skip "label" unless TEST: the skip is offered when the test fails',
+    "unless": 'skip "label" unless TEST: the skip is allowed when the test fails',
     "starting": "deal ... starting with SEAT: the first seat dealt to",
     "with": "starting with SEAT",
     "all": "deal all from ZONE: every card, round the table",

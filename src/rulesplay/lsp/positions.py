@@ -3,7 +3,7 @@
 rulesplay counts 1-based lines (ended by LF, CRLF or CR, as the parser does) and 1-based
 columns in characters (code points). The Language Server Protocol counts 0-based lines and
 0-based columns in the code units of the negotiated encoding: UTF-16 unless the editor
-offered another, so a character outside the Basic Multilingual Plane (an emoji in a label)
+negotiated another, so a character outside the Basic Multilingual Plane (an emoji in a label)
 takes two columns there.
 """
 

@@ -294,7 +294,7 @@ class StmtChecker(Stage):
         for k in skips:  # (a skip without 'may choose' is reported above)
             if k.test is not None:
                 with self.ctx.only_reading("whether a choice may be skipped"):
-                    self.want(k.test, "bool", what=" (when the skip is offered)")
+                    self.want(k.test, "bool", what=" (when the skip is allowed)")
         # The prompt is shown before the choice is made: it cannot name the choice.
         with self.ctx.only_reading("a prompt"):
             self.exprs.template(s.prompt)
@@ -308,7 +308,7 @@ class StmtChecker(Stage):
         names of their own; each name is bound, a yes/no: the skip was taken. Named skips
         are for a choice of one card or value."""
         if s.cards is not None and (len(skips) > 1 or s.skip_as is not None):
-            self.error("a choice of several cards offers one unnamed skip; named skips are "
+            self.error("a choice of several cards has one unnamed skip; named skips are "
                        "for a choice of one card or value", skips[-1].span)
             return
         seen = {s.name}
