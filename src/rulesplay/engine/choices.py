@@ -150,12 +150,12 @@ class BlindPick:
 class SkipWay:
     """One skip of a choice that names its skips (``skip "draw a card" as drawing if
     COND``): its action (id ``NAME:skip-drawing``; ``NAME:skip`` unnamed), its label made
-    per listing, when it is offered, and the local slot of its name (None: unnamed).
+    per listing, when it is allowed, and the local slot of its name (None: unnamed).
 
     Args:
         action: the skip's action (value None: the choice's name is none).
         text: its label made from the state, or None (the action's own).
-        test: ``f(state, None)`` -> whether it is offered now, or None: always.
+        test: ``f(state, None)`` -> whether it is allowed now, or None: always.
         flag: the local slot set True when this skip is taken (False otherwise).
     """
 
@@ -172,7 +172,7 @@ class SkipWay:
 
 
 def skip_ids(node: Decision, choice: str) -> list[str]:
-    """The ids of the skips decision ``node`` (named ``choice``) may offer: each named
+    """The ids of the skips decision ``node`` (named ``choice``) may list: each named
     skip's (``NAME:skip-WORD``, a node with :class:`SkipWay` s), else ``NAME:skip`` for a
     ``may choose``; none otherwise. What a fixed action space numbers."""
     ways = getattr(node, "ways", None)
@@ -196,8 +196,8 @@ class ChooseNode(Decision):
         filter: ``f(state, candidates)`` -> the legal ones (the ``where`` test).
         slot: the local slot the chosen value is stored in.
         optional, secret: ``may choose``; ``secretly chooses``.
-        may_skip: ``f(state, None)`` -> whether the skip is offered now (``skip "pass"
-            unless COND``), or None when a ``may choose`` always offers it.
+        may_skip: ``f(state, None)`` -> whether the skip is allowed now (``skip "pass"
+            unless COND``), or None when a ``may choose`` always allows it.
         actions: the cache of this choice's actions.
         skip_text: the skip label made per listing (it may name the state), or None.
         prompt_text: the prompt in the ruleset's words.
@@ -206,7 +206,7 @@ class ChooseNode(Decision):
         stands_for: for a choice of ``values(CARDS, KEY)``: ``f(state, value)`` -> the cards
             of CARDS whose KEY is that value (what the value stands for, shown to its
             chooser, who sees them: a choice's options read only what it sees); else None.
-        ways: the skips of a choice that names them (:class:`SkipWay`, offered in order),
+        ways: the skips of a choice that names them (:class:`SkipWay`, listed in order),
             or None (one unnamed skip, or none: ``optional``, ``may_skip``).
     """
 
@@ -249,7 +249,7 @@ class ChooseNode(Decision):
         return RulesRuntimeError(
             f"no legal choice for '{self.name}': the domain is empty and the choice "
             "cannot be skipped (write 'may choose' or guard it with 'if'"
-            + (", or offer the skip in this case"
+            + (", or allow the skip in this case"
                if self.may_skip is not None or self.ways is not None else "")
             + ")", self.span)
 

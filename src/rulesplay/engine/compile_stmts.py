@@ -289,7 +289,7 @@ def _negated(test: Fn) -> Fn:
 
 
 def _may_skip(sc: StmtCompiler, c: ir.Choose) -> Fn | None:
-    """Whether the skip of ``c`` is offered now: its ``skip if``/``unless`` test, or None."""
+    """Whether the skip of ``c`` is allowed now: its ``skip if``/``unless`` test, or None."""
     if c.skip_test is None:
         return None
     test = sc.comp.expr(c.skip_test)

@@ -473,7 +473,7 @@ class Lowerer(TrickLowering):
             listing = self._listing(code, get, st.domain, st.where, st.name,
                                     None if actions.card else actions)
             code.emit(f"{legal} = {listing}")
-            if st.optional:  # (``skip if``/``unless``: offered when the test says)
+            if st.optional:  # (``skip if``/``unless``: allowed when the test says)
                 skip, test = f"{legal}.append({k(node.skip)}(s))", st.skip_test
                 code.emit(skip if test is None else f"if {'not ' * st.skip_unless}"
                                                     f"({comp.gen(test)}): {skip}")
