@@ -88,3 +88,32 @@ def horizontal_overflow(driver: Any) -> int:
     """How many CSS pixels the page is wider than its viewport (0: no horizontal scroll)."""
     return int(driver.execute_script(
         "return document.documentElement.scrollWidth - document.documentElement.clientWidth"))
+
+
+def open_page(driver: Any, url: str, ready_id: str, timeout: float = 20) -> None:
+    """Navigate ``driver`` to ``url`` and wait (up to ``timeout`` seconds) for the element
+    ``#ready_id`` the server's HTML holds.
+
+    On a loaded CI machine a navigation was once seen to end without the page (the element
+    missing right after ``get``); this navigates once more before failing, and the failure
+    says what the browser showed instead.
+
+    Raises:
+        AssertionError: the element never appeared (with the URL, title and page text).
+    """
+    from selenium.common.exceptions import TimeoutException
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support import expected_conditions as ec
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    for _ in range(2):
+        driver.get(url)
+        try:
+            WebDriverWait(driver, timeout).until(
+                ec.presence_of_element_located((By.ID, ready_id)))
+            return
+        except TimeoutException:
+            continue
+    text = driver.execute_script("return document.body ? document.body.innerText : ''")
+    raise AssertionError(f"#{ready_id} never appeared at {url}: the browser shows "
+                         f"{driver.current_url} titled {driver.title!r}: {text[:300]!r}")

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser import SIZES, chromium, horizontal_overflow, need_browser, running_server
+from browser import SIZES, chromium, horizontal_overflow, need_browser, open_page, running_server
 
 HOSTILE_TITLE = 'Whist <img src=x onerror="window.pwned=1">'
 BROKEN = f'''# Whist with a longer game.
@@ -118,7 +118,7 @@ def test_a_simulation_from_the_page_draws_its_result(size: str, tmp_path: Path) 
         driver.execute_script("localStorage.setItem('rulesplay.pasted', arguments[0])",
                               'extends "card_hunt"\ngame "Card Hunt <img src=x '
                               "onerror='window.pwned=1'>\"\n")
-        driver.get(base + "/simulate?pasted=1")
+        open_page(driver, base + "/simulate?pasted=1", "sim-ruleset")
         assert Select(driver.find_element(By.ID, "sim-ruleset")).first_selected_option \
             .get_attribute("value") == "card_hunt"
         assert Select(driver.find_element(By.ID, "sim-variant")).first_selected_option \
