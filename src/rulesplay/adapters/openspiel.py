@@ -8,7 +8,7 @@
 
 Importing this module registers ``rulesplay`` (any ruleset: a ``.rules`` path or a shipped
 game's name) and one name per shipped game, ``rulesplay_`` and the name's last part
-(``rulesplay_hearts``, ``rulesplay_bargain_bin_vegas``; :func:`shipped_game_names` lists
+(``rulesplay_hearts``, ``rulesplay_spades``; :func:`shipped_game_names` lists
 them). Parameters (OpenSpiel refuses names it was not told of, so a ruleset's options go in
 one text):
 

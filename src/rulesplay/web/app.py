@@ -1,6 +1,6 @@
 """The Starlette application of ``rulesplay serve``: every page's routes behind the guard.
 
-Each page module offers ``routes(server) -> list[BaseRoute]``; this module only puts them
+Each page module provides ``routes(server) -> list[BaseRoute]``; this module only puts them
 together. The pages use the engine API, the typed events and each seat's observation (the
 tables) or the same functions as the commands (the playground and simulation pages).
 """
@@ -32,7 +32,7 @@ STATIC = Path(__file__).resolve().parent / "static"
 
 @dataclass
 class Server:
-    """What every page shares: the settings and the rulesets on offer.
+    """What every page shares: the settings and the rulesets it serves.
 
     Attributes:
         config: the server's settings.

@@ -1,4 +1,4 @@
-"""What ``rulesplay serve`` was told: where it listens, which rulesets it offers, where it
+"""What ``rulesplay serve`` was told: where it listens, which rulesets it serves, where it
 keeps games, and the bounds that keep one server safe to leave running."""
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ class ServeConfig:
     Attributes:
         host: the address to listen on (``127.0.0.1``: this machine only).
         port: the TCP port.
-        files: rulesets the server was given on the command line (paths), offered beside the
+        files: rulesets the server was given on the command line (paths), listed beside the
             shipped games.
         games_dir: the folder where games are saved (``--games DIR``); None keeps them in
             memory only.

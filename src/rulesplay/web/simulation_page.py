@@ -63,7 +63,7 @@ $data"""
 
 
 def _choices(server: Server) -> Any:
-    """The rulesets on offer: the server's files first, the shipped games, the pasted."""
+    """The rulesets served: the server's files first, the shipped games, the pasted."""
     given = [n for n in server.rulesets if Path(n) in server.config.files]
     names = given + [n for n in server.rulesets if n not in given]
     return join([*(html('<option value="$n">$n</option>', n=n) for n in names),

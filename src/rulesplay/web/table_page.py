@@ -26,18 +26,18 @@ __all__ = ["routes"]
 
 PRIVATE = {"Referrer-Policy": "no-referrer", "Cache-Control": "no-store"}
 BOTS = [name for name in PARAMS]  # random, greedy, mcts
-MCTS_DEFAULT = 200  # iterations offered for an mcts seat
+MCTS_DEFAULT = 200  # iterations suggested for an mcts seat
 
 
 _LOADED: dict[tuple[str, str, float], Game] = {}
 
 
 def _game(server: Server, name: str, options: dict[str, Any] | None = None) -> Game:
-    """The ruleset ``name`` (one the server offers), in the server's language when the
+    """The ruleset ``name`` (one the server serves), in the server's language when the
     ruleset has it (else English), with ``options``. A file is read again when it changed.
 
     Raises:
-        KeyError: the server offers no ruleset of that name.
+        KeyError: the server serves no ruleset of that name.
         RulesError: it does not load. OptionError: an option value is not allowed.
     """
     path = server.rulesets[name]
@@ -128,7 +128,7 @@ def _create(server: Server, data: Any) -> JSONResponse:
     name, players = data.get("ruleset"), data.get("players")
     options, seats = data.get("options") or {}, data.get("seats")
     if not isinstance(name, str) or name not in server.rulesets:
-        return _bad("unknown ruleset: choose one this server offers (see /)")
+        return _bad("unknown ruleset: choose one this server serves (see /)")
     if not isinstance(options, dict) or not all(
             isinstance(k, str) and isinstance(v, str | int | bool) and not isinstance(v, float)
             for k, v in options.items()):
@@ -208,7 +208,7 @@ def routes(server: Server) -> list[BaseRoute]:
         if table is None:
             return PlainTextResponse("there is no such table on this server", 404)
         if not table.state.is_terminal():
-            return PlainTextResponse("the log is offered once the game is over (it holds "
+            return PlainTextResponse("the log is available once the game is over (it holds "
                                      "every hand)", 409)
         return PlainTextResponse(table.log_text(), media_type="application/x-ndjson",
                                  headers={**PRIVATE, "Content-Disposition":

@@ -200,7 +200,7 @@ def view(state: State, seat: int | None, seats: dict[int, str], *, busy: bool,
         busy: bots are moving.
         account: the seat's account lines from ``account_from`` on.
         account_from: the index of the first of ``account`` in the whole account.
-        log: where the finished game's log is offered (None while playing).
+        log: where the finished game's log can be downloaded (None while playing).
         error: why the game cannot go on (the ruleset failed), or None.
     """
     prog = state.program

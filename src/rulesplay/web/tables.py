@@ -139,7 +139,7 @@ class Table:
                   file=sys.stderr)
 
     def log_text(self) -> str:
-        """The game's whole log (every hand, and the seed): offered once the game is over,
+        """The game's whole log (every hand, and the seed): available once the game is over,
         for ``rulesplay replay``."""
         return self.session.log_text(None)
 
