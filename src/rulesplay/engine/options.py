@@ -10,7 +10,6 @@ from .. import ir
 from ..errors import OptionError
 from ..show import expr_text
 
-
 _DIGITS = re.compile(r"[+-]?[0-9]+")
 
 
