@@ -60,24 +60,28 @@ def _echo_app(max_body: int = 100) -> TestClient:
                               max_body))
 
 
+JSON = {"content-type": "application/json"}
+
+
 def test_a_post_from_another_site_is_refused_and_from_this_one_accepted() -> None:
     client = _echo_app()
-    assert client.post("/p", content=b"x", headers={"origin": "http://evil.example"}
+    assert client.post("/p", content=b"x", headers={"origin": "http://evil.example", **JSON}
                        ).status_code == 403
-    assert client.post("/p", content=b"x", headers={"origin": "http://127.0.0.1:8000"}
+    assert client.post("/p", content=b"x", headers={"origin": "http://testserver", **JSON}
                        ).text == "1"
 
 
 def test_a_body_over_the_bound_is_refused_whether_its_length_is_said_or_not() -> None:
     client = _echo_app(max_body=100)
-    assert client.post("/p", content=b"x" * 100).text == "100"
-    assert client.post("/p", content=b"x" * 101).status_code == 413
+    assert client.post("/p", content=b"x" * 100, headers=JSON).text == "100"
+    assert client.post("/p", content=b"x" * 101, headers=JSON).status_code == 413
 
     def chunks() -> object:
         yield b"x" * 60
         yield b"x" * 60
 
-    assert client.post("/p", content=chunks()).status_code == 413  # type: ignore[arg-type]
+    assert client.post("/p", content=chunks(),  # type: ignore[arg-type]
+                       headers=JSON).status_code == 413
 
 
 def test_a_websocket_from_another_site_is_closed_before_it_opens() -> None:
@@ -86,7 +90,7 @@ def test_a_websocket_from_another_site_is_closed_before_it_opens() -> None:
             client.websocket_connect("/ws", headers={"origin": "http://evil.example"}):
         pass
     assert info.value.code == 1008
-    with client.websocket_connect("/ws", headers={"origin": "http://localhost:8000"}) as s:
+    with client.websocket_connect("/ws", headers={"origin": "http://testserver"}) as s:
         assert s.receive_text() == "hello"
 
 

@@ -149,7 +149,8 @@ def test_the_size_is_bounded() -> None:
 
 
 def test_a_request_that_is_not_a_ruleset_gets_a_clear_message(client: TestClient) -> None:
-    assert client.post("/playground/check", content=b"{not json").json() == {
+    assert client.post("/playground/check", content=b"{not json",
+                       headers={"content-type": "application/json"}).json() == {
         "error": "the request is not JSON"}
     assert "'text'" in client.post("/playground/check", json={"text": 3}).json()["error"]
     refused = client.post("/playground/check", json={"text": ""},

@@ -131,7 +131,7 @@ def test_runs_at_once_are_bounded_and_a_stopped_run_keeps_its_games() -> None:
     for job in (first, second):
         while client.get(f"/simulate/jobs/{job}").json()["done"] < 2:
             time.sleep(0.02)
-        assert client.post(f"/simulate/jobs/{job}/stop").status_code == 200
+        assert client.post(f"/simulate/jobs/{job}/stop", json={}).status_code == 200
     views = [_finished(client, job) for job in (first, second)]
     for view in views:
         assert view["state"] == "stopped" and 2 <= view["done"] < 2000

@@ -138,12 +138,14 @@ def test_creating_a_table_refuses_bad_requests_with_a_reason() -> None:
                                          "seats": ["human", "random"], "options": {"x": 1}})
         assert "must be" in post({"ruleset": "bargain_hunter", "players": 3,
                                   "seats": ["human", "mcts:iterations=-5", "random"]})
-        r = c.post("/api/tables", content=b"{not json")
+        r = c.post("/api/tables", content=b"{not json",
+                   headers={"content-type": "application/json"})
         assert r.status_code == 400 and "not JSON" in r.json()["error"]
         create(c, "card_hunt", ["human", "random"])
         assert "holds 1 tables already, all being played" in post(
             {"ruleset": "card_hunt", "players": 2, "seats": ["human", "random"]})
-        big = c.post("/api/tables", content=b"[" + b"1," * 200_000 + b"1]")
+        big = c.post("/api/tables", content=b"[" + b"1," * 200_000 + b"1]",
+                     headers={"content-type": "application/json"})
         assert big.status_code == 413
 
 

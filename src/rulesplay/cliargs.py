@@ -47,7 +47,8 @@ def parse_limits(values: tuple[str, ...]) -> dict[str, int]:
     """
     out: dict[str, int] = {}
     for name, raw in parse_pairs(values, "--limit"):
-        value: object = int(raw) if raw.strip().isdecimal() and len(raw) < 12 else raw
+        value: object = int(raw) if raw.strip().isascii() and raw.strip().isdecimal() \
+            and len(raw) < 12 else raw
         problem = limit_problem(name, value)
         if problem is not None:
             raise click.UsageError(f"--limit: {problem}")

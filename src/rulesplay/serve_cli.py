@@ -27,7 +27,8 @@ __all__ = ["serve"]
 @click.option("--lang", type=click.Choice(["en", "ja"]), default="en", show_default=True,
               help="Language of the account and the card labels.")
 @click.option("--allow-host", "allow_hosts", multiple=True, metavar="NAME",
-              help="Another name browsers reach this server by (repeatable).")
+              help="Another name browsers reach this server by (repeatable); a request "
+                   "naming any other is refused.")
 def serve(files: tuple[str, ...], host: str, port: int, games_dir: str | None, lang: str,
           allow_hosts: tuple[str, ...]) -> None:
     """Serve tables in the browser: play FILE (or any shipped game) with friends and bots,
@@ -44,6 +45,7 @@ def serve(files: tuple[str, ...], host: str, port: int, games_dir: str | None, l
 
     from .web.app import create_app
     from .web.config import ServeConfig
+    from .web.table_socket import MAX_FRAME
 
     for file in files:
         load(file)  # a RulesError prints file:line:col diagnostics and exits 1
@@ -54,6 +56,12 @@ def serve(files: tuple[str, ...], host: str, port: int, games_dir: str | None, l
              else "other devices on your network can connect: anyone with a table's "
                   "link can join it")
     click.echo(f"rulesplay serves on {config.url()} ({where}). Ctrl-C stops it.")
+    lan = config.lan_urls()
+    if lan:
+        click.echo("Other devices on your network open: " + ", ".join(lan))
+    if not config.local_only:
+        click.echo("A device that reaches this machine by another name is refused until "
+                   "the server is started with --allow-host NAME.")
     # No access log: a seat's link is its secret and must never be written down.
     uvicorn.run(create_app(config), host=host, port=port, log_level="warning",
-                access_log=False)
+                access_log=False, ws_max_size=MAX_FRAME)

@@ -67,8 +67,10 @@ class Param:
         value: Any
         if self.kind is str:
             return text if text in self.choices else None
+        if not text.isascii():  # (int() and float() take other scripts' digits too)
+            return None
         if self.kind is int:
-            if not re.fullmatch(r"[+-]?\d{1,18}", text):
+            if not re.fullmatch(r"[+-]?[0-9]{1,18}", text):
                 return None
             value = int(text)
         else:
@@ -99,9 +101,11 @@ def specs_help() -> str:
                      for name, params in PARAMS.items())
 
 
-def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
+def parse_spec(spec: str, allowed: dict[str, dict[str, Param]] | None = None
+               ) -> tuple[str, dict[str, Any]]:
     """Split ``"name:key=value,key=value"`` into the name and typed parameters, each
-    checked against :data:`PARAMS` (its kind and allowed values).
+    checked against ``allowed`` (:data:`PARAMS` by default, or narrower bounds such as a
+    server's): its kind and allowed values. Numbers are written in ASCII digits.
 
     Raises:
         ValueError: an unknown bot or parameter (the message lists the known ones), a
@@ -112,7 +116,7 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
     name = name.strip().lower()
     if name not in AGENTS:
         raise ValueError(f"unknown bot '{name}'; available: {', '.join(AGENTS)}")
-    known = PARAMS[name]
+    known = (PARAMS if allowed is None else allowed).get(name, {})
     params: dict[str, Any] = {}
     for part in filter(None, (p.strip() for p in rest.split(","))):
         key, eq, text = (x.strip() for x in part.partition("="))
@@ -129,7 +133,9 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
             raise ValueError(f"bot '{spec}': {key} is given twice")
         value = known[key].read(text)
         if value is None:
-            raise ValueError(f"bot '{spec}': {key} must be {known[key].allowed()}, "
+            digits = " written with the digits 0-9" \
+                if known[key].kind is not str and not text.isascii() else ""
+            raise ValueError(f"bot '{spec}': {key} must be {known[key].allowed()}{digits}, "
                              f"not '{text}'")
         params[key] = value
     return name, params

@@ -3,11 +3,14 @@ against what the option allows (its type, range or choices)."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from .. import ir
 from ..errors import OptionError
 from ..show import expr_text
+
+_DIGITS = re.compile(r"[+-]?[0-9]+")
 
 
 def check_option_value(o: ir.OptionDecl, value: Any, players: int | None = None,
@@ -32,6 +35,8 @@ def check_option_value(o: ir.OptionDecl, value: Any, players: int | None = None,
         ok = isinstance(value, int) and not isinstance(value, bool) and \
             (lo is None or lo <= value) and (hi is None or value <= hi)
         allowed = range_text(lo, hi)
+        if isinstance(value, str) and not value.isascii():
+            allowed += ", written with the digits 0-9"
         if bounds is None and (o.lo_at is not None or o.hi_at is not None):
             # (a bound written as an expression: checked once the player count is known)
             low = str(o.lo) if o.lo_at is None else f"({expr_text(o.lo_at)})"
@@ -62,7 +67,8 @@ def _shown(value: Any) -> str:
 
 
 def coerce_option(o: ir.OptionDecl, text: Any) -> Any:
-    """Turn a CLI string (``"true"``, ``"8"``, ``"no_lead"``) into the option's type.
+    """Turn a CLI string (``"true"``, ``"8"``, ``"no_lead"``) into the option's type. A
+    whole number is written with the ASCII digits 0-9 (and a sign), nothing else.
 
     A value that is not a string is returned as it is; a string that does not convert is
     returned unchanged, for :func:`check_option_value` to reject with the allowed values.
@@ -77,8 +83,10 @@ def coerce_option(o: ir.OptionDecl, text: Any) -> Any:
             return False
         return t
     if o.type == "int":
+        if not _DIGITS.fullmatch(t):  # (int() takes other scripts' digits and '1_000' too)
+            return t
         try:
             return int(t)
-        except ValueError:
+        except ValueError:  # more digits than Python converts
             return t
     return t

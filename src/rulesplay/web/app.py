@@ -8,6 +8,9 @@ tables) or the same functions as the commands (the playground and simulation pag
 from __future__ import annotations
 
 import sys
+from collections.abc import AsyncIterator
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -39,22 +42,27 @@ class Server:
         rulesets: name -> ruleset file, the shipped games by their names and the files the
             server was given by their paths as written.
         tables: the games being played (:class:`~rulesplay.web.tables.Tables`).
+        bots: the threads bots think in (``config.bot_workers`` of them: the moves of more
+            bots wait their turn, so no number of tables takes more of the machine).
     """
 
     config: ServeConfig
     rulesets: dict[str, Path] = field(default_factory=dict)
     tables: Tables = field(default_factory=lambda: Tables(None, 0))
+    bots: ThreadPoolExecutor = field(default_factory=lambda: ThreadPoolExecutor(
+        1, thread_name_prefix="rulesplay-bot"))
 
     @classmethod
     def from_config(cls, config: ServeConfig) -> Server:
         """The server for ``config``: the shipped games, then the given files."""
         rulesets = dict(shipped_names())
         rulesets.update({str(p): p for p in config.files})
-        tables = Tables(config.games_dir, config.max_games)
+        tables = Tables(config.games_dir, config.max_games, config.bot_problem)
         for problem in tables.load_saved():  # (said, and the file is left as it is)
             print(f"rulesplay serve: a saved table was not taken up: {problem}",
                   file=sys.stderr)
-        return cls(config, rulesets, tables)
+        bots = ThreadPoolExecutor(max(1, config.bot_workers), thread_name_prefix="rulesplay-bot")
+        return cls(config, rulesets, tables, bots)
 
 
 def _index(server: Server) -> BaseRoute:
@@ -69,15 +77,22 @@ def _index(server: Server) -> BaseRoute:
     return Route("/", index)
 
 
-def create_app(config: ServeConfig) -> ASGIApp:
-    """The whole web application for ``config``, guarded (Host, Origin, body size).
+def create_app(config: ServeConfig, server: Server | None = None) -> ASGIApp:
+    """The whole web application for ``config``, guarded (Host, Origin, JSON, body size).
 
     Args:
         config: the server's settings; its ``host_names()`` are the Host headers accepted.
+        server: what the pages share (``Server.from_config(config)`` when None).
     Returns:
         an ASGI application (run it with uvicorn, or test it with Starlette's TestClient).
     """
-    server = Server.from_config(config)
+    server = server or Server.from_config(config)
+
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        yield
+        server.bots.shutdown(wait=False, cancel_futures=True)
+
     routes: list[BaseRoute] = [
         _index(server),
         *table_page.routes(server),
@@ -85,4 +100,5 @@ def create_app(config: ServeConfig) -> ASGIApp:
         *simulation_page.routes(server),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    return guarded(Starlette(routes=routes), config.host_names(), config.max_body)
+    return guarded(Starlette(routes=routes, lifespan=lifespan), config.host_names(),
+                   config.max_body)

@@ -5,12 +5,25 @@ from __future__ import annotations
 
 import ipaddress
 import socket
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-__all__ = ["ServeConfig", "LOOPBACK_NAMES"]
+from ..agents import PARAMS, Param, parse_spec
+
+__all__ = ["BOT_CAPS", "ServeConfig", "LOOPBACK_NAMES", "lan_addresses"]
 
 LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]")
+EVERY_ADDRESS = ("0.0.0.0", "::")
+
+# The most each bot parameter may ask for in a table started from a page (``ServeConfig``'s
+# ``bot_caps``): a bot moves on the server, so its budget is the server's time. A parameter
+# that is not listed here is refused, so a new one cannot slip through uncapped.
+BOT_CAPS: dict[str, dict[str, float]] = {
+    "random": {},
+    "greedy": {"samples": 64, "depth": 200},
+    "mcts": {"iterations": 5000, "seconds": 5.0, "c": 10.0},
+}
+_FREE = {"reward"}  # parameters that are a word, not a budget
 
 
 @dataclass(frozen=True)
@@ -29,6 +42,14 @@ class ServeConfig:
         max_games: games the server holds at once; creating one more is refused.
         max_body: bytes a request body (a pasted ruleset, a move) may have.
         max_sim_games: games a simulation started from a page may play.
+        bot_caps: bot -> parameter -> the largest value a page may give it (iterations,
+            samples, seconds...; :data:`BOT_CAPS` by default).
+        bot_workers: threads the server's bots think in (moves of more bots wait their
+            turn).
+        hello_wait: seconds a table's websocket has to say which seat it plays before it
+            is closed.
+        max_connecting: websockets open at once that have not said which seat they play;
+            more are closed at once.
     """
 
     host: str = "127.0.0.1"
@@ -40,6 +61,11 @@ class ServeConfig:
     max_games: int = 100
     max_body: int = 256 * 1024
     max_sim_games: int = 2000
+    bot_caps: dict[str, dict[str, float]] = field(
+        default_factory=lambda: {k: dict(v) for k, v in BOT_CAPS.items()})
+    bot_workers: int = 2
+    hello_wait: float = 20.0
+    max_connecting: int = 32
 
     @property
     def local_only(self) -> bool:
@@ -54,22 +80,73 @@ class ServeConfig:
         the listening address, ``--allow-host`` names, and, when listening on every address
         (``0.0.0.0``/``::``), this machine's name and addresses."""
         names = list(LOOPBACK_NAMES)
-        if self.host not in ("0.0.0.0", "::"):
+        if self.host not in EVERY_ADDRESS:
             names.append(_bracketed(self.host))
         else:
             hostname = socket.gethostname()
-            names += [hostname, f"{hostname}.local"]
-            try:
-                names += socket.gethostbyname_ex(hostname)[2]
-            except OSError:  # no resolver: the names above and --allow-host remain
-                pass
+            names += [hostname, f"{hostname}.local", *lan_addresses()]
         names += [_bracketed(h) for h in self.allow_hosts]
         return list(dict.fromkeys(n.lower() for n in names))
 
     def url(self) -> str:
-        """The address to open in a browser, e.g. ``http://127.0.0.1:8000/``."""
-        shown = "127.0.0.1" if self.host in ("0.0.0.0", "::") else _bracketed(self.host)
+        """The address to open in a browser on this machine, e.g.
+        ``http://127.0.0.1:8000/``."""
+        shown = "127.0.0.1" if self.host in EVERY_ADDRESS else _bracketed(self.host)
         return f"http://{shown}:{self.port}/"
+
+    def lan_urls(self) -> list[str]:
+        """The addresses other devices open when the server listens on every address
+        (``0.0.0.0``/``::``): one per address of this machine on its networks (never
+        ``0.0.0.0``); empty otherwise."""
+        if self.host not in EVERY_ADDRESS:
+            return []
+        return [f"http://{_bracketed(a)}:{self.port}/" for a in lan_addresses()]
+
+    def bot_params(self) -> dict[str, dict[str, Param]]:
+        """What a page may give each bot: :data:`~rulesplay.agents.PARAMS` narrowed to
+        :attr:`bot_caps` (a parameter without a cap is left out, so it is refused)."""
+        out: dict[str, dict[str, Param]] = {}
+        for name, params in PARAMS.items():
+            caps = self.bot_caps.get(name, {})
+            out[name] = {k: p if k in _FREE else replace(p, high=min(p.high, caps[k]))
+                         for k, p in params.items() if k in _FREE or k in caps}
+        return out
+
+    def bot_problem(self, spec: str) -> str | None:
+        """Why a page may not seat the bot ``spec`` on this server (None: it may): an
+        unknown bot or parameter, a bad value, or a value over :attr:`bot_caps` (the
+        message says the range this server allows)."""
+        try:
+            parse_spec(spec, self.bot_params())
+        except ValueError as exc:
+            return f"{exc} (this server's limits)" if " must be " in str(exc) else str(exc)
+        return None
+
+
+def lan_addresses() -> list[str]:
+    """This machine's IPv4 addresses on its networks (loopback left out): the one its
+    default route leaves by (found without sending anything) and those its name resolves
+    to. Empty when it has none (no network)."""
+    found = []
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            probe.connect(("192.0.2.1", 9))  # (UDP: connect only picks the route)
+            found.append(probe.getsockname()[0])
+    except OSError:
+        pass
+    try:
+        found += socket.gethostbyname_ex(socket.gethostname())[2]
+    except OSError:  # no resolver: the route's address (if any) remains
+        pass
+    usable = []
+    for address in found:
+        try:
+            ip = ipaddress.ip_address(address)
+        except ValueError:
+            continue
+        if not (ip.is_loopback or ip.is_unspecified or ip.is_link_local):
+            usable.append(address)
+    return list(dict.fromkeys(usable))
 
 
 def _bracketed(host: str) -> str:

@@ -4,17 +4,36 @@ Every page is built from :class:`Html` pieces. Text from a ruleset, a user, a lo
 error message enters a page only through :func:`html` (which escapes whatever is not already
 :class:`Html`) or :func:`json_script` (data for the page's script). Nothing else in the web
 package writes markup around a value, so escaping cannot be forgotten in one place.
+
+Right-to-left text and bidirectional controls (U+202E and the like) in a name, a label or a
+title must not reorder the words around them, so each line of shown text that has any is
+*isolated* (:func:`isolate`: between U+2068 FIRST STRONG ISOLATE and U+2069 POP DIRECTIONAL
+ISOLATE, what ``<bdi>`` and ``dir=auto`` do, with its own isolates balanced so it cannot
+close ours). :func:`html` does it for every value written as element text;
+:func:`isolate_texts` for the text in data a page's script shows (``textContent``). Values
+in attributes (a link, a form's value) and :func:`verbatim` (an editor's text) are data, left
+as they are. Text that echoes what someone sent is cut short by :func:`quoted`.
 """
 
 from __future__ import annotations
 
 import html as _html
 import json
+import re
 import string
+import unicodedata
 from collections.abc import Iterable
 from typing import Any
 
-__all__ = ["Html", "escape", "html", "join", "json_script", "page"]
+__all__ = ["Html", "escape", "html", "isolate", "isolate_texts", "join",
+           "json_script", "page", "quoted", "verbatim"]
+
+FSI, PDI = "\u2068", "\u2069"
+_OPENS = "\u2066\u2067\u2068"  # LRI, RLI, FSI (each closed by a PDI)
+# Bidirectional controls, and the scripts written right to left.
+_BIDI = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u0590-\u08ff"
+                   "\ufb1d-\ufdff\ufe70-\ufefe\U00010800-\U00010fff"
+                   "\U0001e800-\U0001efff]")
 
 
 class Html(str):
@@ -23,23 +42,104 @@ class Html(str):
     __slots__ = ()
 
 
+def _isolated_line(line: str) -> str:
+    if not _BIDI.search(line):
+        return line
+    kept, depth = [], 0
+    for ch in line:
+        if ch in _OPENS:
+            depth += 1
+        elif ch == PDI:
+            if not depth:
+                continue  # (a PDI of its own would close our isolate)
+            depth -= 1
+        kept.append(ch)
+    return FSI + "".join(kept) + PDI * (depth + 1)
+
+
+def isolate(text: str) -> str:
+    """``text`` as it may be shown among other words: each line that has right-to-left
+    letters or a bidirectional control is isolated (U+2068 ... U+2069, its own isolates
+    balanced), so it cannot reorder the text around it; other text is returned as it is.
+    The embeddings and overrides it opens (U+202A-U+202E) end at the isolate's end."""
+    if not _BIDI.search(text):
+        return text
+    return "\n".join(_isolated_line(line) for line in text.split("\n"))
+
+
+def isolate_texts(value: Any, ids: frozenset[str] = frozenset()) -> Any:
+    """``value`` (JSON-like data for a page's script) with every string :func:`isolate`-d,
+    except dictionary keys and the strings (alone or in lists) under a key in ``ids``
+    (names the page sends back: action ids, card ids, zone names)."""
+    if isinstance(value, str):
+        return isolate(value)
+    if isinstance(value, dict):
+        return {k: _under(k in ids, v, ids) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [isolate_texts(v, ids) for v in value]
+    return value
+
+
+def _under(kept: bool, value: Any, ids: frozenset[str]) -> Any:
+    if not kept:
+        return isolate_texts(value, ids)
+    if isinstance(value, dict):
+        return isolate_texts(value, ids)
+    return value
+
+
+def quoted(text: object, limit: int = 60) -> str:
+    """What someone sent, as a message may repeat it: control and format characters
+    (bidirectional ones too) shown as U+FFFD, at most ``limit`` characters (then "…")."""
+    shown = "".join("\ufffd" if unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp") else ch
+                    for ch in str(text)[:limit + 1])
+    return shown if len(shown) <= limit else shown[:limit] + "…"
+
+
 def escape(value: object) -> Html:
-    """``value`` as HTML text: ``Html`` unchanged, anything else ``str()``-ed with ``& < > " '``
-    escaped (so it is safe in element text and in quoted attribute values)."""
+    """``value`` as HTML element text: ``Html`` unchanged, anything else ``str()``-ed,
+    :func:`isolate`-d and with ``& < > " '`` escaped."""
+    if isinstance(value, Html):
+        return value
+    return Html(_html.escape(isolate(str(value)), quote=True))
+
+
+def _attribute(value: object) -> Html:
+    """``value`` for a quoted attribute: ``Html`` unchanged, anything else escaped only."""
     if isinstance(value, Html):
         return value
     return Html(_html.escape(str(value), quote=True))
 
 
+def verbatim(value: object) -> Html:
+    """Text that is data, not words to read (an editor's text), escaped but not
+    isolated: it goes back to the server as it came."""
+    return _attribute(value)
+
+
 def html(template: str, **values: object) -> Html:
     """Fill ``template`` (a constant of the web package, ``$name`` placeholders as in
-    :class:`string.Template`) with ``values``, each escaped by :func:`escape`.
+    :class:`string.Template`) with ``values``: a placeholder inside a tag (an attribute's
+    value) escaped, one in element text by :func:`escape` (escaped and isolated).
 
     Raises:
         KeyError: a placeholder has no value.
     """
-    return Html(string.Template(template).substitute(
-        {k: escape(v) for k, v in values.items()}))
+    out: list[str] = []
+    at = 0
+    for m in string.Template.pattern.finditer(template):
+        out.append(template[at:m.start()])
+        at = m.end()
+        if m.group("escaped") is not None:
+            out.append("$")
+            continue
+        name = m.group("named") or m.group("braced")
+        if name is None:
+            raise ValueError(f"a bad placeholder in a template at {m.start()}")
+        in_tag = template.rfind("<", 0, m.start()) > template.rfind(">", 0, m.start())
+        out.append((_attribute if in_tag else escape)(values[name]))
+    out.append(template[at:])
+    return Html("".join(out))
 
 
 def join(pieces: Iterable[object], sep: str = "") -> Html:

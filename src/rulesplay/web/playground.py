@@ -24,7 +24,8 @@ from ..engine.game import Game, languages, load
 from ..errors import RulesError
 from ..option_table import option_rows
 from ..shipped import find_shipped, shipped_names
-from .html import Html, html, join, json_script, page
+from .guard import BadJson, json_body
+from .html import Html, html, isolate_texts, join, json_script, page, verbatim
 from .pasted import Pasted, diagnostic_data, load_pasted, shipped_text
 
 if TYPE_CHECKING:  # (app.py imports this module)
@@ -131,15 +132,17 @@ def checked(result: Pasted, lang: str | None = None) -> dict[str, Any]:
                bots=list(BOTS),
                options=[{"name": r.name, "type": r.type, "default": r.default,
                          "doc": r.doc} for r in option_rows(game)])
-    return out
+    # (shown text isolated, as every page's: right-to-left names reorder nothing around them)
+    return {k: v if k == "graph" else isolate_texts(v) for k, v in out.items()}
 
 
-async def _json_body(request: Request) -> dict[str, Any] | str:
-    """The request's JSON object, or what is wrong with it (said for the page)."""
+async def _json_body(request: Request, limit: int) -> dict[str, Any] | str:
+    """The request's JSON object (read by :func:`.guard.json_body`), or what is wrong with
+    it (said for the page)."""
     try:
-        data = await request.json()
-    except ValueError:
-        return "the request is not JSON"
+        data = await json_body(request, limit)
+    except BadJson as exc:
+        return str(exc)
     if not isinstance(data, dict) or not isinstance(data.get("text", ""), str):
         return "the request is a JSON object whose 'text' is the ruleset's text"
     return data
@@ -156,13 +159,13 @@ def routes(server: Server) -> list[BaseRoute]:
     async def show(request: Request) -> Response:
         text, problem = await run_in_threadpool(start_text, request.query_params.get("from"),
                                                 request.query_params.get("as") == "variant")
-        body = html(_BODY, starts=_starts(server), text=text,
+        body = html(_BODY, starts=_starts(server), text=verbatim(text),
                     data=json_script("pg-data", {"problem": problem, "limit": limit}))
         return HTMLResponse(page("Playground", body, scripts=["playground.js"],
                                  lang=server.config.lang))
 
     async def check(request: Request) -> Response:
-        data = await _json_body(request)
+        data = await _json_body(request, limit)
         if isinstance(data, str):
             return _error(data)
         text = data.get("text", "")
@@ -171,7 +174,7 @@ def routes(server: Server) -> list[BaseRoute]:
             lambda: checked(load_pasted(text, limit), server.config.lang)))
 
     async def play(request: Request) -> Response:
-        data = await _json_body(request)
+        data = await _json_body(request, limit)
         if isinstance(data, str):
             return _error(data)
         result = await run_in_threadpool(load_pasted, data.get("text", ""), limit)

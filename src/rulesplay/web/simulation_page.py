@@ -11,6 +11,7 @@ scratch folder for the run). ``POST /simulate/start`` takes JSON ``{"ruleset", "
 
 from __future__ import annotations
 
+import re
 import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -22,6 +23,7 @@ from starlette.routing import BaseRoute, Route
 
 from ..engine.game import load
 from ..errors import OptionError, RulesError
+from .guard import BadJson, json_body
 from .html import html, join, json_script, page
 from .pasted import PASTED, diagnostic_data, load_pasted
 from .sim_jobs import Busy, SimJobs, SimRequest
@@ -89,10 +91,11 @@ def _whole(data: dict[str, Any], key: str, lo: int, hi: int, what: str) -> int |
     value = data.get(key)
     if value in (None, ""):
         return None
-    if isinstance(value, str) and value.strip().isdigit():
-        value = int(value)
+    if isinstance(value, str) and re.fullmatch(r"[0-9]{1,30}", value.strip()):
+        value = int(value)  # (ASCII digits only: int() takes other scripts' digits too)
     if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
-        raise Refused(f"{what}: a whole number from {lo} to {hi:,}")
+        raise Refused(f"{what}: a whole number from {lo} to {hi:,}, written with the "
+                      "digits 0-9")
     return value
 
 
@@ -181,9 +184,9 @@ def routes(server: Server, jobs: SimJobs | None = None) -> list[BaseRoute]:
 
     async def start(request: Request) -> Response:
         try:
-            data = await request.json()
-        except ValueError:
-            return JSONResponse({"error": "the request is not JSON"}, 400)
+            data = await json_body(request, server.config.max_body)
+        except BadJson as exc:
+            return JSONResponse({"error": str(exc)}, 400)
         if not isinstance(data, dict):
             return JSONResponse({"error": "the request is a JSON object"}, 400)
         try:

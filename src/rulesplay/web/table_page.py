@@ -5,7 +5,6 @@
 
 from __future__ import annotations
 
-import json
 from typing import TYPE_CHECKING, Any
 
 from starlette.requests import Request
@@ -17,6 +16,7 @@ from ..engine.game import Game, languages, load
 from ..errors import OptionError, RulesError
 from ..show import option_type_text
 from . import table_socket
+from .guard import BadJson, json_body
 from .html import Html, html, join, json_script, page
 
 if TYPE_CHECKING:
@@ -73,7 +73,7 @@ seat's link plays that seat.</p><ul id="link-list"></ul></section>
 _SEAT = """<div class="seat-row" data-seat="$seat"><span>$name</span>
 <select name="seat$seat">$kinds</select>
 <label class="budget">iterations <input type="number" name="budget$seat" min="1"
-max="100000" value="$budget"></label></div>"""
+max="$most" value="$budget"></label></div>"""
 
 
 def _option_field(game: Game, o: Any, defaults: dict[int, Any]) -> Html:
@@ -108,6 +108,7 @@ def _form(server: Server, name: str, game: Game) -> Html:
     kinds = ["human", *BOTS]
     seats = join(html(_SEAT, seat=s, name=game.program(usual).seat_name(s)
                       if s < usual else f"Seat {s}", budget=MCTS_DEFAULT,
+                      most=int(server.config.bot_caps.get("mcts", {}).get("iterations", 1)),
                       kinds=join(html('<option value="$k"$sel>$k</option>', k=k,
                                       sel=Html(" selected") if k == ("human" if s == 0
                                                                      else "random") else "")
@@ -186,9 +187,9 @@ def routes(server: Server) -> list[BaseRoute]:
 
     async def create(request: Request) -> Response:
         try:
-            data = json.loads(await request.body())
-        except (ValueError, RecursionError):
-            return _bad("the body is not JSON")
+            data = await json_body(request, server.config.max_body)
+        except BadJson as exc:
+            return _bad(str(exc))
         return _create(server, data)
 
     async def table_page(request: Request) -> Response:

@@ -1,22 +1,30 @@
 """A table's websocket (``/table/ID/ws``): the page says which seat it plays (its secret
 token), then gets a view after every move and sends its moves; bots move on the server, in
-a worker thread, so the server keeps answering while they think.
+the server's bounded pool of bot threads (``Server.bots``), so the server keeps answering
+while they think and no number of tables takes more threads.
 
-Messages from the page (JSON, at most :data:`MAX_MESSAGE` bytes)::
+Messages from the page (JSON, at most :data:`MAX_MESSAGE` bytes, read by
+:func:`.guard.parse_json`; a message a little over is answered with an error, and
+``rulesplay serve`` tells uvicorn to close a socket that sends a frame over
+:data:`MAX_FRAME` bytes before reading it)::
 
     {"type": "hello", "token": "SEAT TOKEN" | null}      first; null: watch (public view)
     {"type": "move", "action": "ACTION ID", "version": N} N: the view's version it answers
 
 To the page: ``{"type": "hello", "seat", "name"}``, then views (:func:`.table_view.view`,
 built for its seat only) and ``{"type": "error", "message"}`` (a bad token, a move out of
-turn, an illegal or stale move: the game goes on).
+turn, an illegal or stale move: the game goes on; what the page sent is repeated at most
+:data:`ECHOED` characters long).
+
+A page that has not said hello is closed after ``ServeConfig.hello_wait`` seconds, and at
+most ``ServeConfig.max_connecting`` such pages are open at once (more are closed at once).
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
 import sys
+from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -26,6 +34,8 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ..errors import IllegalActionError, RulesError
 from ..session import HUMAN
 from ..words import tr
+from .guard import BadJson, parse_json
+from .html import isolate, quoted
 from .table_view import view
 
 if TYPE_CHECKING:
@@ -35,8 +45,10 @@ if TYPE_CHECKING:
 __all__ = ["Rooms", "routes"]
 
 MAX_MESSAGE = 4096  # bytes of one message from a page
+MAX_FRAME = 4 * MAX_MESSAGE  # bytes of a frame uvicorn reads at all (larger: closed, 1009)
+MAX_ACTION = 200  # characters of an action id a move may name
 MAX_PAGES = 64  # pages open on one table at once
-HELLO_WAIT = 20.0  # seconds a page has to say which seat it plays
+ECHOED = 60  # characters of what a page sent that a message repeats
 
 
 @dataclass(eq=False)
@@ -54,6 +66,7 @@ class Room:
     one), its open pages and its bots' task."""
 
     table: Table
+    bots: Executor
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     listeners: list[Listener] = field(default_factory=list)
     task: asyncio.Task[None] | None = None
@@ -112,7 +125,8 @@ class Room:
             agent = table.session.agents[seat]
             # The state changes only under the lock, and only this task moves for bots, so
             # the bot may read it while views are built from it.
-            action = await asyncio.to_thread(agent.step, table.state)
+            action = await asyncio.get_running_loop().run_in_executor(
+                self.bots, agent.step, table.state)
             async with self.lock:
                 self._apply(action)
                 await self.broadcast()
@@ -149,7 +163,7 @@ class Rooms:
             return None
         room = self.rooms.get(table_id)
         if room is None or room.table is not table:
-            room = self.rooms[table_id] = Room(table)
+            room = self.rooms[table_id] = Room(table, self.server.bots)
         return room
 
 
@@ -169,20 +183,20 @@ async def _read(socket: WebSocket) -> dict[str, Any] | str:
     text = message.get("text")
     if not isinstance(text, str):
         return "messages are JSON text, not binary"
-    if len(text.encode("utf-8", "replace")) > MAX_MESSAGE:
-        return f"a message may have at most {MAX_MESSAGE} bytes"
     try:
-        data = json.loads(text)
-    except ValueError:
+        data = parse_json(text, MAX_MESSAGE)
+    except BadJson as exc:
+        if "not JSON" not in str(exc):
+            return str(exc).replace("a request", "a message").replace("request's", "message's")
         return "a message is a JSON object such as {\"type\": \"move\", \"action\": \"...\"}"
     return data if isinstance(data, dict) else "a message is a JSON object"
 
 
-async def _hello(socket: WebSocket, room: Room) -> Listener | None:
-    """Read the page's hello: its seat from its token (None: an onlooker). A token that
-    opens no seat is told and the socket closed."""
+async def _hello(socket: WebSocket, room: Room, wait: float) -> Listener | None:
+    """Read the page's hello (within ``wait`` seconds): its seat from its token (None: an
+    onlooker). A token that opens no seat is told and the socket closed."""
     try:
-        data = await asyncio.wait_for(_read(socket), HELLO_WAIT)
+        data = await asyncio.wait_for(_read(socket), wait)
     except TimeoutError:
         await socket.close(1008, "no hello")
         return None
@@ -204,9 +218,9 @@ async def _hello(socket: WebSocket, room: Room) -> Listener | None:
             return None
     prog = room.table.state.program
     name = prog.seat_name(seat) if seat is not None else "spectator"
-    await socket.send_json({"type": "hello", "seat": seat, "name": name,
-                            "you": tr(prog.lang, "you", seat=name) if seat is not None
-                            else name})
+    await socket.send_json({"type": "hello", "seat": seat, "name": isolate(name),
+                            "you": tr(prog.lang, "you", seat=isolate(name))
+                            if seat is not None else name})
     return Listener(socket, seat)
 
 
@@ -216,8 +230,9 @@ async def _move(room: Room, who: Listener, data: dict[str, Any]) -> str | None:
     if who.seat is None:
         return "a spectator cannot play; open a seat's link to play"
     action = data.get("action")
-    if not isinstance(action, str) or len(action) > 2000:
-        return "a move names one of the legal actions by its id"
+    if not isinstance(action, str) or len(action) > MAX_ACTION:
+        return f"a move names one of the legal actions by its id (at most {MAX_ACTION} " \
+               "characters)"
     async with room.lock:
         if table.error is not None:
             return table.error
@@ -234,8 +249,9 @@ async def _move(room: Room, who: Listener, data: dict[str, Any]) -> str | None:
             if not room._apply(action):
                 await room.broadcast()
                 return table.error
-        except IllegalActionError as exc:
-            return f"not a legal move now: {exc.message}"
+        except IllegalActionError:
+            return f"not a legal move now: '{quoted(action, ECHOED)}' is none of your moves; " \
+                   "choose one the page shows"
         await room.broadcast()
         if table.waits_for_person():
             return None
@@ -246,8 +262,11 @@ async def _move(room: Room, who: Listener, data: dict[str, Any]) -> str | None:
 def routes(server: Server) -> list[BaseRoute]:
     """The tables' websocket route."""
     rooms = Rooms(server)
+    config = server.config
+    connecting = 0  # pages open that have not said hello yet
 
     async def table_socket(socket: WebSocket) -> None:
+        nonlocal connecting
         room = rooms.room(str(socket.path_params["table_id"]))
         await socket.accept()
         if room is None:
@@ -255,8 +274,17 @@ def routes(server: Server) -> list[BaseRoute]:
                          "removed, or a mistyped link)")
             await socket.close(1008)
             return
+        if connecting >= config.max_connecting:
+            await _error(socket, "too many pages are connecting to this server at once; "
+                         "try again in a moment")
+            await socket.close(1013)
+            return
         try:
-            who = await _hello(socket, room)
+            connecting += 1
+            try:
+                who = await _hello(socket, room, config.hello_wait)
+            finally:
+                connecting -= 1
             if who is None:
                 return
             async with room.lock:

@@ -36,6 +36,7 @@ from ..screens import public_score
 from ..seatview import SeatNarrator, SeatView
 from ..session import HUMAN
 from ..words import tr
+from .html import isolate_texts
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -47,6 +48,10 @@ __all__ = ["Accounts", "card_faces", "view"]
 
 Line = list[str]  # [kind, text]: kind "head" (a phase), "dim", "say" or "line"
 SETS_SENT = 400  # a set choice with at most this many legal sets sends them (else sizes only)
+# The names in a view the page sends back or looks things up by (left as they are when its
+# shown text is isolated: see :func:`.html.isolate_texts`).
+IDS = frozenset({"type", "id", "zone", "cards", "top", "card", "sets", "log", "area",
+                 "colour", "choice"})
 
 
 class Accounts:
@@ -247,7 +252,7 @@ def view(state: State, seat: int | None, seats: dict[int, str], *, busy: bool,
                        prompt=moves["prompt"]).strip()
     phase = prog.phases[state.phase].label.seen_by(state, seat) \
         if state.phase is not None else ""
-    return {
+    message: dict[str, Any] = isolate_texts({
         "type": "view", "seat": seat, "title": prog.game.title, "phase": phase,
         "version": state.decisions, "to_move": to_move,
         "to_move_name": None if to_move is None else prog.seat_name(to_move),
@@ -256,7 +261,8 @@ def view(state: State, seat: int | None, seats: dict[int, str], *, busy: bool,
         "your_turn": your_turn, "seats": table, "zones": zones,
         "cards": shown, "moves": moves, "account": account, "account_from": account_from,
         "result": result_text(state) if state.is_terminal() else None, "log": log,
-    }
+    }, IDS)
+    return message
 
 
 def _moves(state: State, card: Callable[[str], str]) -> dict[str, Any]:

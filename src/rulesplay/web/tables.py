@@ -24,8 +24,9 @@ import json
 import re
 import secrets
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePath
 from typing import Any
 
 from .. import gamelog
@@ -104,6 +105,11 @@ class Table:
                 found = seat
         return found
 
+    @property
+    def finished(self) -> bool:
+        """Whether the game can go on no more: it is over, or the ruleset failed."""
+        return self.error is not None or self.state.is_terminal()
+
     def to_move(self) -> int | None:
         """The seat whose decision it is (None: the game is over)."""
         return None if self.state.is_terminal() else self.state.current_player()
@@ -145,20 +151,36 @@ class Table:
 
 
 class Tables:
-    """The tables of one server, bounded in number.
+    """The tables of one server, bounded in number: at most ``max_games`` at once, and
+    when it holds that many, a finished game (over, or stopped by its ruleset) leaves to
+    make room, the oldest first; only games still being played refuse a new one.
 
     Args:
         games_dir: the folder tables are saved in (None: memory only).
         max_games: how many tables the server holds at once.
+        bot_problem: why a bot spec may not sit at a table here (None: it may); by default
+            every spec :func:`~rulesplay.agents.make_agent` takes may.
     """
 
-    def __init__(self, games_dir: Path | None, max_games: int) -> None:
+    def __init__(self, games_dir: Path | None, max_games: int,
+                 bot_problem: Callable[[str], str | None] | None = None) -> None:
         self.games_dir, self.max_games = games_dir, max_games
+        self.bot_problem = bot_problem or (lambda spec: None)
         self.tables: dict[str, Table] = {}
 
     def get(self, table_id: str) -> Table | None:
         """The table with id ``table_id``, or None."""
         return self.tables.get(table_id) if TABLE_ID.fullmatch(table_id) else None
+
+    def make_room(self) -> bool:
+        """Let finished tables leave (the oldest first; their saves stay) until there is
+        room for one more; False when every table held is still being played."""
+        while len(self.tables) >= self.max_games:
+            oldest = next((t for t, table in self.tables.items() if table.finished), None)
+            if oldest is None:
+                return False
+            del self.tables[oldest]
+        return True
 
     def create(self, game: Game, *, players: int, seats: list[str],
                title: str | None = None) -> NewTable:
@@ -168,23 +190,21 @@ class Tables:
             game: the ruleset with its options and language chosen.
             players: seats at the table (within the ruleset's range).
             seats: one per seat: ``"human"`` or a bot spec (``random``, ``greedy``,
-                ``mcts:iterations=200``...).
-            title: a name for the table (the game's title when None).
+                ``mcts:iterations=200``...), within ``bot_problem``'s bounds.
+            title: how the server names the ruleset (the game's title when None); its
+                log and save name it so, a path by its file name only.
 
         Raises:
             OptionError: the player count is outside the ruleset's range, or an option value
                 is not allowed with that many players.
-            ValueError: a seat list of the wrong length, an unknown bot or bad parameter, no
-                human seat, or the server already holds ``max_games`` tables being played
-                (when it is full, the oldest finished table makes room).
+            ValueError: a seat list of the wrong length, an unknown bot, a bad parameter or
+                one over the server's bounds, no human seat, or the server already holds
+                ``max_games`` tables being played (finished ones make room).
             RulesError: the ruleset fails while setting the game up.
         """
-        if len(self.tables) >= self.max_games:
-            finished = [t for t, table in self.tables.items() if table.state.is_terminal()]
-            if not finished:
-                raise ValueError(f"this server holds {self.max_games} tables already, all "
-                                 "being played; finish one to start another")
-            del self.tables[finished[0]]  # the oldest finished game leaves (its save stays)
+        if not self.make_room():
+            raise ValueError(f"this server holds {self.max_games} tables already, all "
+                             "being played; finish one to start another")
         if not isinstance(players, int) or isinstance(players, bool):
             raise OptionError(f"the number of players is a whole number, not {players!r}")
         game.program(players)  # OptionError: a count outside the ruleset's range
@@ -195,16 +215,20 @@ class Tables:
             if not isinstance(spec, str) or len(spec) > 100:
                 raise ValueError(f"seat {s}: 'human' or a bot such as random, greedy, mcts")
             specs[s] = HUMAN if spec.strip().lower() == HUMAN else spec.strip()
+            problem = None if specs[s] == HUMAN else self.bot_problem(specs[s])
+            if problem is not None:
+                raise ValueError(f"seat {s}: {problem}")
         humans = [s for s, spec in specs.items() if spec == HUMAN]
         if not humans:
             raise ValueError("a table needs at least one human seat (a game of bots only is "
                              "a simulation)")
+        game = _named(game, public_name(title or game.title))
         seed = secrets.randbits(128)  # secret: a seed anyone could read would tell every hand
         agents = {s: make_agent(spec, s, seed) for s, spec in specs.items() if spec != HUMAN}
         state = game.new_state(players, seed, record_events=True)
         table_id = secrets.token_urlsafe(12)
         path = None if self.games_dir is None else self.games_dir / f"{table_id}.save.json"
-        header = gamelog.header(title or game.path or game.title, game.option_values, players,
+        header = gamelog.header(game.path or game.title, game.option_values, players,
                                 seed, game.lang, dict(specs), game.bundle, game.limits)
         session = Session(state, specs, agents, str(path or f"{table_id}.save.json"), header)
         session.secret_seed = True
@@ -229,24 +253,29 @@ class Tables:
 
     def load_saved(self) -> list[str]:
         """Take up the tables saved in the games folder (a new server over the same folder
-        continues their games). Returns a line per file that could not be taken up (why);
-        those files are left as they are."""
+        continues their games): games still being played first, then finished ones while
+        there is room. Returns a line per file that could not be taken up (why); those
+        files are left as they are."""
         if self.games_dir is None or not self.games_dir.is_dir():
             return []
         problems = []
-        for path in sorted(self.games_dir.glob("*.save.json")):
-            table_id = path.name[:-len(".save.json")]
-            if not TABLE_ID.fullmatch(table_id) or table_id in self.tables:
-                continue
-            if len(self.tables) >= self.max_games:
-                problems.append(f"{path.name}: not taken up, the server holds "
-                                f"{self.max_games} tables")
+        saves = [(p, p.name[:-len(".save.json")])
+                 for p in sorted(self.games_dir.glob("*.save.json"))]
+        saves = [(p, t) for p, t in saves if TABLE_ID.fullmatch(t) and t not in self.tables]
+        over = {t: _saved_over(p) for p, t in saves}
+        for path, table_id in sorted(saves, key=lambda pt: over[pt[1]]):  # live ones first
+            if not self.make_room():
+                if not over[table_id]:
+                    problems.append(f"{path.name}: not taken up, the server holds "
+                                    f"{self.max_games} tables being played")
                 continue
             try:
-                self.tables[table_id] = self._load(table_id, path)
+                table = self._load(table_id, path)
             except (RulesError, OSError, ValueError, KeyError, TypeError) as exc:
                 why = exc.message if isinstance(exc, RulesError) else str(exc)
                 problems.append(f"{path.name}: {why}")
+                continue
+            self.tables[table_id] = table
         return problems
 
     def _load(self, table_id: str, path: Path) -> Table:
@@ -258,8 +287,44 @@ class Tables:
             raise ValueError(f"{seats_file.name} is not a table's seats")
         hashes = {int(s): str(h) for s, h in data["seats"].items()}
         session = Session.load(str(path), make_agent)
+        for seat, spec in session.seats.items():
+            problem = None if spec == HUMAN else self.bot_problem(spec)
+            if problem is not None:
+                raise ValueError(f"seat {seat}: {problem}")
         humans = {s for s, spec in session.seats.items() if spec == HUMAN}
         if set(hashes) != humans or not all(re.fullmatch(r"[0-9a-f]{64}", h)
                                             for h in hashes.values()):
             raise ValueError(f"{seats_file.name} does not match the save's human seats")
         return Table(table_id, session, hashes, path)
+
+
+def _saved_over(path: Path) -> bool:
+    """Whether the save at ``path`` holds a finished game (False when it cannot tell:
+    loading it will say what is wrong)."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        return data["state"]["terminal"] is True
+    except (OSError, ValueError, KeyError, TypeError):
+        return False
+
+
+def public_name(name: str) -> str:
+    """How a table's log and save name its ruleset: ``name`` as the server offers it (a
+    shipped game's name), but a path by its file name only, so no folder of the server
+    is written into what a page offers for download."""
+    pure = PurePath(name.replace("\\", "/"))
+    if pure.is_absolute() or pure.suffix or ".." in pure.parts or name.startswith("~"):
+        return pure.name or "ruleset"
+    return name
+
+
+def _named(game: Game, name: str) -> Game:
+    """``game`` naming its ruleset ``name`` (its ``path`` and its bundle's name, which its
+    states, saves and logs write), otherwise the same game."""
+    bundle = game.bundle
+    if game.path == name and (bundle is None or bundle.name == name):
+        return game
+    named = Game(game.ruleset, game.checked, game.option_values, game.lang, name,
+                 None if bundle is None else bundle.model_copy(update={"name": name}),
+                 game.engine, game.limits)
+    return named

@@ -249,7 +249,8 @@ async function run(event) {
 
 $("sim-form").addEventListener("submit", run);
 $("sim-stop").addEventListener("click", async () => {
-  if (current) await fetch("/simulate/jobs/" + encodeURIComponent(current) + "/stop", {method: "POST"});
+  if (current) await fetch("/simulate/jobs/" + encodeURIComponent(current) + "/stop", {
+    method: "POST", headers: {"content-type": "application/json"}, body: "{}"});
 });
 $("sim-text").value = localStorage.getItem(STORE) || "";
 const usePasted = () => {
