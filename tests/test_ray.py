@@ -4,6 +4,7 @@ instance (2 CPUs, no dashboard) give the results of local workers, for ``simulat
 
 from __future__ import annotations
 
+import socket
 from collections.abc import Iterator
 from typing import Any
 
@@ -92,3 +93,27 @@ def test_bad_backend_arguments_are_refused(args: list[str], message: str) -> Non
                     ["sweep", BH, "--option", "rounds=1,2"]):
         res = CliRunner().invoke(main, [*command, "-n", "2", *args])
         assert res.exit_code == 2 and message in res.output, (command, res.output)
+
+
+def _unused_port() -> int:
+    """A local port nothing listens at (bound, then released)."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def test_a_dead_address_is_refused_within_seconds() -> None:
+    """Nothing listens at the address: a usage error naming it (Ray alone retries for
+    minutes), before any game (the module's local instance is not used instead)."""
+    address = f"127.0.0.1:{_unused_port()}"
+    for command in (["simulate", BH], ["sweep", BH, "--option", "rounds=1,2"]):
+        res = CliRunner().invoke(main, [*command, "-n", "2", "--backend", "ray",
+                                        "--address", address])
+        assert res.exit_code == 2, res.output
+        assert f"no Ray cluster answers at {address}" in res.output
+        assert "Traceback" not in res.output
+    res = CliRunner().invoke(main, ["simulate", BH, "-n", "2", "--backend", "ray",
+                                    "--address", "head-node"])
+    assert res.exit_code == 2 and "give the cluster's HOST:PORT" in res.output
+    with pytest.raises(ConnectionError, match=f"answers at {address}"):
+        sim_ray.check_address(address, timeout=2)
