@@ -27,7 +27,7 @@ import ray
 from .engine.game import Game, load_bundle
 from .sim import GameRecord, game_seed, play_game
 
-__all__ = ["CONNECT_TIMEOUT", "check_address", "connect", "play_on_ray", "shutdown"]
+__all__ = ["CONNECT_TIMEOUT", "cancel", "check_address", "connect", "play_on_ray", "shutdown"]
 
 CONNECT_TIMEOUT = 5.0  # seconds to wait for a cluster's address to answer before giving up
 
@@ -142,6 +142,18 @@ def play_on_ray(game: Game, n: int, players: int, bots: Mapping[int, str], seed:
             if progress:
                 progress(finished)
     except BaseException:
-        for task in pending:
-            ray.cancel(task, force=True)
+        cancel(pending)
         raise
+
+
+def cancel(tasks: list[Any]) -> None:
+    """Ask Ray to drop ``tasks`` (object refs of tasks not finished): a task not started
+    never runs, a running one is interrupted inside its worker. Not ``force=True``,
+    which kills the workers and can crash this process in Ray's C++ core while replies
+    are still coming in (and the results with it). A task Ray cannot cancel (finished
+    meanwhile, or the cluster gone) is left alone."""
+    for task in tasks:
+        try:
+            ray.cancel(task)
+        except Exception:  # noqa: BLE001, S112  (nothing to drop: the run stops anyway)
+            continue
