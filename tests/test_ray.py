@@ -4,6 +4,7 @@ instance (2 CPUs, no dashboard) give the results of local workers, for ``simulat
 
 from __future__ import annotations
 
+import socket
 from collections.abc import Iterator
 from typing import Any
 
@@ -73,6 +74,43 @@ def test_ctrl_c_keeps_the_games_finished() -> None:
     assert _games(partial.games) == _games([by_index[g.index] for g in partial.games])
 
 
+def test_ctrl_c_cancels_without_force(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The tasks left are cancelled gently: ``force=True`` kills workers while their
+    replies come in, which crashed the process in Ray's C++ core (about 1 Ctrl-C in 3)."""
+    calls: list[dict[str, Any]] = []
+    real = ray.cancel
+
+    def cancel(ref: Any, **kwargs: Any) -> None:
+        calls.append(kwargs)
+        real(ref, **kwargs)
+
+    monkeypatch.setattr(ray, "cancel", cancel)
+
+    def stop(done: int) -> None:
+        if done >= 5:
+            raise KeyboardInterrupt
+
+    with pytest.raises(Interrupted):
+        simulate(BH, 400, 4, {"rounds": 1}, seed=3, backend="ray", progress=stop)
+    assert calls and not any(c.get("force") for c in calls)
+
+
+@pytest.mark.parametrize("command", [["simulate", BH], ["compare", BH, QUICK],
+                                     ["sweep", BH, "--option", "rounds=1,2"]])
+def test_ctrl_c_while_ray_starts_stops_as_locally(monkeypatch: pytest.MonkeyPatch,
+                                                 command: list[str]) -> None:
+    """Starting Ray takes seconds, so Ctrl-C often comes first: the run says it stopped
+    and exits 130 (as the local workers do), no 'Aborted!' and no traceback."""
+    def starting(address: str | None, cpus: int | None) -> int:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(sim_ray, "connect", starting)
+    res = CliRunner().invoke(main, [*command, "-n", "4", "--backend", "ray"])
+    assert res.exit_code == 130, res.output
+    assert "Stopped" in res.output and "Aborted" not in res.output
+    assert res.exception is None or isinstance(res.exception, SystemExit)
+
+
 def test_the_command_runs_on_ray() -> None:
     res = CliRunner().invoke(main, ["simulate", BH, "-n", "20", "--players", "4", "--option",
                                     "rounds=1", "--backend", "ray", "--json"])
@@ -92,3 +130,27 @@ def test_bad_backend_arguments_are_refused(args: list[str], message: str) -> Non
                     ["sweep", BH, "--option", "rounds=1,2"]):
         res = CliRunner().invoke(main, [*command, "-n", "2", *args])
         assert res.exit_code == 2 and message in res.output, (command, res.output)
+
+
+def _unused_port() -> int:
+    """A local port nothing listens at (bound, then released)."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def test_a_dead_address_is_refused_within_seconds() -> None:
+    """Nothing listens at the address: a usage error naming it (Ray alone retries for
+    minutes), before any game (the module's local instance is not used instead)."""
+    address = f"127.0.0.1:{_unused_port()}"
+    for command in (["simulate", BH], ["sweep", BH, "--option", "rounds=1,2"]):
+        res = CliRunner().invoke(main, [*command, "-n", "2", "--backend", "ray",
+                                        "--address", address])
+        assert res.exit_code == 2, res.output
+        assert f"no Ray cluster answers at {address}" in res.output
+        assert "Traceback" not in res.output
+    res = CliRunner().invoke(main, ["simulate", BH, "-n", "2", "--backend", "ray",
+                                    "--address", "head-node"])
+    assert res.exit_code == 2 and "give the cluster's HOST:PORT" in res.output
+    with pytest.raises(ConnectionError, match=f"answers at {address}"):
+        sim_ray.check_address(address, timeout=2)

@@ -293,7 +293,10 @@ def simulate(path: str, n: int, players: int | None = None,
     if backend == "ray":
         from .sim_ray import connect, play_on_ray  # the optional 'ray' extra
 
-        workers = connect(address, workers)  # (a local instance: None, every CPU)
+        try:
+            workers = connect(address, workers)  # (a local instance: None, every CPU)
+        except KeyboardInterrupt:  # (starting Ray takes seconds: Ctrl-C may come first)
+            raise Interrupted(None, 0, n) from None
     workers = max(1, min(workers or os.cpu_count() or 1, n))
     t0 = time.perf_counter()
     games: list[GameRecord] = []

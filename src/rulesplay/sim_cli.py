@@ -407,8 +407,10 @@ def check_backend(backend: str, address: str | None, workers: int | None) -> Non
     installed for ``--backend ray``.
 
     Raises:
-        click.UsageError: ``--address`` without ``--backend ray``, or ``--workers`` with
-            ``--address`` (a cluster has the CPUs it has). click.ClickException: no Ray.
+        click.UsageError: ``--address`` without ``--backend ray``, ``--workers`` with
+            ``--address`` (a cluster has the CPUs it has), or an address that is not
+            ``HOST:PORT`` or at which nothing answers within a few seconds
+            (:func:`rulesplay.sim_ray.check_address`). click.ClickException: no Ray.
     """
     if address is not None and backend != "ray":
         raise click.UsageError("--address is for --backend ray")
@@ -418,6 +420,14 @@ def check_backend(backend: str, address: str | None, workers: int | None) -> Non
     if backend == "ray" and importlib.util.find_spec("ray") is None:
         raise click.ClickException("--backend ray needs Ray: pip install 'rulesplay[ray]' "
                                    "(or pip install ray)")
+    if backend == "ray" and address is not None:
+        from .sim_ray import check_address
+
+        try:
+            check_address(address)
+        except (ValueError, ConnectionError) as exc:
+            raise click.UsageError(f"--address: {exc}" if isinstance(exc, ConnectionError)
+                                   else str(exc)) from None
 
 
 @contextmanager

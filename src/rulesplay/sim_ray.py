@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import pickle
+import socket
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -26,10 +27,42 @@ import ray
 from .engine.game import Game, load_bundle
 from .sim import GameRecord, game_seed, play_game
 
-__all__ = ["connect", "play_on_ray", "shutdown"]
+__all__ = ["CONNECT_TIMEOUT", "cancel", "check_address", "connect", "play_on_ray", "shutdown"]
+
+CONNECT_TIMEOUT = 5.0  # seconds to wait for a cluster's address to answer before giving up
 
 _GAMES: dict[str, Game] = {}  # per worker process: each game loaded once
 _STARTED = False  # this process started the Ray instance it uses
+
+
+def check_address(address: str, timeout: float = CONNECT_TIMEOUT) -> None:
+    """Refuse, within ``timeout`` seconds, a cluster address nothing answers at (Ray
+    itself would retry for minutes). ``auto`` (Ray finds the cluster of this machine, or
+    says quickly that there is none) is not checked.
+
+    Args:
+        address: ``HOST:PORT``, ``ray://HOST:PORT`` or ``auto``.
+        timeout: seconds to wait for the address to accept a connection.
+
+    Raises:
+        ValueError: ``address`` is not ``HOST:PORT`` or ``auto``.
+        ConnectionError: nothing accepts a connection at ``address`` within ``timeout``;
+            the message names the address.
+    """
+    if address == "auto":
+        return
+    host, sep, port = address.split("://", 1)[-1].rpartition(":")
+    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise ValueError(f"--address {address!r}: give the cluster's HOST:PORT "
+                         "(such as 10.0.0.5:6379) or 'auto'")
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=timeout).close()
+    except OSError as exc:
+        why = f"no answer within {timeout:g} s" if isinstance(exc, TimeoutError) else \
+            (exc.strerror or str(exc)).lower()
+        raise ConnectionError(
+            f"no Ray cluster answers at {address} ({why}): start one there with "
+            "'ray start --head', or check the address") from None
 
 
 def connect(address: str | None, cpus: int | None) -> int:
@@ -40,11 +73,15 @@ def connect(address: str | None, cpus: int | None) -> int:
         The CPUs of the cluster (what ``workers`` reports).
 
     Raises:
-        ConnectionError: no cluster answers at ``address`` (Ray's own message).
+        ValueError: ``address`` is not ``HOST:PORT`` or ``auto``.
+        ConnectionError: no cluster answers at ``address`` within
+            :data:`CONNECT_TIMEOUT` seconds (:func:`check_address`), or Ray's own
+            message for one that answers but is no Ray cluster.
     """
     global _STARTED
     if not ray.is_initialized():
         if address:
+            check_address(address)
             ray.init(address=address, log_to_driver=False)
         else:
             ray.init(num_cpus=cpus, include_dashboard=False, log_to_driver=False)
@@ -105,6 +142,18 @@ def play_on_ray(game: Game, n: int, players: int, bots: Mapping[int, str], seed:
             if progress:
                 progress(finished)
     except BaseException:
-        for task in pending:
-            ray.cancel(task, force=True)
+        cancel(pending)
         raise
+
+
+def cancel(tasks: list[Any]) -> None:
+    """Ask Ray to drop ``tasks`` (object refs of tasks not finished): a task not started
+    never runs, a running one is interrupted inside its worker. Not ``force=True``,
+    which kills the workers and can crash this process in Ray's C++ core while replies
+    are still coming in (and the results with it). A task Ray cannot cancel (finished
+    meanwhile, or the cluster gone) is left alone."""
+    for task in tasks:
+        try:
+            ray.cancel(task)
+        except Exception:  # noqa: BLE001, S112  (nothing to drop: the run stops anyway)
+            continue

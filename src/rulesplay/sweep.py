@@ -198,7 +198,7 @@ def run_sweep(path: str, grid: Mapping[str, list[Any]], n: int, players: int | N
         try:
             result = simulate(path, n, players, opts, bots, seed, workers, progress=step,
                               engine=engine, limits=limits, backend=backend, address=address)
-        except Interrupted:
+        except (Interrupted, KeyboardInterrupt):  # (the latter between two simulations)
             sweep.stopped = True
             break
         sweep.runs.append((values, result))

@@ -99,6 +99,8 @@ def sweep(file: str, n: int, players: int | None, options: tuple[str, ...], bot:
                                backend=backend, address=address)
         except ValueError as exc:
             raise click.UsageError(str(exc)) from None
+        except KeyboardInterrupt:  # (checking the combinations, before the first game)
+            result = Sweep(file, list(grid), stopped=True)
     if result.stopped:
         err.print(f"Stopped: the results below are of the {len(result.runs)} combinations "
                   "finished by then.")
