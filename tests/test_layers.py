@@ -26,7 +26,7 @@ MAX_LINES = 700
 LAYERS: dict[str, int] = {
     # 1. the run-time tables nodes and states read: layout and slots, actions, the
     #    compiled program's tables (the tool's words come from rulesplay.words)
-    "expr": 1, "actions": 1, "program": 1,
+    "expr": 1, "actions": 1, "program": 1, "shuffles": 1,
     # 2. the state (plain data and the engine API) and the views of it
     "observe": 2, "state": 2, "save_shape": 2, "budgets": 2, "team_results": 2,
     # 3. the run-time nodes

@@ -180,7 +180,7 @@ class Dealer:
 
         def place(c: int, seen: set[tuple[int, str]]) -> bool:
             options = [(z, kind_of[c]) for z in allowed[c] if (z, kind_of[c]) in room]
-            rng.shuffle(options)
+            shuffle(options, rng)
             for b in options:
                 if b in seen:
                     continue
@@ -199,10 +199,10 @@ class Dealer:
             return False
 
         order = self.unknown[:]
-        rng.shuffle(order)
+        shuffle(order, rng)
         for c in order:
             if not place(c, set()):
                 return None
         for cards in held.values():
-            rng.shuffle(cards)
+            shuffle(cards, rng)
         return {z: [held[z, k].pop() for k in kinds[z]] for z, _ in slots}

@@ -1,8 +1,9 @@
 """Random draws exactly as :class:`random.Random` makes them, for less time.
 
 The bots draw in their innermost loops (a sampler shuffles every unknown card twice per
-sample, a rollout chooses at every step). :func:`shuffle` and :func:`choice` make the same
-calls to the generator as ``Random.shuffle`` and ``Random.choice`` (CPython's loop and its
+sample, a rollout chooses at every step). :func:`shuffle` (the engine's:
+:mod:`rulesplay.engine.shuffles`) and :func:`choice` make the same calls to the generator as
+``Random.shuffle`` and ``Random.choice`` (CPython's loop and its
 ``_randbelow_with_getrandbits`` in one function), so they give the same results and leave
 the generator in the same state; :class:`LateSeeded` is a generator seeded only when first
 used (most samples are played to the end without a chance event).
@@ -14,21 +15,11 @@ import random
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+from ..engine.shuffles import shuffle
+
 __all__ = ["LateSeeded", "choice", "copier", "shuffle"]
 
 T = TypeVar("T")
-
-
-def shuffle(x: list[Any], rng: random.Random) -> None:
-    """``rng.shuffle(x)``: the same draws and the same order."""
-    getrandbits = rng.getrandbits
-    for i in range(len(x) - 1, 0, -1):
-        n = i + 1
-        k = n.bit_length()
-        j = getrandbits(k)
-        while j >= n:
-            j = getrandbits(k)
-        x[i], x[j] = x[j], x[i]
 
 
 def choice(seq: list[T], rng: random.Random) -> T:

@@ -23,7 +23,7 @@ from ..validate import Checked
 from ..validate.functions import BUILTINS
 from ..visitor import Stage
 from .expr import Fn, Layout, _product, free_names
-from .expr_facts import invariant_parts, listed_form, loops, scans
+from .expr_facts import in_range, invariant_parts, listed_form, loops, scans
 
 _NOT_CONST = object()
 
@@ -73,26 +73,6 @@ def _charge(s: Any, coll: Any) -> Any:
         if s.work > s.work_cap:
             raise RulesRuntimeError(over_limit("work", s.program.max_work))
     return coll
-
-
-def _in_range(e: ir.Expr, res: dict[int, tuple[str, str]]) -> bool:
-    """``e`` is a value in -MAX_INT..MAX_INT whatever the state (see ``gen_bounded``);
-    ``res``: the validator's resolution of names (a local or ``it`` may be an item of a list
-    of anything, so it is not in range by construction)."""
-    if isinstance(e, ir.Num | ir.Str | ir.Bool | ir.NoneLit | ir.Attr | ir.Seat | ir.IsKind):
-        return True
-    if isinstance(e, ir.Name):
-        return res.get(id(e), ("", ""))[0] not in ("local", "it", "")
-    if isinstance(e, ir.BinOp):  # a comparison, and, or, in: a yes/no
-        return e.op not in ("+", "-", "*", "/", "%")
-    if isinstance(e, ir.UnOp):
-        return e.op == "not" or _in_range(e.operand, res)
-    if isinstance(e, ir.Call):
-        return e.func in ("count", "index", "any", "all", "owner") or \
-            e.func == "abs" and all(_in_range(a, res) for a in e.args)
-    if isinstance(e, ir.Cond):
-        return _in_range(e.then, res) and _in_range(e.other, res)
-    return False
 
 
 def _range(s: Any, lo: int, hi: int) -> tuple[int, ...]:
@@ -259,7 +239,7 @@ class ExprCompiler(Stage):
         values are checked, card attributes when the cards are made), a count, or a
         choice, negation or absolute value of those. What else computes a number (sums,
         products, an item of a list, max of a list) is checked."""
-        if _in_range(e, self.c.res):
+        if in_range(e, self.c.res):
             return self.gen(e)
         return f"_bounded({self.gen(e)}, {self.const(e.span)})"
 
@@ -498,11 +478,12 @@ class ExprCompiler(Stage):
         self._seats = saved[1] | {"it"} if seats else saved[1] - {"it"}
         return saved
 
-    def _filter(self, e: ir.Filter, end: str = "") -> str:
+    def _filter(self, e: ir.Filter, end: str = "", each: ir.Expr | None = None) -> str:
         """The list comprehension of ``e``; ``end`` ``bottom``/``top``: instead, its first or
-        last card by a scan that stops there (see :func:`~rulesplay.engine.expr_facts.scans`)."""
-        cond = e.cond
-        return self._filter_code(e, cond, self.gone_over(e.coll), end)
+        last card by a scan that stops there (see :func:`~rulesplay.engine.expr_facts.scans`);
+        ``each``: instead, the set of ``each``'s values over the cards that pass (``values``
+        of a filter, in one comprehension)."""
+        return self._filter_code(e, e.cond, self.gone_over(e.coll), end, each)
 
     def gone_over(self, coll: ir.Expr) -> str:
         """The source of a collection a filter or builtin goes over, counted as work (see
@@ -514,10 +495,12 @@ class ExprCompiler(Stage):
             return code
         return f"_charge(s, {code})"
 
-    def _filter_code(self, e: ir.Filter, cond: ir.Expr, coll: str, end: str) -> str:
+    def _filter_code(self, e: ir.Filter, cond: ir.Expr, coll: str, end: str,
+                     each: ir.Expr | None = None) -> str:
         if end == "top":
             coll = f"reversed({coll})"
-        left, right = ("next((", "), None)") if end else ("[", "]")
+        left, right = ("next((", "), None)") if end else ("[", "]") if each is None \
+            else ("{" + self.gen(each), "}")
         if self._hoist is None and self._inline is None and not self.card_attrs_as_names:
             parts = invariant_parts(cond, self.c)
             if parts:
@@ -528,9 +511,9 @@ class ExprCompiler(Stage):
                 finally:
                     self._filter_cells = saved
                 cells = ", ".join(["UNSET"] * len(parts))
-                return (f"{left}it for _cell in ([{cells}],) for it in {coll} "
-                        f"if {test}{right}")
-        return f"{left}it for it in {coll} if {self.gen(cond)}{right}"
+                return (f"{left}{'it' if each is None else ''} for _cell in ([{cells}],) "
+                        f"for it in {coll} if {test}{right}")
+        return f"{left}{'it' if each is None else ''} for it in {coll} if {self.gen(cond)}{right}"
 
     def visit_IsKind(self, e: ir.IsKind) -> str:
         kinds, kind = self.const(self.lay.kind_of), self.const(e.kind)
@@ -614,14 +597,17 @@ class ExprCompiler(Stage):
         if builtin is None:
             raise ValueError(f"unknown function {e.func!r}")
         if e.func == "values" and len(e.args) == 2 and self.type_of(e.args[1]) == "int":
-            # Numbers sort as themselves (the sort key orders enum values).
-            coll = self.gone_over(e.args[0])
-            saved = self._bind_it(e.args[0])
+            # Numbers sort as themselves (the sort key orders enum values); of a filter,
+            # in one comprehension (the same values, the cards gone over counted once).
+            src = e.args[0]
+            coll = "" if isinstance(src, ir.Filter) else self.gone_over(src)
+            saved = self._bind_it(src.coll if isinstance(src, ir.Filter) else src)
             try:
-                each = self.gen(e.args[1])
+                return "_ascending(" + (self._filter(src, each=e.args[1])
+                                        if isinstance(src, ir.Filter)
+                                        else f"{{{self.gen(e.args[1])} for it in {coll}}}") + ")"
             finally:
                 self._cards, self._seats = saved
-            return f"_ascending({{{each} for it in {coll}}})"
         arg = e.args[0] if len(e.args) == 1 else None
         if e.func in ("top", "bottom") and isinstance(arg, ir.Filter) and \
                 (e.func == "bottom" or self.type_of(arg.coll) == "zone") and \

@@ -18,6 +18,7 @@ from .budgets import spend_work
 from .effects import Effect, move_card, move_cards
 from .expr import Fn
 from .observe import set_sight, set_var_sight
+from .shuffles import shuffle as shuffled
 from .texts import template
 
 if TYPE_CHECKING:
@@ -107,7 +108,7 @@ def compile_shuffle(prog: Program, comp: ExprCompiler, sh: ir.Shuffle) -> Effect
 
     def shuffle(s: State) -> None:
         z = zone(s, None)
-        s.rng.shuffle(s.zones[z])
+        shuffled(s.zones[z], s.rng)
         spend_work(s, len(s.zones[z]))
         if s.events is not None:
             s.events.append(events.shuffle(s.program.zone_ref(z)))

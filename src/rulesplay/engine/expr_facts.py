@@ -80,6 +80,27 @@ def scans(cond: ir.Expr, checked: Checked) -> bool:
     return term(cond)
 
 
+def in_range(e: ir.Expr, res: dict[int, tuple[str, str]]) -> bool:
+    """``e`` is a value in -MAX_INT..MAX_INT whatever the state (see
+    :meth:`~rulesplay.engine.codegen.ExprCompiler.gen_bounded`);
+    ``res``: the validator's resolution of names (a local or ``it`` may be an item of a list
+    of anything, so it is not in range by construction)."""
+    if isinstance(e, ir.Num | ir.Str | ir.Bool | ir.NoneLit | ir.Attr | ir.Seat | ir.IsKind):
+        return True
+    if isinstance(e, ir.Name):
+        return res.get(id(e), ("", ""))[0] not in ("local", "it", "")
+    if isinstance(e, ir.BinOp):  # a comparison, and, or, in: a yes/no
+        return e.op not in ("+", "-", "*", "/", "%")
+    if isinstance(e, ir.UnOp):
+        return e.op == "not" or in_range(e.operand, res)
+    if isinstance(e, ir.Call):
+        return e.func in ("count", "index", "any", "all", "owner") or \
+            e.func == "abs" and all(in_range(a, res) for a in e.args)
+    if isinstance(e, ir.Cond):
+        return in_range(e.then, res) and in_range(e.other, res)
+    return False
+
+
 def work(e: ir.Node) -> bool:
     """Whether ``e`` holds a lookup, a division or remainder, a builtin or a filter."""
     if isinstance(e, ir.Call | ir.Filter | ir.Index) or \

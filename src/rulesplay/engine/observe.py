@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 from .. import events
 from ..errors import RulesRuntimeError
 from ..events import HIDDEN, Tally
+from .shuffles import shuffle
 
 if TYPE_CHECKING:
     from .program import Program, VarSeers
@@ -494,7 +495,7 @@ def resample(state: State, seat: int | None, rng: random.Random) -> State:
     zones, where = s.zones, s.where
     for places in unseen_places(s, seat).values():
         cards = sorted(zones[z][i] for z, i in places)
-        rng.shuffle(cards)
+        shuffle(cards, rng)
         for (z, i), c in zip(places, cards, strict=True):
             zones[z][i] = c
             where[c] = z
