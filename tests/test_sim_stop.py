@@ -25,9 +25,17 @@ def _cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def _has_children(pid: int) -> bool:
+    """Whether process ``pid`` has started child processes (Linux /proc)."""
+    return any(p.read_text().strip() for p in Path(f"/proc/{pid}/task").glob("*/children"))
+
+
 def _run_and_stop(args: list[str], sig: int, cpu: float) -> tuple[int, str]:
     """Start ``rulesplay ARGS``, wait until it has used ``cpu`` seconds of CPU (loaded,
-    playing: a shared machine may be slow), send ``sig``; its exit code and output."""
+    playing: a shared machine may be slow) and, with ``--workers`` above 1, until its
+    workers run (on a loaded machine the imports alone took a second of CPU, before the
+    run stops quietly), send ``sig``; its exit code and output."""
+    pool = "--workers" in args and args[args.index("--workers") + 1] != "1"
     # (a shell's background job ignores Ctrl-C, and its children inherit that: undo it)
     proc = subprocess.Popen([sys.executable, "-m", "rulesplay", *args], cwd=ROOT,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
@@ -35,7 +43,8 @@ def _run_and_stop(args: list[str], sig: int, cpu: float) -> tuple[int, str]:
                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         deadline = time.monotonic() + 120
-        while _cpu_seconds(proc.pid) < cpu and time.monotonic() < deadline:
+        while (_cpu_seconds(proc.pid) < cpu or pool and not _has_children(proc.pid)) \
+                and time.monotonic() < deadline:
             time.sleep(0.1)
         proc.send_signal(sig)
         out, _ = proc.communicate(timeout=120)
