@@ -249,6 +249,17 @@ def test_an_illegal_move_s_text_is_echoed_short_and_harmless() -> None:
         me.move("y" * 300)
         said = me.error()
         assert "at most 200 characters" in said and "yyy" not in said
+        long = "k" * 5000
+        for body in ({"options": {long: 1}}, {"options": {"rounds": long}},
+                     {"seats": ["human", f"random{RLO}"]}):
+            said = _refused(c, {"ruleset": "card_hunt", "players": 2,
+                                "seats": ["human", "random"], **body})
+            assert len(said) < 200 and RLO not in said
+        said = _post(c, "/playground/play", {"text": 'extends "card_hunt"\n', "players": 2,
+                                             "seats": ["human", long]}).json()["error"]
+        assert len(said) < 200
+        said = _post(c, "/simulate/start", {"ruleset": long + RLO}).json()["error"]
+        assert len(said) < 200 and RLO not in said
 
 
 # ---------------------------------------------------------------- 8. bidi

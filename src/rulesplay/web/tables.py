@@ -212,7 +212,7 @@ class Tables:
             raise ValueError(f"give one seat per player: {players} seats, each 'human' or a bot")
         specs = {}
         for s, spec in enumerate(seats):
-            if not isinstance(spec, str) or len(spec) > 100:
+            if not isinstance(spec, str) or len(spec) > 100 or not spec.isprintable():
                 raise ValueError(f"seat {s}: 'human' or a bot such as random, greedy, mcts")
             specs[s] = HUMAN if spec.strip().lower() == HUMAN else spec.strip()
             problem = None if specs[s] == HUMAN else self.bot_problem(specs[s])
