@@ -18,6 +18,7 @@ from ..show import option_type_text
 from . import table_socket
 from .guard import BadJson, json_body
 from .html import Html, html, join, json_script, page
+from .tables import named_game, public_name
 
 if TYPE_CHECKING:
     from .app import Server
@@ -48,6 +49,7 @@ def _game(server: Server, name: str, options: dict[str, Any] | None = None) -> G
         base = load(path)
         if lang in languages(base.ruleset):
             base = Game(base.ruleset, base.checked, None, lang, base.path, base.bundle)
+        base = named_game(base, public_name(name))  # (as its tables' logs name it)
         _LOADED[key] = base
     if not options:
         return base

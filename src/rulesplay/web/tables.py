@@ -38,7 +38,7 @@ from ..outfiles import OutputRefused, write_atomic
 from ..session import HUMAN, Session
 from .table_view import Accounts
 
-__all__ = ["NewTable", "Table", "Tables", "TABLE_ID"]
+__all__ = ["NewTable", "Table", "Tables", "TABLE_ID", "named_game", "public_name"]
 
 TABLE_ID = re.compile(r"[A-Za-z0-9_-]{16}")  # what a table's id looks like (12 random bytes)
 SEATS_MARK = "rulesplay-table-seats"
@@ -207,6 +207,7 @@ class Tables:
                              "being played; finish one to start another")
         if not isinstance(players, int) or isinstance(players, bool):
             raise OptionError(f"the number of players is a whole number, not {players!r}")
+        game = named_game(game, public_name(title or game.title))  # (before it is compiled)
         game.program(players)  # OptionError: a count outside the ruleset's range
         if not isinstance(seats, list) or len(seats) != players:
             raise ValueError(f"give one seat per player: {players} seats, each 'human' or a bot")
@@ -222,7 +223,6 @@ class Tables:
         if not humans:
             raise ValueError("a table needs at least one human seat (a game of bots only is "
                              "a simulation)")
-        game = _named(game, public_name(title or game.title))
         seed = secrets.randbits(128)  # secret: a seed anyone could read would tell every hand
         agents = {s: make_agent(spec, s, seed) for s, spec in specs.items() if spec != HUMAN}
         state = game.new_state(players, seed, record_events=True)
@@ -318,7 +318,7 @@ def public_name(name: str) -> str:
     return name
 
 
-def _named(game: Game, name: str) -> Game:
+def named_game(game: Game, name: str) -> Game:
     """``game`` naming its ruleset ``name`` (its ``path`` and its bundle's name, which its
     states, saves and logs write), otherwise the same game."""
     bundle = game.bundle
