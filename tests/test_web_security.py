@@ -60,7 +60,7 @@ def test_a_page_s_bots_are_capped_by_the_server_s_limits() -> None:
                               ("mcts:seconds=600", "at most 5")]:
             assert allowed in _refused(c, {"ruleset": "card_hunt", "players": 2,
                                            "seats": ["human", spec]})
-        create(c, "card_hunt", ["human", "mcts:iterations=50"])
+    assert ServeConfig().bot_problem("mcts:iterations=5000") is None
     narrow = ServeConfig(bot_caps={"mcts": {"iterations": 10}})
     assert "from 1 to 10" in str(narrow.bot_problem("mcts:iterations=11"))
     assert "no parameter 'seconds'" in str(narrow.bot_problem("mcts:seconds=1"))
