@@ -272,6 +272,8 @@ def test_bidirectional_text_is_isolated_where_it_is_shown_and_left_where_it_is_d
     assert isolate("plain words") == "plain words"
     # its own PDI cannot close the isolate; what it opens is closed
     assert isolate("a\u2069\u2067b") == "\u2068a\u2067b\u2069\u2069"
+    # each paragraph apart: a separator would end the isolate and free what follows it
+    assert isolate(f"ok\u2029{RLO}x") == f"ok\u2029\u2068{RLO}x\u2069"
     assert isolate_texts({"id": name, "label": name}, frozenset({"id"})) == {
         "id": name, "label": f"\u2068{name}\u2069"}
 
