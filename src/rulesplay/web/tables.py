@@ -316,9 +316,9 @@ def _saved_over(path: Path) -> bool:
 
 
 def public_name(name: str) -> str:
-    """How a table's log and save name its ruleset: ``name`` as the server offers it (a
+    """How a table's log and save name its ruleset: ``name`` as the server lists it (a
     shipped game's name), but a path by its file name only, so no folder of the server
-    is written into what a page offers for download."""
+    is written into what a page gives for download."""
     pure = PurePath(name.replace("\\", "/"))
     if pure.is_absolute() or pure.suffix or ".." in pure.parts or name.startswith("~"):
         return pure.name or "ruleset"
