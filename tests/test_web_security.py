@@ -60,7 +60,7 @@ def test_a_page_s_bots_are_capped_by_the_server_s_limits() -> None:
                               ("mcts:seconds=600", "at most 5")]:
             assert allowed in _refused(c, {"ruleset": "card_hunt", "players": 2,
                                            "seats": ["human", spec]})
-        create(c, "card_hunt", ["human", "mcts:iterations=50"])
+    assert ServeConfig().bot_problem("mcts:iterations=5000") is None
     narrow = ServeConfig(bot_caps={"mcts": {"iterations": 10}})
     assert "from 1 to 10" in str(narrow.bot_problem("mcts:iterations=11"))
     assert "no parameter 'seconds'" in str(narrow.bot_problem("mcts:seconds=1"))
@@ -249,6 +249,17 @@ def test_an_illegal_move_s_text_is_echoed_short_and_harmless() -> None:
         me.move("y" * 300)
         said = me.error()
         assert "at most 200 characters" in said and "yyy" not in said
+        long = "k" * 5000
+        for body in ({"options": {long: 1}}, {"options": {"rounds": long}},
+                     {"seats": ["human", f"random{RLO}"]}):
+            said = _refused(c, {"ruleset": "card_hunt", "players": 2,
+                                "seats": ["human", "random"], **body})
+            assert len(said) < 200 and RLO not in said
+        said = _post(c, "/playground/play", {"text": 'extends "card_hunt"\n', "players": 2,
+                                             "seats": ["human", long]}).json()["error"]
+        assert len(said) < 200
+        said = _post(c, "/simulate/start", {"ruleset": long + RLO}).json()["error"]
+        assert len(said) < 200 and RLO not in said
 
 
 # ---------------------------------------------------------------- 8. bidi
@@ -261,6 +272,8 @@ def test_bidirectional_text_is_isolated_where_it_is_shown_and_left_where_it_is_d
     assert isolate("plain words") == "plain words"
     # its own PDI cannot close the isolate; what it opens is closed
     assert isolate("a\u2069\u2067b") == "\u2068a\u2067b\u2069\u2069"
+    # each paragraph apart: a separator would end the isolate and free what follows it
+    assert isolate(f"ok\u2029{RLO}x") == f"ok\u2029\u2068{RLO}x\u2069"
     assert isolate_texts({"id": name, "label": name}, frozenset({"id"})) == {
         "id": name, "label": f"\u2068{name}\u2069"}
 

@@ -36,6 +36,11 @@ _BIDI = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u0590-\u08ff"
                    "\U0001e800-\U0001efff]")
 
 
+# What ends a paragraph for the bidirectional algorithm (and with it every isolate): kept as
+# pieces of their own, so each line is isolated apart.
+_PARAGRAPHS = re.compile("(\r\n|[\n\r\x1c-\x1e\x85\u2029])")
+
+
 class Html(str):
     """A string that is already HTML (built by :func:`html` from a trusted template)."""
 
@@ -58,13 +63,14 @@ def _isolated_line(line: str) -> str:
 
 
 def isolate(text: str) -> str:
-    """``text`` as it may be shown among other words: each line that has right-to-left
+    """``text`` as it may be shown among other words: each line (each paragraph, as the
+    bidirectional algorithm counts them) that has right-to-left
     letters or a bidirectional control is isolated (U+2068 ... U+2069, its own isolates
     balanced), so it cannot reorder the text around it; other text is returned as it is.
     The embeddings and overrides it opens (U+202A-U+202E) end at the isolate's end."""
     if not _BIDI.search(text):
         return text
-    return "\n".join(_isolated_line(line) for line in text.split("\n"))
+    return "".join(_isolated_line(part) for part in _PARAGRAPHS.split(text))
 
 
 def isolate_texts(value: Any, ids: frozenset[str] = frozenset()) -> Any:

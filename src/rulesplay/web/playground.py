@@ -25,7 +25,7 @@ from ..errors import RulesError
 from ..option_table import option_rows
 from ..shipped import find_shipped, shipped_names
 from .guard import BadJson, json_body
-from .html import Html, html, isolate_texts, join, json_script, page, verbatim
+from .html import Html, html, isolate_texts, join, json_script, page, quoted, verbatim
 from .pasted import Pasted, diagnostic_data, load_pasted, shipped_text
 
 if TYPE_CHECKING:  # (app.py imports this module)
@@ -189,7 +189,7 @@ def routes(server: Server) -> list[BaseRoute]:
         wrong = [s for s in seats if s != "human" and s not in BOTS]
         if wrong:
             return _error(f"a seat is 'human' or one of the bots {', '.join(BOTS)}, not "
-                          f"'{wrong[0]}'")
+                          f"'{quoted(wrong[0])}'")
         tables = getattr(server, "tables", None)
         if tables is None:
             return _error("this server cannot start tables yet", 503)

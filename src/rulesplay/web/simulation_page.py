@@ -24,7 +24,7 @@ from starlette.routing import BaseRoute, Route
 from ..engine.game import load
 from ..errors import OptionError, RulesError
 from .guard import BadJson, json_body
-from .html import html, join, json_script, page
+from .html import html, isolate_texts, join, json_script, page, quoted
 from .pasted import PASTED, diagnostic_data, load_pasted
 from .sim_jobs import Busy, SimJobs, SimRequest
 
@@ -116,7 +116,7 @@ class _Rulesets:
         if choice in self.server.rulesets:
             return str(self.server.rulesets[choice]), choice
         if choice != PASTED_CHOICE:
-            raise Refused(f"no ruleset '{choice}' on this server")
+            raise Refused(f"no ruleset '{quoted(choice)}' on this server")
         pasted = load_pasted(self.text, self.server.config.max_body)
         if not pasted.ok:
             raise Refused("the pasted ruleset has errors: fix them in the playground",
@@ -202,14 +202,14 @@ def routes(server: Server, jobs: SimJobs | None = None) -> list[BaseRoute]:
         if job is None:
             return JSONResponse({"error": "no such simulation (finished long ago, or the "
                                           "server restarted)"}, 404)
-        return JSONResponse(job.view())
+        return JSONResponse(isolate_texts(job.view()))
 
     async def stop(request: Request) -> Response:
         job = runs.get(request.path_params["job"])
         if job is None:
             return JSONResponse({"error": "no such simulation"}, 404)
         job.stop.set()
-        return JSONResponse(job.view())
+        return JSONResponse(isolate_texts(job.view()))
 
     return [Route("/simulate", show),
             Route("/simulate/start", start, methods=["POST"]),

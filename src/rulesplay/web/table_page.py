@@ -18,6 +18,7 @@ from ..show import option_type_text
 from . import table_socket
 from .guard import BadJson, json_body
 from .html import Html, html, join, json_script, page
+from .tables import named_game, public_name
 
 if TYPE_CHECKING:
     from .app import Server
@@ -48,6 +49,7 @@ def _game(server: Server, name: str, options: dict[str, Any] | None = None) -> G
         base = load(path)
         if lang in languages(base.ruleset):
             base = Game(base.ruleset, base.checked, None, lang, base.path, base.bundle)
+        base = named_game(base, public_name(name))  # (as its tables' logs name it)
         _LOADED[key] = base
     if not options:
         return base
@@ -118,6 +120,14 @@ def _form(server: Server, name: str, game: Game) -> Html:
                 players=players, seats=seats, options=options)
 
 
+PLAIN = 100  # characters of an option's name or value, or a seat's bot spec
+
+
+def _plain(text: str) -> bool:
+    """Whether ``text`` is short printable text (so a message may repeat it)."""
+    return len(text) <= PLAIN and text.isprintable()
+
+
 def _bad(message: str, status: int = 400) -> JSONResponse:
     return JSONResponse({"error": message}, status)
 
@@ -134,6 +144,9 @@ def _create(server: Server, data: Any) -> JSONResponse:
             isinstance(k, str) and isinstance(v, str | int | bool) and not isinstance(v, float)
             for k, v in options.items()):
         return _bad("options are {name: value}, each value a string, number or true/false")
+    if not all(_plain(k) and (not isinstance(v, str) or _plain(v)) for k, v in options.items()):
+        return _bad(f"an option's name and value are plain text of at most {PLAIN} "
+                    "characters (no control characters)")
     if not isinstance(players, int) or isinstance(players, bool):
         return _bad("players is a whole number")
     try:

@@ -268,23 +268,26 @@ def routes(server: Server) -> list[BaseRoute]:
     async def table_socket(socket: WebSocket) -> None:
         nonlocal connecting
         room = rooms.room(str(socket.path_params["table_id"]))
-        await socket.accept()
-        if room is None:
-            await _error(socket, "there is no such table on this server (finished and "
-                         "removed, or a mistyped link)")
-            await socket.close(1008)
-            return
-        if connecting >= config.max_connecting:
-            await _error(socket, "too many pages are connecting to this server at once; "
-                         "try again in a moment")
-            await socket.close(1013)
-            return
+        crowded = connecting >= config.max_connecting
+        connecting += 1  # (counted from before it is accepted until it says hello)
         try:
-            connecting += 1
-            try:
-                who = await _hello(socket, room, config.hello_wait)
-            finally:
-                connecting -= 1
+            await socket.accept()
+            if room is None:
+                await _error(socket, "there is no such table on this server (finished and "
+                             "removed, or a mistyped link)")
+                await socket.close(1008)
+                return
+            if crowded:
+                await _error(socket, "too many pages are connecting to this server at "
+                             "once; try again in a moment")
+                await socket.close(1013)
+                return
+            who = await _hello(socket, room, config.hello_wait)
+        except WebSocketDisconnect:
+            return
+        finally:
+            connecting -= 1
+        try:
             if who is None:
                 return
             async with room.lock:

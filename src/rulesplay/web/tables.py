@@ -38,7 +38,7 @@ from ..outfiles import OutputRefused, write_atomic
 from ..session import HUMAN, Session
 from .table_view import Accounts
 
-__all__ = ["NewTable", "Table", "Tables", "TABLE_ID"]
+__all__ = ["NewTable", "Table", "Tables", "TABLE_ID", "named_game", "public_name"]
 
 TABLE_ID = re.compile(r"[A-Za-z0-9_-]{16}")  # what a table's id looks like (12 random bytes)
 SEATS_MARK = "rulesplay-table-seats"
@@ -172,6 +172,12 @@ class Tables:
         """The table with id ``table_id``, or None."""
         return self.tables.get(table_id) if TABLE_ID.fullmatch(table_id) else None
 
+    def has_room(self) -> bool:
+        """Whether one more table may start: fewer than ``max_games`` are held, or one of
+        them is finished (it will leave)."""
+        return len(self.tables) < self.max_games or any(
+            table.finished for table in self.tables.values())
+
     def make_room(self) -> bool:
         """Let finished tables leave (the oldest first; their saves stay) until there is
         room for one more; False when every table held is still being played."""
@@ -191,8 +197,8 @@ class Tables:
             players: seats at the table (within the ruleset's range).
             seats: one per seat: ``"human"`` or a bot spec (``random``, ``greedy``,
                 ``mcts:iterations=200``...), within ``bot_problem``'s bounds.
-            title: how the server names the ruleset (the game's title when None); its
-                log and save name it so, a path by its file name only.
+            title: how the server names the ruleset (the game's path or title when None);
+                its log and save name it so, a path by its file name only.
 
         Raises:
             OptionError: the player count is outside the ruleset's range, or an option value
@@ -202,17 +208,18 @@ class Tables:
                 ``max_games`` tables being played (finished ones make room).
             RulesError: the ruleset fails while setting the game up.
         """
-        if not self.make_room():
+        if not self.has_room():
             raise ValueError(f"this server holds {self.max_games} tables already, all "
                              "being played; finish one to start another")
         if not isinstance(players, int) or isinstance(players, bool):
             raise OptionError(f"the number of players is a whole number, not {players!r}")
+        game = named_game(game, public_name(title or game.path or game.title))  # (uncompiled)
         game.program(players)  # OptionError: a count outside the ruleset's range
         if not isinstance(seats, list) or len(seats) != players:
             raise ValueError(f"give one seat per player: {players} seats, each 'human' or a bot")
         specs = {}
         for s, spec in enumerate(seats):
-            if not isinstance(spec, str) or len(spec) > 100:
+            if not isinstance(spec, str) or len(spec) > 100 or not spec.isprintable():
                 raise ValueError(f"seat {s}: 'human' or a bot such as random, greedy, mcts")
             specs[s] = HUMAN if spec.strip().lower() == HUMAN else spec.strip()
             problem = None if specs[s] == HUMAN else self.bot_problem(specs[s])
@@ -222,7 +229,6 @@ class Tables:
         if not humans:
             raise ValueError("a table needs at least one human seat (a game of bots only is "
                              "a simulation)")
-        game = _named(game, public_name(title or game.title))
         seed = secrets.randbits(128)  # secret: a seed anyone could read would tell every hand
         agents = {s: make_agent(spec, s, seed) for s, spec in specs.items() if spec != HUMAN}
         state = game.new_state(players, seed, record_events=True)
@@ -238,6 +244,7 @@ class Tables:
         if self.games_dir is not None:
             self._write_seats(table)
             table.save()
+        self.make_room()  # (a finished table leaves now that the new one is made)
         self.tables[table_id] = table
         return NewTable(table_id, {s: f"/table/{table_id}#seat={t}" for s, t in tokens.items()},
                         f"/table/{table_id}")
@@ -318,7 +325,7 @@ def public_name(name: str) -> str:
     return name
 
 
-def _named(game: Game, name: str) -> Game:
+def named_game(game: Game, name: str) -> Game:
     """``game`` naming its ruleset ``name`` (its ``path`` and its bundle's name, which its
     states, saves and logs write), otherwise the same game."""
     bundle = game.bundle
