@@ -124,3 +124,16 @@ def test_serve_says_what_its_options_allow() -> None:
     result = CliRunner().invoke(main, ["serve", "--lang", "xx"])
     assert result.exit_code == 2 and "'en'" in result.output and "'ja'" in result.output
     assert "--games" in CliRunner().invoke(main, ["serve", "--help"]).output
+
+
+def test_serve_on_a_taken_port_says_so_before_claiming_to_serve() -> None:
+    import socket
+
+    with socket.create_server(("127.0.0.1", 0)) as taken:
+        port = taken.getsockname()[1]
+        result = CliRunner().invoke(main, ["serve", "--port", str(port)])
+    assert result.exit_code == 1, result.output
+    assert f"port {port} is in use" in result.output and "--port" in result.output
+    assert "serves on" not in result.output and "Traceback" not in result.output
+    result = CliRunner().invoke(main, ["serve", "--host", "192.0.2.1"])  # (TEST-NET-1)
+    assert result.exit_code == 1 and "cannot listen on 192.0.2.1:8000" in result.output

@@ -247,3 +247,36 @@ def test_the_graph_speaks_the_servers_language_where_the_ruleset_does(
     card_hunt = load_pasted('extends "card_hunt"\n', 100_000).game
     assert card_hunt is not None
     assert plain["text"] == graphs.to_mermaid(card_hunt.ruleset)  # type: ignore[index]
+
+
+def test_pasted_rulesets_are_checked_a_few_at_a_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A check starts the game at every player count, so a looping ruleset keeps a thread
+    busy until the limits end it: beyond ``max_checks`` at once, a check is refused with
+    a message (503) instead of piling up threads; once one ends, checks run again."""
+    import threading
+
+    import rulesplay.web.playground as playground
+
+    gate, entered = threading.Event(), threading.Event()
+
+    def held(text: str, limit: int) -> object:
+        entered.set()
+        assert gate.wait(30)
+        return load_pasted(text, limit)
+
+    monkeypatch.setattr(playground, "load_pasted", held)
+    with _client(max_checks=1) as c:
+        answers: list[int] = []
+        first = threading.Thread(target=lambda: answers.append(
+            c.post("/playground/check", json={"text": shipped_text("card_hunt")}).status_code))
+        first.start()
+        assert entered.wait(30)
+        for url, body in (("/playground/check", {"text": "game \"X\""}),
+                          ("/playground/play", {"text": "game \"X\"", "players": 2,
+                                                "seats": ["human", "random"]})):
+            refused = c.post(url, json=body)
+            assert refused.status_code == 503 and "try again" in refused.json()["error"]
+        gate.set()
+        first.join(60)
+        assert answers == [200]
+        assert c.post("/playground/check", json={"text": "game \"X\""}).status_code == 200

@@ -245,3 +245,82 @@ def test_a_binary_message_and_a_silent_page_are_answered_not_crashed() -> None:
         me.ws.send_json({"type": "dance"})
         assert "'hello' (first) and 'move'" in me.error()
         assert me.view["your_turn"].startswith("Seat 0, your turn")
+
+
+LOOPING = '''game "Loop"
+players 2
+limit steps 100000
+
+enum suit: clubs, hearts
+card card "card":
+    suit: suit
+    rank: 1..3
+    label: "{rank} of {suit}"
+
+zone deck "deck": shared, hidden
+zone hand "hand": per player, owner
+zone table "trick": shared, public
+var n "n": int = 0
+
+phase deal "Deal":
+    shuffle deck
+    deal 3 from deck to hand
+    next play
+
+# After the first trick the rules loop until the step limit stops the game.
+phase play "Play":
+    trick in table led by 0:
+        each player plays card from hand[player] "play a card"
+        won by highest it.rank
+        after trick:
+            repeat while true:
+                n = n + 1
+    next end
+
+score: n
+'''
+
+
+def test_a_long_stretch_of_rules_holds_up_no_other_page(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The rules run off the event loop: while one move is being played (held here until
+    another page has been answered; before, the whole server waited for it), the server
+    answers other pages; a loop that only the step limit ends then stops the table with
+    the limit's message."""
+    import threading
+
+    from rulesplay.web.tables import Table
+
+    rules = tmp_path / "looping.rules"
+    rules.write_text(LOOPING, encoding="utf-8")
+    gate, held = threading.Event(), threading.Event()
+    real = Table.apply
+
+    def apply_when_let(self: Table, action: Any) -> None:
+        held.set()
+        assert gate.wait(30)
+        real(self, action)
+
+    with client(files=(rules,)) as c, ExitStack() as stack:
+        made = create(c, str(rules), ["human", "human"])
+        seats = {s: Seat(stack, c, made["table_id"], token(made["seat_links"][str(s)]))
+                 for s in (0, 1)}
+        for s in seats.values():
+            s.settle()
+        seats[0].move(seats[0].view["moves"]["actions"][0]["id"])
+        seats[1].settle()
+        monkeypatch.setattr(Table, "apply", apply_when_let)
+        # the second card ends the trick: the loop starts
+        seats[1].move(seats[1].view["moves"]["actions"][0]["id"])
+        assert held.wait(30)
+        answers: list[int] = []
+        page = threading.Thread(target=lambda: answers.append(c.get("/").status_code))
+        page.start()
+        page.join(10)
+        answered_while_held = list(answers)
+        gate.set()
+        page.join(30)
+        assert answered_while_held == [200], "the page waited for the move"
+        while not seats[1].view.get("error"):
+            seats[1].receive()
+        assert "step limit" in seats[1].view["error"]

@@ -6,6 +6,8 @@ server (docs/web.md).
 
 from __future__ import annotations
 
+import errno
+import socket
 from pathlib import Path
 
 import click
@@ -52,6 +54,7 @@ def serve(files: tuple[str, ...], host: str, port: int, games_dir: str | None, l
     config = ServeConfig(host=host, port=port, files=tuple(Path(f) for f in files),
                          games_dir=Path(games_dir) if games_dir else None, lang=lang,
                          allow_hosts=allow_hosts)
+    listening = _listen(host, port)  # before saying where it serves: the port may be taken
     where = ("this machine only; --host 0.0.0.0 lets other devices in" if config.local_only
              else "other devices on your network can connect: anyone with a table's "
                   "link can join it")
@@ -63,5 +66,29 @@ def serve(files: tuple[str, ...], host: str, port: int, games_dir: str | None, l
         click.echo("A device that reaches this machine by another name is refused until "
                    "the server is started with --allow-host NAME.")
     # No access log: a seat's link is its secret and must never be written down.
-    uvicorn.run(create_app(config), host=host, port=port, log_level="warning",
-                access_log=False, ws_max_size=MAX_FRAME)
+    server = uvicorn.Server(uvicorn.Config(create_app(config), host=host, port=port,
+                                           log_level="warning", access_log=False,
+                                           ws_max_size=MAX_FRAME))
+    server.run(sockets=[listening])
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    """A socket listening on ``host``:``port`` (TCP; IPv6 when ``host`` is an IPv6
+    address).
+
+    Raises:
+        click.ClickException: the port is taken, or the address is not this machine's
+            (one line saying what to do, not uvicorn's log line after a success message).
+    """
+    try:
+        family = socket.AF_INET6 if ":" in host else socket.AF_INET
+        return socket.create_server((host.strip("[]"), port), family=family, backlog=128)
+    except OSError as exc:
+        if exc.errno == errno.EADDRINUSE:
+            raise click.ClickException(
+                f"port {port} is in use on {host} (another server, or another 'rulesplay "
+                f"serve'?); stop it or give another port, e.g. --port {port % 65535 + 1}"
+            ) from None
+        raise click.ClickException(
+            f"cannot listen on {host}:{port}: {exc.strerror or exc} (--host takes an "
+            "address of this machine, e.g. 127.0.0.1 or 0.0.0.0)") from None

@@ -48,6 +48,9 @@ class ServeConfig:
             turn).
         hello_wait: seconds a table's websocket has to say which seat it plays before it
             is closed.
+        max_checks: pasted rulesets checked at once (the playground's check and play); a
+            check starts the game at every player count, which a looping ruleset makes
+            long, so more are refused until one ends.
         max_connecting: websockets open at once that have not said which seat they play;
             more are closed at once.
     """
@@ -66,6 +69,7 @@ class ServeConfig:
     bot_workers: int = 2
     hello_wait: float = 20.0
     max_connecting: int = 32
+    max_checks: int = 2
 
     @property
     def local_only(self) -> bool:

@@ -152,9 +152,27 @@ def _error(message: str, status: int = 400, **more: Any) -> JSONResponse:
     return JSONResponse({"error": message, **more}, status)
 
 
+def _busy() -> JSONResponse:
+    return _error("the server is checking as many rulesets as it may at once; try again "
+                  "in a moment", 503)
+
+
 def routes(server: Server) -> list[BaseRoute]:
     """The playground's routes: the page, ``check`` and ``play``."""
     limit = server.config.max_body
+    checking = 0  # pasted rulesets being checked now (at most config.max_checks)
+
+    async def check_pasted(text: str) -> Pasted | None:
+        """``text`` loaded and checked in a thread (a large or looping ruleset takes a
+        while, and the server goes on meanwhile); None when ``max_checks`` checks run."""
+        nonlocal checking
+        if checking >= server.config.max_checks:
+            return None
+        checking += 1
+        try:
+            return await run_in_threadpool(load_pasted, text, limit)
+        finally:
+            checking -= 1
 
     async def show(request: Request) -> Response:
         text, problem = await run_in_threadpool(start_text, request.query_params.get("from"),
@@ -168,16 +186,18 @@ def routes(server: Server) -> list[BaseRoute]:
         data = await _json_body(request, limit)
         if isinstance(data, str):
             return _error(data)
-        text = data.get("text", "")
-        # (in a thread: a large ruleset takes a while, and the server goes on meanwhile)
-        return JSONResponse(await run_in_threadpool(
-            lambda: checked(load_pasted(text, limit), server.config.lang)))
+        result = await check_pasted(data.get("text", ""))
+        if result is None:
+            return _busy()
+        return JSONResponse(checked(result, server.config.lang))
 
     async def play(request: Request) -> Response:
         data = await _json_body(request, limit)
         if isinstance(data, str):
             return _error(data)
-        result = await run_in_threadpool(load_pasted, data.get("text", ""), limit)
+        result = await check_pasted(data.get("text", ""))
+        if result is None:
+            return _busy()
         if result.game is None:
             return _error("the ruleset has errors: check it first", 400,
                           diagnostics=[diagnostic_data(d) for d in result.diagnostics])

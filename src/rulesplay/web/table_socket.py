@@ -119,7 +119,7 @@ class Room:
                 seat = table.to_move()
                 assert seat is not None
                 if table.session.seats[seat] == HUMAN:  # forced: played for the person
-                    self._apply(table.state.legal_actions()[0])
+                    await self.apply(table.state.legal_actions()[0])
                     await self.broadcast()
                     continue
             agent = table.session.agents[seat]
@@ -128,18 +128,23 @@ class Room:
             action = await asyncio.get_running_loop().run_in_executor(
                 self.bots, agent.step, table.state)
             async with self.lock:
-                self._apply(action)
+                await self.apply(action)
                 await self.broadcast()
 
-    def _apply(self, action: Any) -> bool:
-        """Play ``action``; a ruleset that fails stops the game with its message (returns
-        False).
+    async def apply(self, action: Any) -> bool:
+        """Play ``action`` (call it under the lock); a ruleset that fails stops the game
+        with its message (returns False).
+
+        The rules run on the server's bounded pool, not on the event loop: a move that
+        sets off a long stretch of play (or a loop that only a limit ends) must not hold up
+        the other tables' pages.
 
         Raises:
             IllegalActionError: not a legal action now (nothing changed).
         """
         try:
-            self.table.apply(action)
+            await asyncio.get_running_loop().run_in_executor(
+                self.bots, self.table.apply, action)
         except IllegalActionError:
             raise
         except RulesError as exc:
@@ -242,11 +247,15 @@ async def _move(room: Room, who: Listener, data: dict[str, Any]) -> str | None:
             mover = table.to_move()
             name = table.state.program.seat_name(mover) if mover is not None else "nobody"
             return f"it is not your turn: {name} is to move"
-        if data.get("version") != table.state.decisions:
+        version = data.get("version")
+        if not isinstance(version, int) or isinstance(version, bool):
+            return "a move carries the version of the view it was chosen from (the " \
+                   "whole number the page was sent)"
+        if version != table.state.decisions:
             await who.socket.send_json(room.message(who))
             return "the table has moved on since that view; here is the current one"
         try:
-            if not room._apply(action):
+            if not await room.apply(action):
                 await room.broadcast()
                 return table.error
         except IllegalActionError:
