@@ -211,7 +211,8 @@ def _card_vars(program: Program, values: dict[str, Any] | None) -> list[str]:
                 and not isinstance(value, bool):
             continue
         label = decl.labels.get(program.lang, name)
-        out.append(label if value is True else f"{label}: {program.value_label(value)}")
+        out.append(label if value is True
+                   else f"{label}: {_value_text(program, decl.type, value)}")
     return out
 
 

@@ -269,7 +269,9 @@ function draw(v, you) {
   shared.replaceChildren();
   drawZones(shared, v.zones.filter((z) => z.area === "shared"), {});
   drawOwn(v);
-  $("me").hidden = v.seat === null || (v.terminal && !$("mine").childElementCount);
+  // once the game is over the dock holds nothing to play: it is left out when empty
+  $("me").hidden = v.seat === null
+    || (v.terminal && !$("mine").querySelector(".card"));
   drawMoves(v.moves);
   const account = $("account");
   const atEnd = account.scrollTop + account.clientHeight >= account.scrollHeight - 30;
@@ -279,15 +281,24 @@ function draw(v, you) {
   const result = $("result");
   result.hidden = !v.result;
   if (v.result) {
+    // (on a phone each seat's row is a block of "title value" lines: see table.css)
     const table = el("table", "scores");
     const head = el("tr");
-    for (const title of v.result.head) head.append(el("th", "", title));
-    table.append(head);
+    v.result.head.forEach((title, k) => head.append(el("th", v.result.rows.every(
+      (row) => /^[-+−]?[\d.,]+%?$/.test(String(row[k]).trim())) ? "num" : "", title)));
+    table.append(el("thead"));
+    table.tHead.append(head);
+    const body = el("tbody");
     v.result.rows.forEach((row, i) => {
       const line = el("tr", v.result.bold[i] ? "winner" : "");
-      for (const cell of row) line.append(el("td", "", cell));
-      table.append(line);
+      row.forEach((cell, k) => {
+        const td = el("td", /^[-+−]?[\d.,]+%?$/.test(String(cell).trim()) ? "num" : "", cell);
+        td.dataset.label = v.result.head[k];
+        line.append(td);
+      });
+      body.append(line);
     });
+    table.append(body);
     result.replaceChildren(el("h2", "", v.result.winner), table);
     if (v.log) {
       const link = el("a", "", w("download_log"));
