@@ -241,7 +241,7 @@ def test_the_pages_own_words_are_japanese_under_lang_ja(tmp_path: Path) -> None:
         assert "あなたの番" in status, status
         page = driver.find_element("tag name", "main").text
         assert "経過" in page and "ボット" in page
-        for english in ("Account", " to move", "bot:", "person", "Play the "):
+        for english in ("Account", " to move", "bot:", "person", "Play the cards"):
             assert english not in page, english
         assert horizontal_overflow(driver) == 0
         if shots:
