@@ -284,15 +284,16 @@ function draw(v, you) {
     // (on a phone each seat's row is a block of "title value" lines: see table.css)
     const table = el("table", "scores");
     const head = el("tr");
-    v.result.head.forEach((title, k) => head.append(el("th", v.result.rows.every(
-      (row) => /^[-+−]?[\d.,]+%?$/.test(String(row[k]).trim())) ? "num" : "", title)));
+    const isNumber = (cell) => /^[-+−]?[\d.,]+%?$/.test(String(cell).trim());
+    v.result.head.forEach((title, k) => head.append(
+      el("th", v.result.rows.every((row) => isNumber(row[k])) ? "num" : "", title)));
     table.append(el("thead"));
     table.tHead.append(head);
     const body = el("tbody");
     v.result.rows.forEach((row, i) => {
       const line = el("tr", v.result.bold[i] ? "winner" : "");
       row.forEach((cell, k) => {
-        const td = el("td", /^[-+−]?[\d.,]+%?$/.test(String(cell).trim()) ? "num" : "", cell);
+        const td = el("td", isNumber(cell) ? "num" : "", cell);
         td.dataset.label = v.result.head[k];
         line.append(td);
       });
