@@ -99,9 +99,7 @@ def _check_turn(driver: Any, where: str) -> None:
     assert sizes and min(sizes) >= 14, (where, min(sizes or [0]))
 
 
-@pytest.mark.parametrize("size", sorted(SIZES))
-def test_every_shipped_game_keeps_status_moves_and_hand_in_view(size: str,
-                                                                tmp_path: Path) -> None:
+def test_every_shipped_game_keeps_status_moves_and_hand_in_view(tmp_path: Path) -> None:
     need_browser()
     from rulesplay.web.app import create_app
     from rulesplay.web.config import ServeConfig
@@ -109,26 +107,30 @@ def test_every_shipped_game_keeps_status_moves_and_hand_in_view(size: str,
     shots = _shots(tmp_path)
     games = _games()
     assert len(games) >= 12 and "classics/bridge" in games
-    with running_server(create_app(ServeConfig())) as base, chromium(size) as driver:
+    with running_server(create_app(ServeConfig())) as base:
         links = {}
-        for name in games:
+        for name in games:  # (one server for both sizes: each ruleset is loaded once)
             n = _usual_players(base, name)
             made = create_table(base, name, ["human"] + ["random"] * (n - 1))
             links[name] = base + made["seat_links"]["0"]
-        # the start page: every table being played listed (its onlookers' link), a favicon
-        driver.get(base + "/")
-        running = driver.find_elements("css selector", ".running-list a")
-        assert len(running) == len(games)
-        assert all("#seat=" not in (a.get_attribute("href") or "") for a in running)
-        assert horizontal_overflow(driver) == 0
-        for name, link in links.items():
-            driver.get(link)
-            where = f"{name} at {size}"
-            _wait(driver, lambda: driver.execute_script(STATE)[1] == "yes", f"{where}: turn")
-            _check_turn(driver, where)
-            if shots:
-                driver.save_screenshot(str(shots / f"layout-{name.split('/')[-1]}-{size}.png"))
-        assert console_errors(driver) == []
+        for size in sorted(SIZES):
+            with chromium(size) as driver:
+                # the start page: every table being played listed (its onlookers' link)
+                driver.get(base + "/")
+                running = driver.find_elements("css selector", ".running-list a")
+                assert len(running) == len(games)
+                assert all("#seat=" not in (a.get_attribute("href") or "") for a in running)
+                assert horizontal_overflow(driver) == 0
+                for name, link in links.items():
+                    driver.get(link)
+                    where = f"{name} at {size}"
+                    _wait(driver, lambda d=driver: d.execute_script(STATE)[1] == "yes",
+                          f"{where}: turn")
+                    _check_turn(driver, where)
+                    if shots:
+                        driver.save_screenshot(
+                            str(shots / f"layout-{name.split('/')[-1]}-{size}.png"))
+                assert console_errors(driver) == []  # (a favicon: no 404)
 
 
 LONG_WORDS = '''game "A Game Whose Title Goes On And On Without Any Pause Whatsoever For Testing"
