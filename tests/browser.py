@@ -72,6 +72,7 @@ def chromium(size: str = "desktop") -> Iterator[Any]:
     for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
                 f"--window-size={width},{height}", "--force-device-scale-factor=1"):
         options.add_argument(arg)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})  # (console_errors)
     driver = webdriver.Chrome(service=Service(str(CHROMEDRIVER)), options=options)
     try:
         # A window cannot be made narrower than the browser's own minimum; the viewport can
@@ -117,3 +118,23 @@ def open_page(driver: Any, url: str, ready_id: str, timeout: float = 20) -> None
     text = driver.execute_script("return document.body ? document.body.innerText : ''")
     raise AssertionError(f"#{ready_id} never appeared at {url}: the browser shows "
                          f"{driver.current_url} titled {driver.title!r}: {text[:300]!r}")
+
+
+def console_errors(driver: Any) -> list[str]:
+    """The errors the page's console showed since the last call (a failed request such as
+    a missing favicon's 404 among them)."""
+    return [str(e["message"]) for e in driver.get_log("browser") if e["level"] == "SEVERE"]
+
+
+def create_table(base: str, ruleset: str, seats: list[str]) -> dict[str, Any]:
+    """Create a table through the server's API (``seats``: ``human`` or a bot, one per
+    player); returns its JSON: ``table_id``, ``seat_links`` by seat, ``spectator_link``."""
+    import json
+    import urllib.request
+
+    body = {"ruleset": ruleset, "players": len(seats), "seats": seats}
+    request = urllib.request.Request(base + "/api/tables", json.dumps(body).encode(),
+                                     {"Content-Type": "application/json"})
+    with urllib.request.urlopen(request) as reply:
+        made: dict[str, Any] = json.loads(reply.read())
+    return made

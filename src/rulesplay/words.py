@@ -3,7 +3,8 @@ shows its own text from (ruleset words come from the ruleset's labels).
 
 :data:`PHRASES` holds the accounts', screens' and commands' phrases (English and Japanese,
 with ``{field}`` slots); :data:`WORDS` the few words the engine puts into action labels and
-display texts (yes, no, skip, seat, none).
+display texts (yes, no, skip, seat, none); :data:`PAGE_WORDS` the web pages' buttons,
+headings and status lines.
 """
 
 from __future__ import annotations
@@ -247,3 +248,131 @@ def word(lang: str | None, key: str) -> str:
         KeyError: ``key`` is not a tool word.
     """
     return WORDS.get(lang or "", WORDS[""]).get(key, WORDS[""][key])
+
+
+# The web pages' own words (``rulesplay serve``): buttons, headings and status lines. The
+# pages' scripts get the table for the server's language (:func:`page_words`); the server
+# fills its templates from it too (:func:`page_word`). ``{field}`` slots as in PHRASES.
+PAGE_WORDS: dict[str, dict[str, str]] = {
+    "en": {
+        "nav_tables": "Tables", "nav_playground": "Playground", "nav_simulate": "Simulate",
+        "start_table": "Start a table", "running": "Tables being played",
+        "none_running": "No table is being played now.",
+        "running_item": "{title}: {n} players, {k} decisions so far",
+        "watch": "watch",
+        "new_table": "New table", "players": "Players", "seats": "Seats",
+        "options": "Options", "no_options": "This ruleset has no options.",
+        "create": "Create the table", "links": "Links",
+        "links_help": "Each human seat has its own secret link: open yours, send the others "
+                      "theirs (on another device, the server must listen on the network: "
+                      "--host 0.0.0.0). Anyone with a seat's link plays that seat.",
+        "iterations": "iterations", "default": "default ({value})",
+        "per_players": "{n} players: {value}",
+        "human": "human", "open": "open", "copy": "copy link", "copied": "copied",
+        "spectators": "Spectators",
+        "table": "Table", "no_table": "There is no such table on this server.",
+        "no_ruleset": "No ruleset named \"{name}\" here; choose one on the start page.",
+        "connecting": "Connecting…", "account": "Account",
+        "watching": "watching (public view)",
+        "over": "{title} · game over", "to_move": "{phase} · {seat} to move",
+        "reconnecting": "Connection lost; reconnecting…",
+        "play_chosen": "Play the cards chosen ({n}; choose {want})",
+        "person": "person", "bot": "bot: {kind}", "score": "score",
+        "your_zones": "Your other zones", "result": "Result",
+        "download_log": "Download the game's log (for rulesplay replay)",
+        # the playground
+        "check": "Check", "hint_start": "Write a ruleset, or start from a game:",
+        "hint_extends": "A pasted ruleset may extend a game that comes with rulesplay "
+                        "(extends \"NAME\"); it includes no other file.",
+        "phase_graph": "Phase graph", "col_option": "option", "col_type": "type",
+        "col_default": "default", "col_doc": "description",
+        "play_bots": "Play against bots", "simulate_it": "Simulate it",
+        "seat_n": "Seat {n}", "checking": "checking…",
+        "no_answer": "the server did not answer: {why}", "refused": "refused ({code})",
+        "one_error": "{n} error: click one to go to its line",
+        "n_errors": "{n} errors: click one to go to its line", "ok": "ok",
+        "one_warning": "ok ({n} warning)", "n_warnings": "ok ({n} warnings)",
+        "changed": "changed: check it again",
+        "changed_long": "The text changed since it was checked: check it again.",
+        "started": "Table started. Each seat's link is that seat's own: open it on the "
+                   "device of the person who sits there.",
+        "watch_spectator": "watch (spectator)",
+        # the simulation page
+        "ruleset": "Ruleset", "compare_with": "Compare with a variant",
+        "simulate_only": "(none: simulate only)", "usual": "usual", "games": "Games",
+        "bot_word": "Bot", "seed": "Seed", "pasted": "The pasted ruleset", "run": "Run",
+        "stop": "Stop", "progress": "{done} of {games} games",
+        "each_ruleset": " (each ruleset)", "verdict": "Verdict",
+        "score_distribution": "Final score distribution",
+        "win_rate_caption": "Win rate with its 95% interval (dashed: a fair share)",
+        "base": "Base", "variant": "Variant",
+    },
+    "ja": {
+        "nav_tables": "テーブル", "nav_playground": "プレイグラウンド",
+        "nav_simulate": "シミュレーション",
+        "start_table": "テーブルを始める", "running": "進行中のテーブル",
+        "none_running": "進行中のテーブルはありません。",
+        "running_item": "{title}: {n}人, ここまで{k}回の決定",
+        "watch": "観戦",
+        "new_table": "新しいテーブル", "players": "人数", "seats": "席",
+        "options": "オプション", "no_options": "このルールにはオプションがありません。",
+        "create": "テーブルを作る", "links": "リンク",
+        "links_help": "人が座る席にはそれぞれ秘密のリンクがあります。自分のリンクを開き、ほかの"
+                      "人にはその人のリンクを送ってください（別の端末から入るには、サーバーが"
+                      "ネットワークで待ち受ける必要があります: --host 0.0.0.0）。席のリンクを"
+                      "持つ人はだれでもその席で遊べます。",
+        "iterations": "反復回数", "default": "既定（{value}）",
+        "per_players": "{n}人: {value}",
+        "human": "人", "open": "開く", "copy": "リンクをコピー", "copied": "コピーしました",
+        "spectators": "観戦者",
+        "table": "テーブル", "no_table": "このサーバーにそのテーブルはありません。",
+        "no_ruleset": "「{name}」というルールはありません。スタートページで選んでください。",
+        "connecting": "接続中…", "account": "経過",
+        "watching": "観戦中（公開情報のみ）",
+        "over": "{title} · ゲーム終了", "to_move": "{phase} · {seat}の番",
+        "reconnecting": "接続が切れました。再接続中…",
+        "play_chosen": "選んだカードを出す（{n}枚、{want}枚選ぶ）",
+        "person": "人", "bot": "ボット: {kind}", "score": "得点",
+        "your_zones": "あなたのほかの場所", "result": "結果",
+        "download_log": "このゲームのログをダウンロード（rulesplay replay 用）",
+        "check": "チェック", "hint_start": "ルールを書くか、ゲームから始めてください:",
+        "hint_extends": "貼り付けたルールは rulesplay に付属のゲームを拡張できます"
+                        "（extends \"NAME\"）。ほかのファイルは読み込みません。",
+        "phase_graph": "フェーズ図", "col_option": "オプション", "col_type": "型",
+        "col_default": "既定値", "col_doc": "説明",
+        "play_bots": "ボットと遊ぶ", "simulate_it": "シミュレーションする",
+        "seat_n": "席{n}", "checking": "チェック中…",
+        "no_answer": "サーバーが応答しません: {why}", "refused": "拒否されました（{code}）",
+        "one_error": "エラー{n}件: クリックでその行へ",
+        "n_errors": "エラー{n}件: クリックでその行へ", "ok": "OK",
+        "one_warning": "OK（警告{n}件）", "n_warnings": "OK（警告{n}件）",
+        "changed": "変更あり: もう一度チェックしてください",
+        "changed_long": "チェックの後で本文が変わりました。もう一度チェックしてください。",
+        "started": "テーブルを作りました。席のリンクはその席だけのものです: 座る人の端末で"
+                   "開いてください。",
+        "watch_spectator": "観戦する",
+        "ruleset": "ルール", "compare_with": "比べるバリアント",
+        "simulate_only": "（なし: シミュレーションのみ）", "usual": "通常", "games": "ゲーム数",
+        "bot_word": "ボット", "seed": "シード", "pasted": "貼り付けたルール", "run": "実行",
+        "stop": "停止", "progress": "{games}ゲーム中{done}ゲーム",
+        "each_ruleset": "（各ルール）", "verdict": "判定",
+        "score_distribution": "最終得点の分布",
+        "win_rate_caption": "勝率と95%区間（破線: 公平な取り分）",
+        "base": "基準", "variant": "バリアント",
+    },
+}
+
+
+def page_words(lang: str | None) -> dict[str, str]:
+    """The web pages' words in ``lang`` (any word it lacks in English): what a page's
+    script is given."""
+    return {**PAGE_WORDS["en"], **PAGE_WORDS.get(lang or "en", {})}
+
+
+def page_word(lang: str | None, key: str, **fields: Any) -> str:
+    """One of the web pages' words in ``lang`` (falling back to English), ``fields`` filled.
+
+    Raises:
+        KeyError: ``key`` is not a page word.
+    """
+    return page_words(lang)[key].format(**fields)

@@ -16,16 +16,17 @@ from pathlib import Path
 
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, Response
+from starlette.responses import FileResponse, HTMLResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp
 
 from ..shipped import shipped_names
+from ..words import page_word
 from . import playground, simulation_page, table_page
 from .config import ServeConfig
 from .guard import guarded
-from .html import html, join, page
+from .html import Html, html, join, page
 from .tables import Tables
 
 __all__ = ["Server", "create_app"]
@@ -65,16 +66,33 @@ class Server:
         return cls(config, rulesets, tables, bots)
 
 
-def _index(server: Server) -> BaseRoute:
+def _running(server: Server) -> Html:
+    """The tables being played (not over), each with its spectators' link (public view)."""
+    lang = server.config.lang
+    rows = [html('<li><a href="/table/$id">$what</a></li>', id=t.table_id,
+                 what=page_word(lang, "running_item", title=t.state.program.game.title,
+                                n=t.state.num_players, k=t.state.decisions))
+            for t in list(server.tables.tables.values()) if not t.state.is_terminal()]
+    items = html('<ul class="running-list">$r</ul>', r=join(rows)) if rows else \
+        html('<p class="none">$w</p>', w=page_word(lang, "none_running"))
+    return html('<section class="running"><h2>$h</h2>$items</section>',
+                h=page_word(lang, "running"), items=items)
+
+
+def _index(server: Server) -> list[BaseRoute]:
     async def index(request: Request) -> Response:
+        lang = server.config.lang
         given = [name for name in server.rulesets if Path(name) in server.config.files]
         items = join(html('<li><a href="/new?ruleset=$q">$name</a></li>', q=name, name=name)
                      for name in given + [n for n in server.rulesets if n not in given])
-        body = html('<section class="games"><h1>Start a table</h1><ul>$items</ul></section>',
-                    items=items)
-        return HTMLResponse(page("Tables", body, lang=server.config.lang))
+        body = html('<section class="games"><h1>$h</h1><ul>$items</ul></section>$running',
+                    h=page_word(lang, "start_table"), items=items, running=_running(server))
+        return HTMLResponse(page(page_word(lang, "nav_tables"), body, lang=lang))
 
-    return Route("/", index)
+    async def favicon(request: Request) -> Response:
+        return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")
+
+    return [Route("/", index), Route("/favicon.ico", favicon)]
 
 
 def create_app(config: ServeConfig, server: Server | None = None) -> ASGIApp:
@@ -94,7 +112,7 @@ def create_app(config: ServeConfig, server: Server | None = None) -> ASGIApp:
         server.bots.shutdown(wait=False, cancel_futures=True)
 
     routes: list[BaseRoute] = [
-        _index(server),
+        *_index(server),
         *table_page.routes(server),
         *playground.routes(server),
         *simulation_page.routes(server),

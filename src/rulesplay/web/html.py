@@ -25,6 +25,8 @@ import unicodedata
 from collections.abc import Iterable
 from typing import Any
 
+from ..words import page_word
+
 __all__ = ["Html", "escape", "html", "isolate", "isolate_texts", "join",
            "json_script", "page", "quoted", "verbatim"]
 
@@ -171,11 +173,12 @@ _PAGE = """<!doctype html>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>$title · rulesplay</title>
 <link rel="stylesheet" href="/static/style.css">
+<link rel="icon" href="/static/favicon.svg" type="image/svg+xml">
 </head>
 <body>
 <header class="top"><a href="/" class="home">rulesplay</a> <span class="title">$title</span>
-<nav><a href="/">Tables</a> <a href="/playground">Playground</a>
-<a href="/simulate">Simulate</a></nav>
+<nav><a href="/">$nav_tables</a> <a href="/playground">$nav_playground</a>
+<a href="/simulate">$nav_simulate</a></nav>
 </header>
 <main>$body</main>
 $scripts
@@ -186,7 +189,9 @@ $scripts
 
 def page(title: str, body: Html, *, scripts: Iterable[str] = (), lang: str = "en") -> Html:
     """A whole page: the shared header and style, ``body`` (already HTML) and the page's
-    scripts (paths under ``/static/``, loaded as ES modules)."""
+    scripts (paths under ``/static/``, loaded as ES modules); the header's words in
+    ``lang``."""
     tags = join(html('<script type="module" src="/static/$src"></script>', src=s)
                 for s in scripts)
-    return html(_PAGE, title=title, body=body, scripts=tags, lang=lang)
+    nav = {k: page_word(lang, k) for k in ("nav_tables", "nav_playground", "nav_simulate")}
+    return html(_PAGE, title=title, body=body, scripts=tags, lang=lang, **nav)

@@ -24,6 +24,7 @@ from ..engine.game import Game, languages, load
 from ..errors import RulesError
 from ..option_table import option_rows
 from ..shipped import find_shipped, shipped_names
+from ..words import page_words
 from .guard import BadJson, json_body
 from .html import Html, html, isolate_texts, join, json_script, page, quoted, verbatim
 from .pasted import Pasted, diagnostic_data, load_pasted, shipped_text
@@ -38,15 +39,16 @@ BOTS = ("random", "greedy", "mcts:iterations=200")
 NO_DOT = ("Graphviz's 'dot' is not installed on the server, so the phase graph is shown "
           "as Mermaid text (paste it into a Mermaid viewer, or install Graphviz)")
 
+_WORDS = ("nav_playground", "check", "hint_start", "hint_extends", "phase_graph", "options",
+          "col_option", "col_type", "col_default", "col_doc", "play_bots", "players",
+          "start_table", "simulate_it")  # the page's own words in its template
 _BODY = """<link rel="stylesheet" href="/static/playground.css">
 <section class="playground">
 <div class="pg-edit">
-<div class="pg-bar"><h1>Playground</h1>
-<button type="button" id="pg-check" class="primary">Check</button>
+<div class="pg-bar"><h1>$w_nav_playground</h1>
+<button type="button" id="pg-check" class="primary">$w_check</button>
 <span id="pg-status" role="status" aria-live="polite"></span></div>
-<p class="pg-hint">Write a ruleset, or start from a game: $starts.
-A pasted ruleset may <code>extends "NAME"</code> a game that comes with rulesplay;
-it includes no other file.</p>
+<p class="pg-hint">$w_hint_start $starts. $w_hint_extends</p>
 <div class="pg-editor"><pre id="pg-lines" aria-hidden="true"></pre>
 <textarea id="pg-text" spellcheck="false" autocomplete="off" autocapitalize="off"
  aria-label="ruleset text" wrap="off">
@@ -55,16 +57,17 @@ $text</textarea></div>
 </div>
 <div class="pg-out" id="pg-out" hidden>
 <h2 id="pg-title"></h2>
-<section><h3>Phase graph</h3><p id="pg-graph-note" class="note"></p>
+<section><h3>$w_phase_graph</h3><p id="pg-graph-note" class="note"></p>
 <div id="pg-graph"></div></section>
-<section><h3>Options</h3><div class="scroll-x"><table id="pg-options" class="data">
-<thead><tr><th>option</th><th>type</th><th>default</th><th>description</th></tr></thead>
+<section><h3>$w_options</h3><div class="scroll-x"><table id="pg-options" class="data">
+<thead><tr><th>$w_col_option</th><th>$w_col_type</th><th>$w_col_default</th>
+<th>$w_col_doc</th></tr></thead>
 <tbody></tbody></table></div><p id="pg-no-options" class="note" hidden></p></section>
-<section><h3>Play against bots</h3>
-<form id="pg-play"><label>Players <select id="pg-players"></select></label>
+<section><h3>$w_play_bots</h3>
+<form id="pg-play"><label>$w_players <select id="pg-players"></select></label>
 <div id="pg-seats" class="seats"></div>
-<button type="submit" class="primary">Start a table</button>
-<a id="pg-simulate" href="/simulate?pasted=1">Simulate it</a></form>
+<button type="submit" class="primary">$w_start_table</button>
+<a id="pg-simulate" href="/simulate?pasted=1">$w_simulate_it</a></form>
 <div id="pg-links"></div></section>
 </div>
 </section>
@@ -177,9 +180,13 @@ def routes(server: Server) -> list[BaseRoute]:
     async def show(request: Request) -> Response:
         text, problem = await run_in_threadpool(start_text, request.query_params.get("from"),
                                                 request.query_params.get("as") == "variant")
+        lang = server.config.lang
+        words = page_words(lang)
         body = html(_BODY, starts=_starts(server), text=verbatim(text),
-                    data=json_script("pg-data", {"problem": problem, "limit": limit}))
-        return HTMLResponse(page("Playground", body, scripts=["playground.js"],
+                    data=json_script("pg-data", {"problem": problem, "limit": limit,
+                                                 "words": words}),
+                    **{f"w_{k}": words[k] for k in _WORDS})
+        return HTMLResponse(page(words["nav_playground"], body, scripts=["playground.js"],
                                  lang=server.config.lang))
 
     async def check(request: Request) -> Response:

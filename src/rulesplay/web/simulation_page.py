@@ -23,6 +23,7 @@ from starlette.routing import BaseRoute, Route
 
 from ..engine.game import load
 from ..errors import OptionError, RulesError
+from ..words import page_words
 from .guard import BadJson, json_body
 from .html import html, isolate_texts, join, json_script, page, quoted
 from .pasted import PASTED, diagnostic_data, load_pasted
@@ -37,23 +38,25 @@ PASTED_CHOICE = "(pasted)"  # the choice that names the pasted ruleset
 BOTS = ("random", "greedy", "mcts:iterations=50")
 MAX_SEED = 2 ** 63 - 1
 
+_WORDS = ("nav_simulate", "ruleset", "compare_with", "simulate_only", "players", "usual",
+          "games", "bot_word", "seed", "pasted", "run", "stop")  # the page's own words
 _BODY = """<link rel="stylesheet" href="/static/simulate.css">
 <section class="simulate">
-<h1>Simulate</h1>
+<h1>$w_nav_simulate</h1>
 <form id="sim-form" class="sim-form">
-<label>Ruleset <select id="sim-ruleset">$choices</select></label>
-<label>Compare with a variant <select id="sim-variant">
-<option value="">(none: simulate only)</option>$choices</select></label>
-<label>Players <input id="sim-players" type="number" min="1" max="99"
- placeholder="usual"></label>
-<label>Games <input id="sim-games" type="number" min="1" max="$max" value="$first"></label>
-<label>Bot <select id="sim-bot">$bots</select></label>
-<label>Seed <input id="sim-seed" type="number" min="0" value="0"></label>
-<details id="sim-pasted-box"><summary>The pasted ruleset</summary>
+<label>$w_ruleset <select id="sim-ruleset">$choices</select></label>
+<label>$w_compare_with <select id="sim-variant">
+<option value="">$w_simulate_only</option>$choices</select></label>
+<label>$w_players <input id="sim-players" type="number" min="1" max="99"
+ placeholder="$w_usual"></label>
+<label>$w_games <input id="sim-games" type="number" min="1" max="$max" value="$first"></label>
+<label>$w_bot_word <select id="sim-bot">$bots</select></label>
+<label>$w_seed <input id="sim-seed" type="number" min="0" value="0"></label>
+<details id="sim-pasted-box"><summary>$w_pasted</summary>
 <textarea id="sim-text" spellcheck="false" wrap="off" aria-label="pasted ruleset text">
 </textarea></details>
-<div class="sim-actions"><button type="submit" class="primary" id="sim-run">Run</button>
-<button type="button" id="sim-stop" disabled>Stop</button></div>
+<div class="sim-actions"><button type="submit" class="primary" id="sim-run">$w_run</button>
+<button type="button" id="sim-stop" disabled>$w_stop</button></div>
 </form>
 <div class="progress" id="sim-progress" hidden><div class="bar"><span></span></div>
 <span class="count" role="status" aria-live="polite"></span></div>
@@ -174,12 +177,14 @@ def routes(server: Server, jobs: SimJobs | None = None) -> list[BaseRoute]:
     cap = server.config.max_sim_games
 
     async def show(request: Request) -> Response:
+        words = page_words(server.config.lang)
         body = html(_BODY, choices=_choices(server), max=cap, first=min(200, cap),
                     bots=join(html('<option>$b</option>', b=b) for b in BOTS),
                     data=json_script("sim-data", {
-                        "max_games": cap, "pasted": PASTED_CHOICE,
-                        "from_playground": request.query_params.get("pasted") == "1"}))
-        return HTMLResponse(page("Simulate", body, scripts=["simulate.js"],
+                        "max_games": cap, "pasted": PASTED_CHOICE, "words": words,
+                        "from_playground": request.query_params.get("pasted") == "1"}),
+                    **{f"w_{k}": words[k] for k in _WORDS})
+        return HTMLResponse(page(words["nav_simulate"], body, scripts=["simulate.js"],
                                  lang=server.config.lang))
 
     async def start(request: Request) -> Response:

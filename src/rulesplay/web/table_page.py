@@ -15,6 +15,7 @@ from ..agents import PARAMS
 from ..engine.game import Game, languages, load
 from ..errors import OptionError, RulesError
 from ..show import option_type_text
+from ..words import page_word, page_words, word
 from . import table_socket
 from .guard import BadJson, json_body
 from .html import Html, html, join, json_script, page
@@ -60,38 +61,37 @@ _FORM = """<link rel="stylesheet" href="/static/table.css">
 <section class="new-table"><h1>$title</h1>
 <p class="about">$about</p>
 <form id="new-table" data-ruleset="$name">
-<label>Players <select name="players">$players</select></label>
-<fieldset><legend>Seats</legend>$seats</fieldset>
-<fieldset><legend>Options</legend>$options</fieldset>
-<button type="submit">Create the table</button>
+<label>$w_players <select name="players">$players</select></label>
+<fieldset><legend>$w_seats</legend>$seats</fieldset>
+<fieldset><legend>$w_options</legend>$options</fieldset>
+<button type="submit">$w_create</button>
 </form>
 <p id="new-error" class="error" role="alert"></p>
-<section id="links" hidden><h2>Links</h2>
-<p>Each human seat has its own secret link: open yours, send the others theirs (on another
-device, the server must listen on the network: <code>--host 0.0.0.0</code>). Anyone with a
-seat's link plays that seat.</p><ul id="link-list"></ul></section>
+<section id="links" hidden><h2>$w_links</h2>
+<p>$w_links_help</p><ul id="link-list"></ul></section>
 </section>"""
 
 _SEAT = """<div class="seat-row" data-seat="$seat"><span>$name</span>
 <select name="seat$seat">$kinds</select>
-<label class="budget">iterations <input type="number" name="budget$seat" min="1"
+<label class="budget">$iterations <input type="number" name="budget$seat" min="1"
 max="$most" value="$budget"></label></div>"""
 
 
-def _option_field(game: Game, o: Any, defaults: dict[int, Any]) -> Html:
+def _option_field(lang: str, o: Any, defaults: dict[int, Any]) -> Html:
     """One option's input: a yes/no or choice list, or a number in its range; empty means
     the default (which may depend on the player count)."""
     shown = {n: ("yes" if v is True else "no" if v is False else str(v))
              for n, v in defaults.items()}
     default = next(iter(shown.values())) if len(set(shown.values())) == 1 else \
-        ", ".join(f"{n} players: {v}" for n, v in shown.items())
+        ", ".join(page_word(lang, "per_players", n=n, value=v) for n, v in shown.items())
+    default = page_word(lang, "default", value=default)
     if o.type == "bool" or o.type == "choice":
         values = ["yes", "no"] if o.type == "bool" else list(o.choices)
-        field = html('<select name="opt-$n"><option value="">default ($d)</option>$o</select>',
+        field = html('<select name="opt-$n"><option value="">$d</option>$o</select>',
                      n=o.name, d=default,
                      o=join(html('<option value="$v">$v</option>', v=v) for v in values))
     else:
-        field = html('<input type="number" name="opt-$n" placeholder="default ($d)" '
+        field = html('<input type="number" name="opt-$n" placeholder="$d" '
                      'min="$lo" max="$hi">', n=o.name, d=default,
                      lo="" if o.lo is None else o.lo, hi="" if o.hi is None else o.hi)
     return html('<div class="option"><label><b>$name</b> <small>$type</small> $field</label>'
@@ -105,19 +105,26 @@ def _form(server: Server, name: str, game: Game) -> Html:
     players = join(html('<option value="$n"$sel>$n</option>', n=n,
                         sel=Html(" selected") if n == usual else "") for n in range(lo, hi + 1))
     per_n = {n: game.program(n).layout.options for n in range(lo, hi + 1)}
-    options = join(_option_field(game, o, {n: per_n[n][o.name] for n in per_n})
-                   for o in game.ruleset.options) or Html("<p>This ruleset has no options.</p>")
+    lang = server.config.lang
+    options = join(_option_field(lang, o, {n: per_n[n][o.name] for n in per_n})
+                   for o in game.ruleset.options) or \
+        html("<p>$w</p>", w=page_word(lang, "no_options"))
     kinds = ["human", *BOTS]
-    seats = join(html(_SEAT, seat=s, name=game.program(usual).seat_name(s)
-                      if s < usual else f"Seat {s}", budget=MCTS_DEFAULT,
+    seat_word = word(game.lang, "seat")
+    seats = join(html(_SEAT, seat=s, name=seat_word.format(n=s), budget=MCTS_DEFAULT,
+                      iterations=page_word(lang, "iterations"),
                       most=int(server.config.bot_caps.get("mcts", {}).get("iterations", 1)),
-                      kinds=join(html('<option value="$k"$sel>$k</option>', k=k,
+                      kinds=join(html('<option value="$k"$sel>$label</option>', k=k,
+                                      label=page_word(lang, "human") if k == "human" else k,
                                       sel=Html(" selected") if k == ("human" if s == 0
                                                                      else "random") else "")
                                  for k in kinds))
                  for s in range(hi))
-    return html(_FORM, title=game.title, about=game.ruleset.about or "", name=name,
-                players=players, seats=seats, options=options)
+    words = {f"w_{k}": page_word(lang, k)
+             for k in ("players", "seats", "options", "create", "links", "links_help")}
+    return Html(html(_FORM, title=game.title, about=game.ruleset.about or "", name=name,
+                     players=players, seats=seats, options=options, **words)
+                + json_script("page-words", page_words(lang)))
 
 
 PLAIN = 100  # characters of an option's name or value, or a seat's bot spec
@@ -164,20 +171,22 @@ def _create(server: Server, data: Any) -> JSONResponse:
 
 _TABLE = """<link rel="stylesheet" href="/static/table.css">
 <div class="table-page">
-<section class="board" aria-label="table">
-<p class="whoami"><span id="you">…</span></p>
-<p id="status" class="status" role="status">Connecting…</p>
+<section class="board" aria-label="$w_table">
+<div class="topline"><p class="whoami"><span id="you">…</span></p>
+<p id="status" class="status" role="status">$w_connecting</p></div>
 <p id="notice" class="notice" role="alert" hidden></p>
+<div id="result" class="result" hidden></div>
 <div id="facts" class="facts"></div>
 <div id="seats" class="seats"></div>
 <div id="shared" class="shared"></div>
+<section id="yours" class="yours" hidden><h2 class="yours-head">$w_your_zones</h2>
+<div id="yours-zones"></div></section>
 <section id="me" class="me">
 <div id="moves" class="moves"><p id="prompt" class="prompt"></p><div id="choices"></div></div>
 <div id="mine"></div>
 </section>
-<div id="result" class="result" hidden></div>
 </section>
-<aside class="account-box"><h2>Account</h2><ol id="account" class="account"></ol></aside>
+<aside class="account-box"><h2>$w_account</h2><ol id="account" class="account"></ol></aside>
 </div>"""
 
 
@@ -186,16 +195,18 @@ def routes(server: Server) -> list[BaseRoute]:
 
     async def new_page(request: Request) -> Response:
         name = request.query_params.get("ruleset", "")
+        lang = server.config.lang
         if name not in server.rulesets:
-            body = html('<p class="error">No ruleset named "$n" here; choose one on the '
-                        '<a href="/">start page</a>.</p>', n=name[:200])
-            return HTMLResponse(page("New table", body, lang=server.config.lang), 404)
+            body = html('<p class="error">$w <a href="/">/</a></p>',
+                        w=page_word(lang, "no_ruleset", name=name[:200]))
+            return HTMLResponse(page(page_word(lang, "new_table"), body, lang=lang), 404)
         try:
             game = _game(server, name)
         except RulesError as exc:
             body = html('<pre class="error">$e</pre>', e=exc.render())
-            return HTMLResponse(page("New table", body, lang=server.config.lang), 422)
-        return HTMLResponse(page(f"New table: {game.title}", _form(server, name, game),
+            return HTMLResponse(page(page_word(lang, "new_table"), body, lang=lang), 422)
+        return HTMLResponse(page(f"{page_word(lang, 'new_table')}: {game.title}",
+                                 _form(server, name, game),
                                  scripts=["new_table.js"], lang=server.config.lang))
 
     async def create(request: Request) -> Response:
@@ -208,12 +219,17 @@ def routes(server: Server) -> list[BaseRoute]:
     async def table_page(request: Request) -> Response:
         table_id = str(request.path_params["table_id"])
         table = server.tables.get(table_id)
+        lang = server.config.lang
         if table is None:
-            body = html('<p class="error">There is no such table on this server.</p>')
-            return HTMLResponse(page("Table", body, lang=server.config.lang), 404,
+            body = html('<p class="error">$w</p>', w=page_word(lang, "no_table"))
+            return HTMLResponse(page(page_word(lang, "table"), body, lang=lang), 404,
                                 headers=PRIVATE)
         data = json_script("table-data", {"socket": f"/table/{table_id}/ws"})
-        return HTMLResponse(page(table.state.program.game.title, Html(_TABLE + data),
+        words = json_script("page-words", page_words(lang))
+        filled = html(_TABLE, **{f"w_{k}": page_word(lang, k) for k in
+                                 ("table", "connecting", "your_zones", "account")})
+        return HTMLResponse(page(table.state.program.game.title,
+                                 Html(filled + data + words),
                                  scripts=["table.js"], lang=server.config.lang),
                             headers=PRIVATE)
 

@@ -12,7 +12,7 @@ A view (JSON)::
      "facts": [[label, value]], "seats": [{"seat", "name", "you", "kind", "score",
      "vars": [[label, value]]}], "zones": [{"area": "mine" | "shared" | "seat", "owner",
      "label", "title", "count", "cards": [card id] | null, "top": card id | null,
-     "public"}],
+     "public", "hand": a zone the seat plays or picks cards from}],
      "cards": {card id: {"label", "colour", "corner", "kind", "texts", "order", "vars"}},
      "moves": null | {"prompt", "actions": [{"id", "label", "card"}], "set": null |
      {"cards", "low", "high", "sets"}}, "account": [[kind, text]], "account_from": index,
@@ -31,6 +31,7 @@ from rich.text import Text
 from ..cardbook import CardBook
 from ..engine.actions import SetAction
 from ..engine.program import Program
+from ..ir import Call, Choose, Name, Num, Trick, walk
 from ..narrate import score_table, winner_line
 from ..screens import public_score
 from ..seatview import SeatNarrator, SeatView
@@ -172,16 +173,46 @@ def card_faces(program: Program) -> list[dict[str, Any]]:
     return faces
 
 
+_HANDS: weakref.WeakKeyDictionary[Program, frozenset[str]] = weakref.WeakKeyDictionary()
+
+
+def hand_zones(program: Program) -> frozenset[str]:
+    """The per-player zones a seat plays or picks cards from: those named in a trick's
+    source or in a card choice's domain (not inside ``values(...)``, whose answers are
+    values, not cards). The table keeps these in view beside the legal moves."""
+    if program in _HANDS:
+        return _HANDS[program]
+    per_player = {z.name for z in program.ruleset.zones if z.per_player}
+    found: set[str] = set()
+    for node in walk(program.ruleset):
+        if isinstance(node, Choose | Trick):
+            stack: list[Any] = [node.domain if isinstance(node, Choose) else node.source]
+            while stack:
+                expr = stack.pop()
+                if isinstance(expr, Call) and expr.func == "values":
+                    continue
+                if isinstance(expr, Name) and expr.id in per_player:
+                    found.add(expr.id)
+                stack.extend(expr.children())
+    _HANDS[program] = frozenset(found)
+    return _HANDS[program]
+
+
 def _card_vars(program: Program, values: dict[str, Any] | None) -> list[str]:
-    """A card's variables a seat sees, as ``label value`` texts (those set)."""
+    """A card's variables a seat sees, as ``label value`` texts: those set (not none, not
+    no, and not a number still at its declared default)."""
     decls = {v.name: v for v in program.ruleset.vars if v.scope == "card"}
     out = []
     for name, value in (values or {}).items():
         decl = decls.get(name)
         if decl is None or value is None or value is False:
             continue
+        if isinstance(decl.default, Num) and value == decl.default.value \
+                and not isinstance(value, bool):
+            continue
         label = decl.labels.get(program.lang, name)
-        out.append(label if value is True else f"{label}: {program.value_label(value)}")
+        out.append(label if value is True
+                   else f"{label}: {_value_text(program, decl.type, value)}")
     return out
 
 
@@ -221,6 +252,7 @@ def view(state: State, seat: int | None, seats: dict[int, str], *, busy: bool,
         return cid
 
     zones = []
+    hands = hand_zones(prog)
     for z in obs["zones"]:
         owner = z["owner"]
         area = "shared" if owner is None else "mine" if owner == seat else "seat"
@@ -231,7 +263,8 @@ def view(state: State, seat: int | None, seats: dict[int, str], *, busy: bool,
         zones.append({"area": area, "owner": owner, "zone": z["zone"], "label": z["label"],
                       "title": title,
                       "count": z["count"], "cards": cards, "top": top,
-                      "public": z["visibility"] == "public"})
+                      "public": z["visibility"] == "public",
+                      "hand": area == "mine" and z["zone"] in hands})
     decls = {v.name: v for v in prog.ruleset.vars}
     facts = [[decls[n].labels.get(prog.lang, n), _value_text(prog, decls[n].type, v)]
              for n, v in obs["vars"].items() if n in decls and v is not None]

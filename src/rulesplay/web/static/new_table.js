@@ -2,6 +2,7 @@
 // JSON to /api/tables and shows the links it gets back (each human seat's secret link and
 // the spectator link). Text is put with textContent only.
 
+const words = JSON.parse(document.getElementById("page-words").textContent);
 const form = document.getElementById("new-table");
 const error = document.getElementById("new-error");
 const players = form.elements.players;
@@ -30,16 +31,16 @@ function linkItem(label, path) {
   name.textContent = label + " ";
   const open = document.createElement("a");
   open.href = url;
-  open.textContent = "open";
+  open.textContent = words.open;
   open.target = "_blank";
   open.rel = "noopener noreferrer";
   const copy = document.createElement("button");
   copy.type = "button";
-  copy.textContent = "copy link";
+  copy.textContent = words.copy;
   copy.addEventListener("click", async () => {
     try {
       await navigator.clipboard.writeText(url);
-      copy.textContent = "copied";
+      copy.textContent = words.copied;
     } catch {
       field.select();
     }
@@ -78,9 +79,10 @@ form.addEventListener("submit", async (event) => {
   const list = document.getElementById("link-list");
   list.replaceChildren();
   for (const [seat, link] of Object.entries(reply.seat_links)) {
-    list.append(linkItem(`Seat ${seat}`, link));
+    const row = form.querySelector(`.seat-row[data-seat="${Number(seat)}"] span`);
+    list.append(linkItem(row ? row.textContent : seat, link));
   }
-  list.append(linkItem("Spectators", reply.spectator_link));
+  list.append(linkItem(words.spectators, reply.spectator_link));
   document.getElementById("links").hidden = false;
   form.querySelector("button[type=submit]").disabled = true;
 });

@@ -3,6 +3,11 @@
 // server is put in with textContent only (never as markup).
 
 const data = JSON.parse(document.getElementById("pg-data").textContent);
+// One of the page's words (in the server's language), its {slots} filled from fields.
+function w(key, fields = {}) {
+  return (data.words[key] || key).replace(/\{(\w+)\}/g, (all, name) =>
+    (name in fields ? String(fields[name]) : all));
+}
 const $ = (id) => document.getElementById(id);
 const text = $("pg-text");
 const gutter = $("pg-lines");
@@ -108,7 +113,7 @@ function showOptions(options) {
   $("pg-options").hidden = options.length === 0;
   const none = $("pg-no-options");
   none.hidden = options.length !== 0;
-  none.textContent = "This ruleset has no options.";
+  none.textContent = w("no_options");
 }
 
 function drawSeats() {
@@ -117,7 +122,7 @@ function drawSeats() {
   const before = [...seats.querySelectorAll("select")].map((s) => s.value);
   seats.replaceChildren();
   for (let i = 0; i < count; i++) {
-    const label = el("label", "", "Seat " + i + " ");
+    const label = el("label", "", w("seat_n", { n: i }) + " ");
     const pick = el("select");
     pick.name = "seat" + i;
     for (const choice of ["human", ...seatChoices]) pick.append(el("option", "", choice));
@@ -154,16 +159,16 @@ async function post(url, body) {
 async function check() {
   const source = text.value;
   localStorage.setItem(STORE, source);
-  say("checking…");
+  say(w("checking"));
   let status_, result;
   try {
     [status_, result] = await post("/playground/check", {text: source});
   } catch (err) {
-    say("the server did not answer: " + err, "error");
+    say(w("no_answer", { why: err }), "error");
     return;
   }
   if (status_ !== 200) {
-    say(result.error || "refused (" + status_ + ")", "error");
+    say(result.error || w("refused", { code: status_ }), "error");
     return;
   }
   checkedText = source;
@@ -172,12 +177,11 @@ async function check() {
   const warnings = result.diagnostics.length - errors;
   if (!result.ok) {
     $("pg-out").hidden = true;
-    say(errors + " error" + (errors === 1 ? "" : "s") + ": click one to go to its line",
-        "error");
+    say(w(errors === 1 ? "one_error" : "n_errors", { n: errors }), "error");
     return;
   }
-  say("ok" + (warnings ? " (" + warnings + " warning" + (warnings === 1 ? "" : "s") + ")"
-                       : ""), "ok");
+  say(warnings ? w(warnings === 1 ? "one_warning" : "n_warnings", { n: warnings }) : w("ok"),
+      "ok");
   showGame(result);
 }
 
@@ -185,7 +189,7 @@ async function play(event) {
   event.preventDefault();
   const links = $("pg-links");
   if (text.value !== checkedText) {
-    links.replaceChildren(el("p", "error", "The text changed since it was checked: check it again."));
+    links.replaceChildren(el("p", "error", w("changed_long")));
     return;
   }
   const seats = [...$("pg-seats").querySelectorAll("select")].map((s) => s.value);
@@ -193,11 +197,10 @@ async function play(event) {
     text: text.value, players: Number($("pg-players").value), seats});
   links.replaceChildren();
   if (code !== 200) {
-    links.append(el("p", "error", answer.error || "refused (" + code + ")"));
+    links.append(el("p", "error", answer.error || w("refused", { code })));
     return;
   }
-  links.append(el("p", "", "Table started. Each seat's link is that seat's own: open it on "
-                           + "the device of the person who sits there."));
+  links.append(el("p", "", w("started")));
   const list = el("ul", "table-links");
   const add = (label, href) => {
     if (typeof href !== "string" || !href.startsWith("/")) return;
@@ -207,8 +210,10 @@ async function play(event) {
     li.append(a);
     list.append(li);
   };
-  for (const [seat, href] of Object.entries(answer.seat_links)) add("seat " + seat, href);
-  add("watch (spectator)", answer.spectator_link);
+  for (const [seat, href] of Object.entries(answer.seat_links)) {
+    add(w("seat_n", { n: seat }), href);
+  }
+  add(w("watch_spectator"), answer.spectator_link);
   links.append(list);
 }
 
@@ -228,7 +233,7 @@ text.addEventListener("keydown", (event) => {
 text.addEventListener("input", () => {
   if (marks.size) { marks = new Map(); notes = new Map(); }
   drawGutter();
-  if (checkedText !== null && text.value !== checkedText) say("changed: check it again");
+  if (checkedText !== null && text.value !== checkedText) say(w("changed"));
 });
 text.addEventListener("scroll", () => { gutter.scrollTop = text.scrollTop; });
 $("pg-check").addEventListener("click", check);

@@ -8,6 +8,11 @@ const $ = (id) => document.getElementById(id);
 const SVG = "http://www.w3.org/2000/svg";
 const STORE = "rulesplay.pasted";
 let current = null;  // the running simulation's id
+// One of the page's words (in the server's language), its {slots} filled from fields.
+function w(key, fields = {}) {
+  return (data.words[key] || key).replace(/\{(\w+)\}/g, (all, name) =>
+    (name in fields ? String(fields[name]) : all));
+}
 
 function el(tag, cls, content) {
   const node = document.createElement(tag);
@@ -116,14 +121,13 @@ function showResult(r, heading) {
                             + `seed ${r.seed}`));
   const charts = el("div", "charts");
   const wins = el("figure");
-  wins.append(winChart(r, r.sides), el("figcaption", "", "Win rate with its 95% interval "
-                                                         + "(dashed: a fair share)"));
+  wins.append(winChart(r, r.sides), el("figcaption", "", w("win_rate_caption")));
   charts.append(wins);
   const scores = el("figure");
   for (const side of r.sides) {
     scores.append(el("div", "hist-name", side.name), histogram(side));
   }
-  scores.append(el("figcaption", "", "Final score distribution"));
+  scores.append(el("figcaption", "", w("score_distribution")));
   charts.append(scores);
   box.append(charts);
   if (r.teams) {
@@ -165,7 +169,7 @@ function interval(d) {
 function showComparison(c) {
   const box = el("div");
   const verdict = el("section", "verdict");
-  verdict.append(el("h2", "", "Verdict"));
+  verdict.append(el("h2", "", w("verdict")));
   for (const sentence of c.verdict) verdict.append(el("p", "", sentence));
   box.append(verdict);
   const fmt = (d, v, signed) => d.percent ? (signed ? (v * 100 >= 0 ? "+" : "") + (v * 100).toFixed(1) + " pt" : pct(v))
@@ -176,8 +180,8 @@ function showComparison(c) {
                                              fmt(d, d.low, true) + ".." + fmt(d, d.high, true),
                                              interval(d), d.clear ? "clear" : ""])));
   const both = el("div", "pair");
-  both.append(showResult(c.base, "Base: " + c.base.ruleset),
-              showResult(c.variant, "Variant: " + c.variant.ruleset));
+  both.append(showResult(c.base, `${w("base")}: ${c.base.ruleset}`),
+              showResult(c.variant, `${w("variant")}: ${c.variant.ruleset}`));
   box.append(both);
   return box;
 }
@@ -200,8 +204,8 @@ function progress(view) {
   const box = $("sim-progress");
   box.hidden = false;
   box.querySelector(".bar span").style.width = (100 * view.done / view.games) + "%";
-  box.querySelector(".count").textContent = `${view.done} of ${view.games} games`
-    + (view.kind === "compare" ? " (each ruleset)" : "");
+  box.querySelector(".count").textContent = w("progress", view)
+    + (view.kind === "compare" ? w("each_ruleset") : "");
 }
 
 function finished(view) {

@@ -1,9 +1,13 @@
 // The table: reads the seat token from the link's fragment (#seat=..., never sent in a
 // request line), says it over the websocket, then draws each view the server sends for this
 // seat: cards as cards, zones by kind, the legal moves as clickable cards and buttons, and
-// the account beside the table. Text is put with textContent only, never as markup.
+// the account beside the table. The seat's status line stays at the top of the window, and
+// its legal moves and the zones it plays from stay docked at the bottom. Text is put with
+// textContent only, never as markup; the page's own words come from the server (its
+// language).
 
 const data = JSON.parse(document.getElementById("table-data").textContent);
+const words = JSON.parse(document.getElementById("page-words").textContent);
 const token = new URLSearchParams(location.hash.slice(1)).get("seat");
 const $ = (id) => document.getElementById(id);
 let socket = null;
@@ -11,6 +15,12 @@ let view = null;
 let picked = new Set();
 let retry = 0;
 let refused = false;
+
+// One of the page's words, its {slots} filled from fields.
+function w(key, fields = {}) {
+  return (words[key] || key).replace(/\{(\w+)\}/g, (all, name) =>
+    (name in fields ? String(fields[name]) : all));
+}
 
 function el(tag, className, text) {
   const node = document.createElement(tag);
@@ -20,13 +30,14 @@ function el(tag, className, text) {
 }
 
 // ---------------------------------------------------------------- cards
-function cardNode(cid, { small = false } = {}) {
+function cardNode(cid, { small = false, chip = false } = {}) {
   const face = view.cards[cid];
-  const node = el("div", "card" + (small ? " small" : ""));
+  chip = chip && !face.texts.length && !face.vars.length;
+  const node = el("div", "card" + (small ? " small" : "") + (chip ? " chip" : ""));
   node.dataset.card = cid;
   if (face.colour) node.style.setProperty("--suit", face.colour);
   else node.classList.add("plain");
-  if (face.corner) node.append(el("span", "corner", face.corner));
+  if (face.corner && !chip) node.append(el("span", "corner", face.corner));
   node.append(el("span", "label", face.label));
   if (!small) {
     for (const text of face.texts) node.append(el("span", "text", text));
@@ -67,7 +78,7 @@ function zoneNode(zone, { small = false, mine = false } = {}) {
 // empty ones) share one line of counts.
 function drawZones(container, zones, options) {
   const piles = el("div", "piles");
-  const many = zones.length > 4;
+  const many = options.chips || zones.length > 4;
   for (const zone of zones) {
     if ((zone.cards === null && zone.top === null) || (many && zone.count === 0)) {
       const pile = el("span", "pile", zone.title);
@@ -78,6 +89,38 @@ function drawZones(container, zones, options) {
     }
   }
   if (piles.childElementCount) container.append(piles);
+}
+
+// The seat's own zones: those it plays or picks cards from (and any holding a legal card
+// now) are docked beside the moves; the rest, its face-down and empty zones among them,
+// lie on the table above the dock.
+function drawOwn(v) {
+  const moving = new Set();
+  if (v.moves) {
+    for (const action of v.moves.actions) if (action.card) moving.add(action.card);
+    if (v.moves.set) for (const cid of v.moves.set.cards) moving.add(cid);
+  }
+  const own = v.zones.filter((z) => z.area === "mine");
+  const holds = (z) => (z.cards || []).some((cid) => moving.has(cid));
+  const docked = own.filter((z) => z.hand || holds(z));
+  const rest = own.filter((z) => !docked.includes(z));
+  const mine = $("mine");
+  mine.replaceChildren();
+  const line = el("div", "piles");
+  for (const zone of docked) {
+    if (zone.count === 0 || (zone.cards === null && zone.top === null)) {
+      const pile = el("span", "pile", zone.title);
+      pile.dataset.zone = zone.zone;
+      line.append(pile);
+    } else {
+      mine.append(zoneNode(zone, { mine: true }));
+    }
+  }
+  if (line.childElementCount) mine.append(line);
+  const yours = $("yours-zones");
+  yours.replaceChildren();
+  drawZones(yours, rest, { small: true, mine: true, chips: true });
+  $("yours").hidden = rest.length === 0;
 }
 
 // ---------------------------------------------------------------- moves
@@ -103,7 +146,9 @@ function drawMoves(moves) {
   for (const action of moves.actions) if (action.card) byCard.set(action.card, action);
   // cards of the seat's own zones are played where they lie
   const seen = new Set();
-  for (const node of document.querySelectorAll("#mine .card[data-card]")) {
+  const own = [...document.querySelectorAll("#mine .card[data-card]")];
+  const playsOwn = own.some((node) => byCard.has(node.dataset.card));
+  for (const node of own) {
     const cid = node.dataset.card;
     const action = byCard.get(cid);
     if (action) {
@@ -119,13 +164,13 @@ function drawMoves(moves) {
       node.tabIndex = 0;
       node.setAttribute("role", "checkbox");
       node.addEventListener("click", () => toggle(cid, node));
-    } else if (moves.actions.some((a) => a.card)) {
+    } else if (playsOwn) {
       node.classList.add("unplayable");
     }
   }
   for (const action of moves.actions) {
     if (action.card && !seen.has(action.card)) {
-      const node = cardNode(action.card);
+      const node = cardNode(action.card, { chip: true });
       node.classList.add("legal");
       node.tabIndex = 0;
       node.setAttribute("role", "button");
@@ -160,7 +205,7 @@ function updateSet() {
   const button = $("confirm-set");
   const n = picked.size;
   const want = set.low === set.high ? `${set.low}` : `${set.low}–${set.high}`;
-  button.textContent = `Play the ${n} chosen (${want} cards)`;
+  button.textContent = w("play_chosen", { n, want });
   const okSize = n >= set.low && n <= set.high;
   button.disabled = !okSize || (set.sets !== null && !set.sets.includes(setId(set)));
 }
@@ -173,12 +218,13 @@ function drawStatus(v, you) {
     status.textContent = v.error;
     status.classList.add("bad");
   } else if (v.terminal) {
-    status.textContent = `${v.title} · game over`;
+    status.textContent = w("over", { title: v.title });
   } else if (v.moves) {
     status.textContent = `${v.phase} · ${v.your_turn}`;
     status.classList.add("turn");
   } else {
-    status.textContent = `${v.phase} · ${v.to_move_name} to move${v.busy ? " …" : ""}`;
+    status.textContent = w("to_move", { phase: v.phase, seat: v.to_move_name })
+      + (v.busy ? " …" : "");
   }
   document.title = `${v.moves ? "● " : ""}${v.title} · ${you}`;
 }
@@ -190,10 +236,11 @@ function drawSeats(v) {
     if (s.you) continue;
     const box = el("section", "seat" + (v.to_move === s.seat ? " to-move" : ""));
     const head = el("h2", "seat-name", s.name);
-    head.append(el("small", "kind", s.kind === "human" ? " person" : ` bot: ${s.kind}`));
+    head.append(el("small", "kind", " " + (s.kind === "human" ? w("person")
+      : w("bot", { kind: s.kind }))));
     box.append(head);
     const facts = [];
-    if (s.score !== null) facts.push(`score ${s.score}`);
+    if (s.score !== null) facts.push(`${w("score")} ${s.score}`);
     for (const [label, value] of s.vars) facts.push(`${label} ${value}`);
     if (facts.length) box.append(el("p", "seat-facts", facts.join(" · ")));
     drawZones(box, v.zones.filter((z) => z.area === "seat" && z.owner === s.seat
@@ -209,21 +256,22 @@ function draw(v, you) {
   Object.assign(document.body.dataset, {
     version: v.version, turn: v.moves ? "yes" : "no", over: v.terminal ? "yes" : "no" });
   drawStatus(v, you);
+  $("you").textContent = `${you} · ${v.title}`;
   const facts = $("facts");
   facts.replaceChildren();
   const me = v.seats.find((s) => s.you);
   const list = [...v.facts];
-  if (me && me.score !== null) list.unshift(["score", me.score]);
+  if (me && me.score !== null) list.unshift([w("score"), me.score]);
   if (me) for (const pair of me.vars) list.push(pair);
   for (const [label, value] of list) facts.append(el("span", "fact", `${label}: ${value}`));
   drawSeats(v);
   const shared = $("shared");
   shared.replaceChildren();
   drawZones(shared, v.zones.filter((z) => z.area === "shared"), {});
-  const mine = $("mine");
-  mine.replaceChildren();
-  drawZones(mine, v.zones.filter((z) => z.area === "mine"), { mine: true });
-  $("me").hidden = v.seat === null;
+  drawOwn(v);
+  // once the game is over the dock holds nothing to play: it is left out when empty
+  $("me").hidden = v.seat === null
+    || (v.terminal && !$("mine").querySelector(".card"));
   drawMoves(v.moves);
   const account = $("account");
   const atEnd = account.scrollTop + account.clientHeight >= account.scrollHeight - 30;
@@ -233,18 +281,28 @@ function draw(v, you) {
   const result = $("result");
   result.hidden = !v.result;
   if (v.result) {
+    // (on a phone each seat's row is a block of "title value" lines: see table.css)
     const table = el("table", "scores");
     const head = el("tr");
-    for (const title of v.result.head) head.append(el("th", "", title));
-    table.append(head);
+    const isNumber = (cell) => /^[-+−]?[\d.,]+%?$/.test(String(cell).trim());
+    v.result.head.forEach((title, k) => head.append(
+      el("th", v.result.rows.every((row) => isNumber(row[k])) ? "num" : "", title)));
+    table.append(el("thead"));
+    table.tHead.append(head);
+    const body = el("tbody");
     v.result.rows.forEach((row, i) => {
       const line = el("tr", v.result.bold[i] ? "winner" : "");
-      for (const cell of row) line.append(el("td", "", cell));
-      table.append(line);
+      row.forEach((cell, k) => {
+        const td = el("td", isNumber(cell) ? "num" : "", cell);
+        td.dataset.label = v.result.head[k];
+        line.append(td);
+      });
+      body.append(line);
     });
+    table.append(body);
     result.replaceChildren(el("h2", "", v.result.winner), table);
     if (v.log) {
-      const link = el("a", "", "Download the game's log (for rulesplay replay)");
+      const link = el("a", "", w("download_log"));
       link.href = v.log;
       link.download = "";
       result.append(link);
@@ -272,7 +330,7 @@ function connect() {
     const message = JSON.parse(event.data);
     if (message.type === "hello") {
       you = message.you;
-      $("you").textContent = message.seat === null ? "watching (public view)" : you;
+      if (message.seat === null) you = w("watching");
     } else if (message.type === "view") {
       draw(message, you);
     } else if (message.type === "error") {
@@ -284,7 +342,7 @@ function connect() {
   });
   socket.addEventListener("close", () => {
     if (refused) return;
-    $("status").textContent = "Connection lost; reconnecting…";
+    $("status").textContent = w("reconnecting");
     retry = Math.min(retry + 1, 5);
     setTimeout(connect, 1000 * retry);
   });
