@@ -116,8 +116,12 @@ def test_a_server_on_every_address_answers_its_lan_address_and_says_how_to_allow
 def test_serve_prints_the_lan_addresses_not_0_0_0_0(monkeypatch: pytest.MonkeyPatch) -> None:
     import uvicorn
 
+    import rulesplay.serve_cli as serve_cli
+
     ran: dict[str, Any] = {}
-    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: ran.update(kw))
+    monkeypatch.setattr(serve_cli, "_listen", lambda host, port: None)  # (nothing listens)
+    monkeypatch.setattr(uvicorn.Server, "run", lambda self, sockets=None: ran.update(
+        host=self.config.host, ws_max_size=self.config.ws_max_size))
     result = CliRunner().invoke(main, ["serve", "--host", "0.0.0.0", "--port", "8123"])
     assert result.exit_code == 0, result.output
     assert "http://192.168.1.20:8123/" in result.output
@@ -220,6 +224,28 @@ def test_a_table_stopped_by_its_ruleset_counts_as_finished(tmp_path: Path) -> No
     second = tables.create(game, players=2, seats=["human", "random"]).table_id
     assert list(tables.tables) == [second]
 
+
+
+def test_a_table_left_without_a_move_makes_room_after_the_idle_time(tmp_path: Path) -> None:
+    """Anyone may start tables; abandoned ones must not hold the server full for ever. The
+    one longest without a move leaves once it is idle past ``idle_after`` (its save stays);
+    a table that has just had a move does not."""
+    game = load("card_hunt")
+    tables = Tables(tmp_path, 2, idle_after=60.0)
+    first, second = (tables.create(game, players=2, seats=["human", "random"]).table_id
+                     for _ in range(2))
+    with pytest.raises(ValueError, match="without a move"):
+        tables.create(game, players=2, seats=["human", "random"])
+    tables.tables[first].moved -= 61  # (an hour of nobody playing, as the clock sees it)
+    tables.tables[second].moved -= 30
+    third = tables.create(game, players=2, seats=["human", "random"]).table_id
+    assert set(tables.tables) == {second, third}
+    assert (tmp_path / f"{first}.save.json").exists()
+    table = tables.tables[second]
+    table.apply(table.state.legal_actions()[0])  # a move: no longer idle
+    tables.tables[third].moved -= 61
+    tables.create(game, players=2, seats=["human", "random"])
+    assert second in tables.tables and third not in tables.tables
 
 # ---------------------------------------------------------------- 6. websocket bounds
 def test_a_page_that_says_no_hello_is_closed_and_few_may_wait() -> None:

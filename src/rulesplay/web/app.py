@@ -58,7 +58,8 @@ class Server:
         """The server for ``config``: the shipped games, then the given files."""
         rulesets = dict(shipped_names())
         rulesets.update({str(p): p for p in config.files})
-        tables = Tables(config.games_dir, config.max_games, config.bot_problem)
+        tables = Tables(config.games_dir, config.max_games, config.bot_problem,
+                        config.table_idle)
         for problem in tables.load_saved():  # (said, and the file is left as it is)
             print(f"rulesplay serve: a saved table was not taken up: {problem}",
                   file=sys.stderr)

@@ -48,6 +48,8 @@ class ServeConfig:
             turn).
         hello_wait: seconds a table's websocket has to say which seat it plays before it
             is closed.
+        table_idle: seconds a table may go without a move before it may leave to make
+            room for a new one (its save stays).
         max_checks: pasted rulesets checked at once (the playground's check and play); a
             check starts the game at every player count, which a looping ruleset makes
             long, so more are refused until one ends.
@@ -70,6 +72,7 @@ class ServeConfig:
     hello_wait: float = 20.0
     max_connecting: int = 32
     max_checks: int = 2
+    table_idle: float = 3600.0
 
     @property
     def local_only(self) -> bool:

@@ -24,6 +24,7 @@ import json
 import re
 import secrets
 import sys
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path, PurePath
@@ -75,6 +76,7 @@ class Table:
         path: its save file (None: kept in memory only).
         accounts: the account of the game as each seat (and an onlooker) may read it.
         error: why the game cannot go on (the ruleset failed during play), or None.
+        moved: when the table was made or last had a move (``time.monotonic()`` seconds).
     """
 
     table_id: str
@@ -83,6 +85,7 @@ class Table:
     path: Path | None
     accounts: Accounts = field(init=False)
     error: str | None = None
+    moved: float = field(default_factory=time.monotonic)
 
     def __post_init__(self) -> None:
         self.accounts = Accounts(self.session.state)
@@ -129,6 +132,7 @@ class Table:
             RulesError: the ruleset failed (the table keeps the game before the move).
         """
         self.state.apply(action)
+        self.moved = time.monotonic()
         self.session.emit()
         self.accounts.follow()
         self.save()
@@ -153,18 +157,22 @@ class Table:
 class Tables:
     """The tables of one server, bounded in number: at most ``max_games`` at once, and
     when it holds that many, a finished game (over, or stopped by its ruleset) leaves to
-    make room, the oldest first; only games still being played refuse a new one.
+    make room, the oldest first, else the table longest without a move once that is over
+    ``idle_after``; only games being played refuse a new one.
 
     Args:
         games_dir: the folder tables are saved in (None: memory only).
         max_games: how many tables the server holds at once.
         bot_problem: why a bot spec may not sit at a table here (None: it may); by default
             every spec :func:`~rulesplay.agents.make_agent` takes may.
+        idle_after: seconds without a move after which a table may leave to make room
+            (``ServeConfig.table_idle``).
     """
 
     def __init__(self, games_dir: Path | None, max_games: int,
-                 bot_problem: Callable[[str], str | None] | None = None) -> None:
-        self.games_dir, self.max_games = games_dir, max_games
+                 bot_problem: Callable[[str], str | None] | None = None,
+                 idle_after: float = 3600.0) -> None:
+        self.games_dir, self.max_games, self.idle_after = games_dir, max_games, idle_after
         self.bot_problem = bot_problem or (lambda spec: None)
         self.tables: dict[str, Table] = {}
 
@@ -174,18 +182,28 @@ class Tables:
 
     def has_room(self) -> bool:
         """Whether one more table may start: fewer than ``max_games`` are held, or one of
-        them is finished (it will leave)."""
-        return len(self.tables) < self.max_games or any(
-            table.finished for table in self.tables.values())
+        them may leave (:meth:`_leaving`)."""
+        return len(self.tables) < self.max_games or self._leaving() is not None
+
+    def _leaving(self) -> str | None:
+        """The table that leaves to make room: a finished one (the oldest first), else the
+        one longest without a move once that is over ``idle_after`` seconds (an abandoned
+        game must not hold its place for ever); None when every table is being played."""
+        finished = next((t for t, table in self.tables.items() if table.finished), None)
+        if finished is not None or not self.tables:
+            return finished
+        idlest = min(self.tables.values(), key=lambda table: table.moved)
+        return idlest.table_id if time.monotonic() - idlest.moved > self.idle_after else None
 
     def make_room(self) -> bool:
-        """Let finished tables leave (the oldest first; their saves stay) until there is
-        room for one more; False when every table held is still being played."""
+        """Let tables leave (:meth:`_leaving`; their saves stay, so ``rulesplay resume``
+        and a new server take them up) until there is room for one more; False when every
+        table held is being played."""
         while len(self.tables) >= self.max_games:
-            oldest = next((t for t, table in self.tables.items() if table.finished), None)
-            if oldest is None:
+            leaving = self._leaving()
+            if leaving is None:
                 return False
-            del self.tables[oldest]
+            del self.tables[leaving]
         return True
 
     def create(self, game: Game, *, players: int, seats: list[str],
@@ -210,7 +228,9 @@ class Tables:
         """
         if not self.has_room():
             raise ValueError(f"this server holds {self.max_games} tables already, all "
-                             "being played; finish one to start another")
+                             "being played (a table leaves once it is finished, or after "
+                             f"{self.idle_after / 60:.0f} minutes without a move); finish one "
+                             "or try again later")
         if not isinstance(players, int) or isinstance(players, bool):
             raise OptionError(f"the number of players is a whole number, not {players!r}")
         game = named_game(game, public_name(title or game.path or game.title))  # (uncompiled)
