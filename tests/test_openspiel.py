@@ -212,8 +212,9 @@ def test_tensors_and_strings_are_the_seats_views() -> None:
         obs = np.array(state.observation_tensor(seat), dtype=np.float32)
         assert np.array_equal(obs, spaces.observe(s, seat))
         info = np.array(state.information_state_tensor(seat), dtype=np.float32)
-        assert info.shape == (spaces.obs_size + 4 * (spaces.num_actions + 1),)
+        assert info.shape == (spaces.obs_size + 2 * (1024 + 1),)
         assert np.array_equal(info[:spaces.obs_size], obs)
+        assert info[spaces.obs_size] == 1  # one token recorded: its view of the deal
     assert game.observation_tensor_shape() == [spaces.obs_size]
     mine = state.core.state.zone_cards("hand", 0)
     text = state.information_state_string(0)
@@ -224,14 +225,99 @@ def test_tensors_and_strings_are_the_seats_views() -> None:
     state.apply_action(first)
     assert state.current_player() == 0 and "selection" in state.information_state_string(0)
     assert "selection" not in state.information_state_string(1)
-    # Perfect recall: after play, the history is in the string (and counted in the tensor).
+    # Perfect recall: after play, the history is in the string (and the record's tokens in
+    # the tensor: seat 2 recorded 6 decisions and its views).
     rng = random.Random(1)
     while state.core.state.decision_name() != "play" or len(state.core.state.history) < 6:
         state.apply_action(rng.choice(state.legal_actions()))
     assert "history 0:cards:" in state.information_state_string(0)
     assert "history 0:? " in state.information_state_string(2)  # another seat's pass: unseen
-    counts = np.array(state.information_state_tensor(2))[spaces.obs_size:]
-    assert counts.reshape(4, -1)[0, -1] == 1  # seat 0's pass, unknown to seat 2
+    recall = np.array(state.information_state_tensor(2))[spaces.obs_size:]
+    length = int(recall[0])
+    assert length >= 6 and recall[1] == 0 and f"recall {length} " in \
+        state.information_state_string(2)
+    assert recall[2:2 + 2 * length:2].tolist() == [1.0] * length
+    ids = recall[3:3 + 2 * length:2]
+    assert len(set(ids.tolist())) > 1 and ids.max() < 2 ** 24 and not recall[2 + 2 * length:].any()
+
+
+RECALL = ROOT / "tests" / "openspiel" / "recall.rules"
+
+
+def test_cfr_plus_remembers_a_card_shown_then_hidden() -> None:
+    """``tests/openspiel/recall.rules``: a card is turned up while seat 1 nods, then put
+    back face down, and seat 0 names its rank. With perfect recall seat 0 remembers it (the
+    game's value to it is 1); an information state that forgets what is no longer on the
+    table leaves it 1/3."""
+    from open_spiel.python.algorithms import cfr, expected_game_score
+
+    game = pyspiel.load_game("rulesplay", {"ruleset": str(RECALL), "explicit_chance": True,
+                                           "reward": "score"})
+    solver = cfr.CFRPlusSolver(game)
+    for _ in range(10):
+        solver.evaluate_and_update_policy()
+    value = expected_game_score.policy_value(game.new_initial_state(),
+                                             [solver.average_policy()] * 2)
+    assert value[0] > 0.95
+
+
+def _guess_strings(game: Any) -> set[str]:
+    """Seat 0's information state strings at its guess, over every deal."""
+    out = set()
+    for first in range(3):
+        for second in range(2):
+            state = game.new_initial_state()
+            state.apply_action(first)
+            state.apply_action(second)
+            state.apply_action(state.legal_actions()[0])  # seat 1 nods
+            assert state.current_player() == 0
+            out.add(state.information_state_string(0))
+    return out
+
+
+def test_the_information_state_keeps_a_card_shown_then_hidden() -> None:
+    game = pyspiel.load_game("rulesplay", {"ruleset": str(RECALL), "explicit_chance": True,
+                                           "recall_tokens": 4})
+    assert len(_guess_strings(game)) == 3  # one per card shown (the deck's order unseen)
+    assert game.information_state_tensor_shape() == [game.spaces.obs_size + 2 * 5]
+    # The observation forgets it: one string for every deal.
+    state = game.new_initial_state()
+    for _ in range(2):
+        state.apply_action(0)
+    state.apply_action(state.legal_actions()[0])
+    assert "recall" not in state.observation_string(0)
+    # A record longer than the tensor holds: its length, the flag, its last tokens.
+    info = np.array(state.information_state_tensor(0))[game.spaces.obs_size:]
+    assert info[0] == 3 and info[1] == 0 and info[2:].tolist()[::2] == [1, 1, 1, 0]
+    short = pyspiel.load_game("rulesplay", {"ruleset": str(RECALL), "explicit_chance": True,
+                                            "recall_tokens": 2})
+    again = short.deserialize_state(state.serialize())
+    tail = np.array(again.information_state_tensor(0))[short.spaces.obs_size:]
+    assert tail[0] == 3 and tail[1] == 1 and tail[3] == info[5] and tail[5] == info[7]
+
+
+def test_the_order_of_ones_own_picks_is_recalled() -> None:
+    """Hearts' pass, chosen card by card: the same three cards picked in two orders give
+    the same observation but two information states (and two tensors)."""
+    game = _load("rulesplay_hearts", seed=1)
+    start = game.new_initial_state()
+    picks = start.legal_actions()[:2]
+    states = []
+    for order in (picks, picks[::-1]):
+        state = start.clone()
+        for index in order:
+            state.apply_action(index)
+        states.append(state)
+    a, b = states
+    assert a.observation_string(0) != b.observation_string(0)  # its selection in order
+    assert np.array_equal(a.observation_tensor(0), b.observation_tensor(0))
+    assert a.information_state_string(0) != b.information_state_string(0)
+    assert a.information_state_tensor(0) != b.information_state_tensor(0)
+    assert a.information_state_string(1) == b.information_state_string(1)  # unseen by 1
+    _round_trip(game, a)
+    back = game.deserialize_state(a.serialize())
+    assert back.information_state_string(0) == a.information_state_string(0)
+    assert back.information_state_tensor(0) == a.information_state_tensor(0)
 
 
 def test_returns_follow_the_winners_or_the_scores() -> None:
@@ -265,6 +351,8 @@ def test_bad_parameters_are_refused_in_words() -> None:
         pyspiel.load_game("rulesplay_whist", {"engine": "fast"})
     with pytest.raises(ValueError, match="'target' is not NAME:VALUE"):
         pyspiel.load_game("rulesplay_hearts", {"options": "target"})
+    with pytest.raises(ValueError, match="recall_tokens -1: give 0 to 1048576"):
+        pyspiel.load_game("rulesplay_whist", {"recall_tokens": -1})
     with pytest.raises(ValueError, match="needs a 'ruleset'"):
         pyspiel.load_game("rulesplay", {})
     with pytest.raises(rulesplay.RulesError, match="is for 3 to 5 players, not 9"):
@@ -373,3 +461,52 @@ def test_the_docs_example_of_is_mcts_runs(monkeypatch: pytest.MonkeyPatch) -> No
     exec(compile(block.replace("max_simulations=100", "max_simulations=10"),
                  "docs/adapters.md", "exec"), scope)  # (the docs of this repository)
     assert scope["state"].current_player() == 1  # (the bot only chose: nothing applied)
+
+
+# ------------------------------------------------------------ limits and misuse
+ENDLESS = ROOT / "tests" / "pettingzoo" / "endless.rules"
+
+
+@pytest.mark.parametrize("explicit", [False, True])
+def test_a_game_at_its_decision_limit_is_terminal_with_zero_returns(explicit: bool) -> None:
+    game = pyspiel.load_game("rulesplay", {"ruleset": str(ENDLESS),
+                                           "explicit_chance": explicit})
+    pyspiel.random_sim_test(game, num_sims=2, serialize=explicit, verbose=False)
+    state, rng = game.new_initial_state(), random.Random(1)
+    while not state.is_terminal():
+        actions = [k for k, _ in state.chance_outcomes()] if state.is_chance_node() \
+            else state.legal_actions()
+        state.apply_action(rng.choice(actions))
+    assert state.core.state.decisions == 12 and not state.core.state.terminal
+    assert state.current_player() == pyspiel.PlayerId.TERMINAL
+    assert state.returns() == [0.0, 0.0] and state.legal_actions() == []
+    assert "12 decisions" in str(state.truncation())
+    with pytest.raises(ValueError, match="no action is legal now"):
+        state.apply_action(0)
+    _round_trip(game, state)
+
+
+def test_misuse_is_refused_in_words() -> None:
+    whist, hearts = _load("rulesplay_whist"), _load("rulesplay_hearts")
+    state = whist.new_initial_state()
+    for junk in ("junk", "", "history=\nmove_number=0\n__dict__=Zm9v"):
+        with pytest.raises(ValueError, match="not a serialized rulesplay state|damaged"):
+            whist.deserialize_state(junk)
+    with pytest.raises(ValueError, match="is of classics/hearts for 4 players with options "
+                       "'target:1', not of this game \\(classics/whist for 4 players"):
+        whist.deserialize_state(hearts.new_initial_state().serialize())
+    for bad in (9999, -1):
+        with pytest.raises(ValueError, match=f"action {bad} is not an action of this game "
+                           r"\(indices run 0 to 51\); legal now: .* and \d+ more$"):
+            state.apply_action(bad)
+    with pytest.raises(ValueError, match=r"action 1 \(play:clubs-3\) is not legal now|legal"):
+        state.apply_action(next(a for a in range(52) if a not in state.legal_actions()))
+    for call in (state.observation_tensor, state.information_state_tensor,
+                 state.information_state_string):
+        with pytest.raises(ValueError, match="player 9 is not a seat of this game"):
+            call(9)
+    with pytest.raises(ValueError, match="action 99999 is not an action of this game"):
+        state.action_to_string(0, 99999)
+    chance = pyspiel.load_game("rulesplay_whist", {"explicit_chance": True})
+    with pytest.raises(ValueError, match=r"chance outcome -1 is not one of 0\.\.51"):
+        chance.new_initial_state().apply_action(-1)

@@ -125,3 +125,44 @@ def test_the_docs_example_runs(monkeypatch: pytest.MonkeyPatch) -> None:
     exec(compile(block, "docs/adapters.md", "exec"), scope)  # (the docs of this repository)
     e = scope["e"]
     assert e.agents == [] and e.state.is_terminal()  # played to the end
+
+
+ENDLESS = ROOT / "tests" / "pettingzoo" / "endless.rules"
+
+
+@pytest.mark.filterwarnings("ignore:Observation is not a NumPy array:UserWarning")
+@pytest.mark.filterwarnings("ignore:Observation space for each agent probably should be"
+                            ":UserWarning")
+def test_a_game_at_its_decision_limit_is_truncated() -> None:
+    """A game that never ends (``limit decisions 12``) ends the episode as truncated for
+    every agent, zero rewards and the limit's message in ``info``; PettingZoo's own tests
+    pass on it."""
+    e = env(str(ENDLESS))
+    totals = _play_out(e, seed=2)
+    assert e.agents == [] and totals == {"player_0": 0.0, "player_1": 0.0}
+    assert e.state is not None and not e.state.is_terminal() and e.state.decisions == 12
+    assert all(e.truncations.values()) and not any(e.terminations.values())
+    assert all("12 decisions" in info["truncated"] for info in e.infos.values())
+    api_test(env(str(ENDLESS)), num_cycles=40)
+    seed_test(lambda: env(str(ENDLESS)), num_cycles=40)
+
+
+def test_misuse_is_refused_in_words() -> None:
+    e = env(str(ENDLESS))
+    for call in (lambda: e.step(0), lambda: e.observe("player_0"), lambda: e.last(),
+                 lambda: e.agent_iter()):
+        with pytest.raises(RuntimeError, match=r"before reset\(\): call reset\(\)"):
+            call()
+    e.reset(seed=1)
+    with pytest.raises(ValueError, match="no agent 'bob': the agents are player_0, player_1"):
+        e.observe("bob")
+    with pytest.raises(ValueError, match="no agent 'bob'"):
+        e.action_space("bob")
+    with pytest.raises(ValueError, match=r"action 9 is not an action of this game \(indices "
+                       r"run 0 to 3\); legal now: \d \(c:\d\), \d \(c:\d\)$"):
+        e.step(9)
+    with pytest.raises(ValueError, match="player_0 is still playing: None is for an agent"):
+        e.step(None)
+    _play_out(e, seed=1)
+    with pytest.raises(RuntimeError, match="every agent is done: call reset"):
+        e.step(0)

@@ -1,6 +1,7 @@
 """Any ruleset as an OpenSpiel game (the ``openspiel`` extra)::
 
-    import pyspiel
+    import numpy as np
+import pyspiel
     import rulesplay.adapters.openspiel  # registers the games
     game = pyspiel.load_game("rulesplay", {"ruleset": "classics/hearts", "players": 4,
                                            "options": "target:20"})
@@ -25,12 +26,16 @@ one text):
   plays what ``rulesplay run --seed SEED`` plays, the next ``SEED + 1``, and so on.
 - ``engine``: ``compiled`` (default) or ``interpret``; ``reward``: ``win`` (default) or
   ``score``.
+- ``recall_tokens`` (default 1024): the tokens of a seat's record of what it observed
+  (:mod:`rulesplay.adapters.recall`: perfect recall) in the information state tensor.
 
 Actions are :mod:`rulesplay.encode`'s fixed action space (a decision of several cards with
 many ways is chosen card by card: the same player moves again until its ``done``).
 Rewards come at the end only: with ``reward=win`` +1 to each winner and -1 to every other
 seat (0 to all when every seat wins), as the PettingZoo adapter gives them; with
-``reward=score`` each seat's final score. The game is declared general-sum. A state
+``reward=score`` each seat's final score. A game that reaches its ``decisions`` or
+``total`` limit without ending is terminal there, cut short, with zero returns
+(:meth:`RulesplayState.truncation` says so). The game is declared general-sum. A state
 pickles (OpenSpiel's ``serialize``) as the engine's save JSON (:meth:`State.to_json`).
 """
 
@@ -39,8 +44,10 @@ from __future__ import annotations
 import functools
 import json
 import random
+import re
 from typing import Any
 
+import numpy as np
 import pyspiel
 
 from ..encode.tensor import Spaces
@@ -51,15 +58,21 @@ from ..errors import RulesError
 from ..limits import MAX_INT
 from ..shipped import shipped_names
 from . import chance
+from .budget import spent
 from .openspiel_observe import SeatObserver, view_text
+from .recall import Recorder
 
 __all__ = ["RulesplayGame", "RulesplayState", "parse_options", "shipped_game_names"]
 
 PREFIX = "rulesplay"
 REWARDS = ("win", "score")
+# What OpenSpiel's serialize writes: the history, the move number and the pickled state.
+_SERIALIZED = re.compile(r"history=[-0-9:, ]*\nmove_number=\d+\n__dict__=[A-Za-z0-9+/=]+\s*\Z")
 # Every parameter a registered game takes, with its default (OpenSpiel types them by it).
 PARAMS: dict[str, Any] = {"players": 0, "options": "", "explicit_chance": False,
-                          "seed": 0, "engine": ENGINES[0], "reward": "win"}
+                          "seed": 0, "engine": ENGINES[0], "reward": "win",
+                          "recall_tokens": 1024}
+MAX_RECALL_TOKENS = 1 << 20
 
 
 def parse_options(text: str) -> dict[str, str]:
@@ -136,6 +149,12 @@ class RulesplayGame(pyspiel.Game):  # type: ignore[misc]  # (pyspiel publishes n
             raise ValueError(f"engine '{p['engine']}': use {' or '.join(ENGINES)}")
         if p["reward"] not in REWARDS:
             raise ValueError(f"reward '{p['reward']}': use 'win' or 'score'")
+        self.recall_tokens = int(p["recall_tokens"])
+        if not 0 <= self.recall_tokens <= MAX_RECALL_TOKENS:
+            raise ValueError(f"recall_tokens {self.recall_tokens}: give 0 to "
+                             f"{MAX_RECALL_TOKENS} (the tokens of a seat's record in the "
+                             "information state tensor)")
+        self.ruleset = path
         self.rules = _load(path, str(p["options"]), str(p["engine"]))
         n = int(p["players"]) or self.rules.usual_players
         self.spaces = _spaces(self.rules, n)
@@ -159,6 +178,35 @@ class RulesplayGame(pyspiel.Game):  # type: ignore[misc]  # (pyspiel publishes n
         super().__init__(_game_type(short_name, spec, self.explicit, self.rules.player_range),
                          info, given)
 
+    def describe(self) -> str:
+        """The game a state of this game belongs to, in words (a save names it, and a save
+        is refused by another game with both names): ruleset, players, options, chance."""
+        opts = str(self.get_parameters().get("options", ""))
+        return (f"{self.ruleset} for {self.program.layout.n} players"
+                + (f" with options '{opts}'" if opts else "")
+                + (" with explicit chance" if self.explicit else ""))
+
+    def deserialize_state(self, text: str) -> RulesplayState:
+        """A state from :meth:`RulesplayState.serialize`'s text.
+
+        Raises:
+            ValueError: ``text`` is not a serialized rulesplay state, is damaged, or is a
+                state of another game (the message names both games).
+        """
+        if not isinstance(text, str) or not _SERIALIZED.match(text):
+            raise ValueError("deserialize_state: the text is not a serialized rulesplay "
+                             "state (one is made by state.serialize(): 'history=...', "
+                             "'move_number=...' and '__dict__=...' lines)")
+        try:
+            state: RulesplayState = super().deserialize_state(text)
+        except ValueError:
+            raise
+        except Exception as exc:  # noqa: BLE001  (pickle's and OpenSpiel's many errors)
+            raise ValueError("deserialize_state: the serialized state is damaged "
+                             f"({type(exc).__name__}: {str(exc).splitlines()[0][:120]})"
+                             ) from None
+        return state
+
     def new_initial_state(self, *_: Any) -> RulesplayState:
         """A new game (built when first used: OpenSpiel makes one for every clone)."""
         return RulesplayState(self)
@@ -179,7 +227,7 @@ class RulesplayGame(pyspiel.Game):  # type: ignore[misc]  # (pyspiel publishes n
                 iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER):
             raise ValueError("the rulesplay adapter observes as one seat with public "
                              "information (private_info=SINGLE_PLAYER, public_info=True)")
-        return SeatObserver(self.spaces, perfect)
+        return SeatObserver(self.spaces, perfect, self.recall_tokens)
 
     def next_seed(self) -> int:
         """The seed of the next state built without explicit chance."""
@@ -198,17 +246,21 @@ class RulesplayGame(pyspiel.Game):  # type: ignore[misc]  # (pyspiel publishes n
 
 class _Core:
     """The engine side of one OpenSpiel state: the engine's state (or, at a chance node,
-    the step pending on chance) and the current player's partial selection. Copied with
+    the step pending on chance), the current player's partial selection (card numbers in
+    the order picked) and every seat's record (:mod:`~rulesplay.adapters.recall`). Copied
+    with
     ``copy.deepcopy`` (OpenSpiel's clone) by the engine's cheap clone; pickled
     (OpenSpiel's serialize) as the engine's save JSON."""
 
-    __slots__ = ("game", "pending", "selection", "state")
+    __slots__ = ("game", "pending", "recorder", "seen", "selection", "state")
 
     def __init__(self, game: RulesplayGame) -> None:
         self.game = game
         self.state: State | None = None
         self.pending: chance.Pending | None = None
         self.selection: tuple[int, ...] = ()
+        self.recorder = Recorder(game.program.layout.n)
+        self.seen: tuple[State | None, list[dict[str, Any] | None]] = (None, [])
 
     def ensure(self) -> _Core:
         """Build the game's start on first use."""
@@ -217,15 +269,37 @@ class _Core:
             if g.explicit:
                 self.set(chance.start(g.program, g.seed))
             else:
-                self.state = g.rules.new_state(g.program.layout.n, seed=g.next_seed())
+                self.set(g.rules.new_state(g.program.layout.n, seed=g.next_seed()))
         return self
 
     def set(self, result: State | chance.Pending) -> None:
-        """Hold ``result``: the state after a step, or the step pending on chance."""
+        """Hold ``result``: the state after a step (every seat records what it observes
+        of it), or the step pending on chance."""
         if isinstance(result, chance.Pending):
             self.pending = result
         else:
             self.state, self.pending = result, None
+            self.seen = (None, [])  # (the state changed: its views are worked out again)
+            self.recorder.observe(result, lambda seat: self.observation(result, seat))
+
+    def observation(self, state: State, seat: int) -> dict[str, Any]:
+        """``state.observation(seat)``, worked out once per state and seat until the state
+        changes (the record, the strings and the tensors of a step all read it)."""
+        held, views = self.seen
+        if held is not state:
+            views = [None] * self.game.program.layout.n
+            self.seen = (state, views)
+        obs = views[seat]
+        if obs is None:
+            obs = views[seat] = state.observation(seat)
+        return obs
+
+    def over(self) -> bool:
+        """Whether the game is over: finished, or cut short by its budget
+        (:func:`~rulesplay.adapters.budget.spent`)."""
+        s = self.state
+        return self.pending is None and s is not None and (s.terminal or
+                                                            spent(s) is not None)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Core:
         self.ensure()
@@ -233,13 +307,15 @@ class _Core:
         c.state = None if self.state is None else self.state.clone()
         c.pending = None if self.pending is None else self.pending.copy()
         c.selection = self.selection
+        c.recorder = self.recorder.copy()
         return c
 
     def __reduce__(self) -> tuple[Any, tuple[str]]:
         self.ensure()
-        data = {"state": None if self.state is None else self.state.to_json(),
+        data = {"game": self.game.describe(),
+                "state": None if self.state is None else self.state.to_json(),
                 "pending": None if self.pending is None else self.pending.save(),
-                "selection": list(self.selection)}
+                "selection": list(self.selection), "recorder": self.recorder.save()}
         return _Saved, (json.dumps(data),)
 
 
@@ -254,12 +330,27 @@ class _Saved:
         """The core this save holds, in ``game``.
 
         Raises:
-            RulesError: the save does not fit the game.
+            ValueError: the save is damaged, or of another game (both named).
         """
-        d = json.loads(self.text)
+        try:
+            return self._resolve(game)
+        except ValueError:
+            raise
+        except (RulesError, LookupError, TypeError, AttributeError) as exc:
+            raise ValueError(f"the serialized state is damaged: {exc}") from None
+
+    def _resolve(self, game: RulesplayGame) -> _Core:
+        try:
+            d = json.loads(self.text)
+        except ValueError:
+            d = None
         core = _Core(game)
         if not isinstance(d, dict) or not {"state", "pending", "selection"} <= set(d):
-            raise RulesError("the serialized state is damaged or not a rulesplay state")
+            raise ValueError("the serialized state is damaged or not a rulesplay state")
+        if d.get("game", game.describe()) != game.describe():
+            raise ValueError(f"the serialized state is of {d['game']}, not of this game "
+                             f"({game.describe()}): deserialize it with the game it was "
+                             "saved from")
         if d["state"] is not None:
             core.state = State.from_json(d["state"], game.rules)
         p = d["pending"]
@@ -273,6 +364,11 @@ class _Saved:
             core.pending = chance.Pending(game.program, p["seed"], False, before, action,
                                           list(p["outcomes"]), int(p["need"]))
         core.selection = tuple(d["selection"])
+        if "recorder" in d:
+            core.recorder = Recorder.load(d["recorder"], game.program.layout.n)
+        elif core.state is not None:  # (a save of before the records: from its state)
+            state = core.state
+            core.recorder.observe(state, lambda seat: state.observation(seat))
         return core
 
 
@@ -308,24 +404,32 @@ class RulesplayState(pyspiel.State):  # type: ignore[misc]  # (pyspiel publishes
     # ------------------------------------------------------------ the OpenSpiel API
     def current_player(self) -> int:
         """The seat to decide; ``PlayerId.CHANCE`` at a chance node, ``TERMINAL`` at the
-        end."""
+        end (or when the game's budget is spent: see :meth:`is_terminal`)."""
         c = self.core
         if c.pending is not None:
             return int(pyspiel.PlayerId.CHANCE)
         assert c.state is not None
-        if c.state.terminal:
+        if c.over():
             return int(pyspiel.PlayerId.TERMINAL)
         return c.state.current_player()
 
     def is_terminal(self) -> bool:
-        """Whether the game is over."""
+        """Whether the game is over: finished by its rules, or cut short at its
+        ``decisions`` or ``total`` limit (truncated: zero returns; :meth:`truncation`
+        says why)."""
+        return self.core.over()
+
+    def truncation(self) -> str | None:
+        """Why the game was cut short (the engine's message for the limit reached), or
+        None when it was not (it goes on, or ended by its rules)."""
         c = self.core
-        return c.pending is None and c.state is not None and c.state.terminal
+        return None if c.pending is not None or c.state is None else spent(c.state)
 
     def _legal_actions(self, player: int) -> list[int]:
         """The legal action indices of ``player`` (none unless it is to decide), sorted."""
         c = self.core
-        if c.state is None or c.pending is not None or player != c.state.current_player():
+        if c.state is None or c.pending is not None or player != c.state.current_player() \
+                or c.over():
             return []
         return c.game.spaces.legal_indices(c.state, c.selection)
 
@@ -359,34 +463,90 @@ class RulesplayState(pyspiel.State):  # type: ignore[misc]  # (pyspiel publishes
             return
         assert c.state is not None
         spaces, s = c.game.spaces, c.state
-        if action not in spaces.legal_indices(s, c.selection):
-            aid = spaces.actions.ids[action] if 0 <= action < spaces.num_actions else action
-            raise ValueError(f"action {action} ({aid}) is not legal now")
+        legal = [] if c.over() else spaces.legal_indices(s, c.selection)
+        if action not in legal:
+            raise ValueError(spaces.refusal(action, legal))
         aid, name = spaces.actions.ids[action], s.decision_name()
         if name in spaces.actions.sequenced:
             if aid.startswith(f"{name}:+"):
                 card = spaces.card_index[aid.split(":+", 1)[1]]
-                c.selection = tuple(sorted((*c.selection, card)))
+                c.selection = (*c.selection, card)  # (in the order picked: recalled)
+                c.recorder.pick(s.current_player(), int(action))
                 return
             if aid == f"{name}:done":
-                aid = next(a.id for a in s.legal_actions() if a.value == c.selection)
+                chosen = tuple(sorted(c.selection))
+                aid = next(a.id for a in s.legal_actions() if a.value == chosen)
         c.selection = ()
         if c.game.explicit:
             c.set(chance.apply(s, aid))
         else:
             s.apply(aid)
+            c.set(s)
+
+    def apply_action(self, action: int) -> None:
+        """OpenSpiel's ``apply_action``, with a bad index refused in words.
+
+        Raises:
+            ValueError: an index or outcome that is not legal now (the message lists the
+                legal ones), or an action at the end of the game.
+        """
+        if isinstance(action, bool) or not isinstance(action, int | np.integer) \
+                or action < 0:
+            c = self.core
+            if c.pending is not None:
+                raise ValueError(f"chance outcome {action!r} is not one of "
+                                 f"0..{c.pending.need - 1}")
+            raise ValueError(c.game.spaces.refusal(
+                action, self._legal_actions(self.current_player())))
+        super().apply_action(action)
+
+    def observation_tensor(self, player: int | None = None) -> list[float]:
+        """OpenSpiel's ``observation_tensor``, a seat out of range refused in words.
+
+        Raises:
+            ValueError: ``player`` is not a seat of this game.
+        """
+        return list(super().observation_tensor(self._seat(player)))
+
+    def information_state_tensor(self, player: int | None = None) -> list[float]:
+        """OpenSpiel's ``information_state_tensor``, a seat out of range refused in words.
+
+        Raises:
+            ValueError: ``player`` is not a seat of this game.
+        """
+        return list(super().information_state_tensor(self._seat(player)))
+
+    def _seat(self, player: int | None) -> int:
+        """``player``, or the current player when None.
+
+        Raises:
+            ValueError: not a seat of the game (at a chance node or the end, None).
+        """
+        seat = self.current_player() if player is None else player
+        n = self.core.game.program.layout.n
+        if isinstance(seat, bool) or not isinstance(seat, int | np.integer) \
+                or not 0 <= seat < n:
+            raise ValueError(f"player {seat} is not a seat of this game: seats are 0 to "
+                             f"{n - 1}" + (" (give the player: none is to act now)"
+                                           if player is None else ""))
+        return int(seat)
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
             return f"chance:{action}"
-        return str(self.core.game.spaces.actions.ids[action])
+        ids = self.core.game.spaces.actions.ids
+        if not 0 <= action < len(ids):
+            raise ValueError(f"action {action} is not an action of this game (indices run "
+                             f"0 to {len(ids) - 1})")
+        return str(ids[action])
 
     def returns(self) -> list[float]:
         """At the end, per seat: +1 win / -1 loss (0 to all when all win), or the final
-        score with ``reward=score``; zeros before."""
+        score with ``reward=score``; zeros before, and zeros for a game cut short at its
+        limit (no winner, no final score)."""
         c = self.core
         n = c.game.program.layout.n
-        if not self.is_terminal():
+        if not self.is_terminal() or self.truncation() is not None:
             return [0.0] * n
         assert c.state is not None
         if c.game.reward == "score":
@@ -413,7 +573,9 @@ class RulesplayState(pyspiel.State):  # type: ignore[misc]  # (pyspiel publishes
             prog = s.program
             lines.append(f"phase {prog.phase_name(s) or '-'} | to decide: "
                          f"{s.current_player()} {s.decision_name() or '-'}"
-                         + (" | terminal" if s.terminal else ""))
+                         + (" | terminal" if s.terminal else "")
+                         + (" | cut short at its limit" if c.over() and not s.terminal
+                            else ""))
             if c.selection:
                 lines.append("selection " + " ".join(prog.card_ids[x] for x in c.selection))
             for z, cards in enumerate(s.zones):
@@ -438,7 +600,7 @@ class RulesplayState(pyspiel.State):  # type: ignore[misc]  # (pyspiel publishes
             ValueError: at a chance node or at the end.
         """
         c = self.core
-        if c.pending is not None or c.state is None or c.state.terminal:
+        if c.pending is not None or c.state is None or c.over():
             raise ValueError("resample_from_infostate needs a decision node")
         rng = sampler if isinstance(sampler, random.Random) else \
             random.Random(int(float(sampler()) * 2 ** 53))
@@ -452,7 +614,9 @@ class RulesplayState(pyspiel.State):  # type: ignore[misc]  # (pyspiel publishes
         out = RulesplayState(c.game)
         core = _Core(c.game)
         core.state = world
+        core.seen = (None, [])
         core.selection = c.selection if player == c.state.current_player() else ()
+        core.recorder = c.recorder.copy()  # (the player's record: what it has observed)
         out._core = core
         return out
 
@@ -467,14 +631,13 @@ class RulesplayState(pyspiel.State):  # type: ignore[misc]  # (pyspiel publishes
         return self._text(player, False)
 
     def _text(self, player: int | None, perfect: bool) -> str:
-        seat = self.current_player() if player is None else player
-        n = self.core.game.program.layout.n
-        if not 0 <= seat < n:
-            raise ValueError(f"player {seat} is not a seat of this game: seats are 0 to {n - 1}")
+        seat = self._seat(player)
         view, mine = self.view(seat)
         if view is None:
             return f"seat {seat}\nthe game's start (chance)"
-        return view_text(self.core.game.spaces, view, seat, mine, perfect)
+        recall = self.core.recorder.summary(seat) if perfect else None
+        return view_text(self.core.game.spaces, view, seat, mine, recall,
+                         self.core.observation(view, seat))
 
 
 def _short_names() -> dict[str, str]:

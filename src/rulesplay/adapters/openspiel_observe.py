@@ -3,15 +3,18 @@
 - **Observation** (``observation_string``/``observation_tensor``): the seat's view now,
   :meth:`~rulesplay.encode.tensor.Spaces.observe`'s vector (``rulesplay spaces FILE``
   prints its layout), with the seat's own partial selection of a decision chosen card by
-  card. The string is the seat, the pending decision's name, its selection and
-  ``state.observation(seat)`` as JSON (sorted keys).
-- **Information state** (``information_state_string``/``..._tensor``): the observation
-  and the decisions so far as the seat knows them (``state.public_history(seat)``: another
-  seat's secret choice, or its choice of a card the seat never saw, is ``?``). The string
-  lists them in order (perfect recall). The tensor adds to the observation vector, per
-  seat, how many times it took each action index, and one more entry for its decisions the
-  seat does not know (a decision of several cards counts each card's ``+`` index and its
-  ``done``): the order of past decisions is not in the tensor.
+  card. The string is the seat, the pending decision's name, its selection (in the order
+  it picked the cards) and ``state.observation(seat)`` as JSON (sorted keys).
+- **Information state** (``information_state_string``/``..._tensor``): perfect recall,
+  from the seat's record of what it has observed, in order
+  (:mod:`~rulesplay.adapters.recall`: each decision as it knows it, its own picks card by
+  card, and its view each time it changed, so a card it saw and that was covered later is
+  not forgotten). The string is the observation's, the decisions so far as the seat knows
+  them (``state.public_history(seat)``: ``?`` for another seat's secret choice, or its
+  choice of a card the seat never saw) and the record's length and digest. The tensor is
+  the observation vector followed by ``2 * (recall_tokens + 1)`` entries: the record's
+  length, 1 when it is longer than ``recall_tokens``, then per token of its last
+  ``recall_tokens`` 1 and the token's 24-bit id (the game's ``recall_tokens`` parameter).
 
 At a chance node (explicit chance) the view is of the position before the step being
 drawn (the game's start: an empty view, a zero tensor).
@@ -30,7 +33,7 @@ if TYPE_CHECKING:
     from ..encode.tensor import Spaces
     from ..engine.state import State
 
-__all__ = ["SeatObserver", "history_counts", "view_text"]
+__all__ = ["SeatObserver", "view_text"]
 
 
 class SeatObserver:
@@ -39,22 +42,24 @@ class SeatObserver:
     Args:
         spaces: the game's spaces (the observation layout and the action space).
         perfect_recall: True for the information state, False for the observation.
+        recall_tokens: with perfect recall, the tokens of a seat's record in the tensor.
 
     Attributes:
         tensor: float32, shape ``(spaces.obs_size,)``, or with perfect recall
-            ``(obs_size + n * (num_actions + 1),)``; written by :meth:`set_from`.
+            ``(obs_size + 2 * (recall_tokens + 1),)``; written by :meth:`set_from`.
         dict: views into it: ``observation`` (obs_size,) and with perfect recall
-            ``history`` (n, num_actions + 1).
+            ``recall`` (2 * (recall_tokens + 1),).
     """
 
-    def __init__(self, spaces: Spaces, perfect_recall: bool) -> None:
+    def __init__(self, spaces: Spaces, perfect_recall: bool, recall_tokens: int = 0) -> None:
         self.spaces, self.perfect_recall = spaces, perfect_recall
-        n, obs = spaces.program.layout.n, spaces.obs_size
-        extra = n * (spaces.num_actions + 1) if perfect_recall else 0
+        self.recall_tokens = recall_tokens
+        obs = spaces.obs_size
+        extra = 2 * (recall_tokens + 1) if perfect_recall else 0
         self.tensor = np.zeros(obs + extra, np.float32)
         self.dict: dict[str, Any] = {"observation": self.tensor[:obs]}
         if perfect_recall:
-            self.dict["history"] = self.tensor[obs:].reshape(n, spaces.num_actions + 1)
+            self.dict["recall"] = self.tensor[obs:]
 
     def set_from(self, state: Any, player: int) -> None:
         """Write ``player``'s view of ``state`` (the adapter's state) into :attr:`tensor`."""
@@ -62,58 +67,36 @@ class SeatObserver:
         self.tensor.fill(0)
         if view is None:
             return
-        self.dict["observation"][:] = self.spaces.observe(view, player, selection)
+        seen = state.core.observation(view, player)
+        self.dict["observation"][:] = self.spaces.observe(view, player, selection, seen)
         if self.perfect_recall:
-            self.dict["history"][:] = history_counts(self.spaces, view, player)
+            state.core.recorder.tensor(player, self.recall_tokens, self.dict["recall"])
 
     def string_from(self, state: Any, player: int) -> str:
         """``player``'s view of ``state`` (the adapter's state) as text."""
         view, selection = state.view(player)
         if view is None:
             return f"seat {player}\nthe game's start (chance)"
-        return view_text(self.spaces, view, player, selection, self.perfect_recall)
+        recall = state.core.recorder.summary(player) if self.perfect_recall else None
+        return view_text(self.spaces, view, player, selection, recall,
+                         state.core.observation(view, player))
 
 
 def view_text(spaces: Spaces, s: State, seat: int, selection: tuple[int, ...],
-              perfect_recall: bool) -> str:
+              recall: str | None, seen: dict[str, Any] | None = None) -> str:
     """Seat ``seat``'s view of ``s`` as text: the seat, the pending decision, its own
-    selection (card ids), its observation as JSON (sorted keys) and, with
-    ``perfect_recall``, every decision so far as ``seat:action id`` (``?`` for one it does
-    not know)."""
+    selection (card ids, in the order picked), its observation as JSON (sorted keys) and,
+    for the information state (``recall`` given: the record's summary line), every
+    decision so far as ``seat:action id`` (``?`` for one it does not know) and ``recall``.
+    ``seen``: ``s.observation(seat)`` when the caller has it already."""
     ids = spaces.program.card_ids
     lines = [f"seat {seat}", f"decision {s.decision_name() or '-'}"]
     if selection:
         lines.append("selection " + " ".join(ids[c] for c in selection))
-    lines.append(json.dumps(s.observation(seat), sort_keys=True, ensure_ascii=False,
-                            separators=(",", ":"), default=str))
-    if perfect_recall:
+    lines.append(json.dumps(s.observation(seat) if seen is None else seen, sort_keys=True,
+                            ensure_ascii=False, separators=(",", ":"), default=str))
+    if recall is not None:
         lines.append("history " + " ".join(f"{p}:{aid or '?'}"
                                            for p, aid in s.public_history(seat)))
+        lines.append(recall)
     return "\n".join(lines)
-
-
-def history_counts(spaces: Spaces, s: State, seat: int) -> Any:
-    """Per seat, how many times it took each action index as ``seat`` knows the history,
-    and in the last column its decisions ``seat`` does not know: float32, shape
-    ``(n, num_actions + 1)``. A set of cards chosen as one action counts as its cards'
-    ``NAME:+ID`` indices and ``NAME:done`` when the decision is chosen card by card."""
-    acts = spaces.actions
-    out = np.zeros((spaces.program.layout.n, len(acts) + 1), np.float32)
-    for p, aid in s.public_history(seat):
-        if aid is None:
-            out[p, -1] += 1
-            continue
-        i = acts.index.get(aid)
-        if i is not None:
-            out[p, i] += 1
-            continue
-        name, _, rest = aid.partition(":")
-        if name in acts.sequenced:
-            for cid in rest.split("+"):
-                j = acts.index.get(f"{name}:+{cid}")
-                if j is not None:
-                    out[p, j] += 1
-            out[p, acts.index[f"{name}:done"]] += 1
-        else:
-            out[p, -1] += 1
-    return out

@@ -19,7 +19,9 @@ until its ``done``. ``reset(seed=S)`` plays the deal ``rulesplay run --seed S`` 
 ``reset()`` without a seed draws the next seed from the last one given (from entropy
 before any). Rewards come at the end: +1 to each winner and -1 to each other seat (0 to
 all when every seat wins), or with ``reward="score"`` each seat's final score; ``info`` then
-holds ``scores`` and ``winners``. The ruleset's options are fixed when the environment is
+holds ``scores`` and ``winners``. A game that reaches its ``decisions`` or ``total`` limit
+without ending is truncated there: ``truncations`` set for every agent, zero rewards,
+``info["truncated"]`` the limit's message. The ruleset's options are fixed when the environment is
 made; ``reset``'s own ``options`` are ignored.
 """
 
@@ -33,11 +35,13 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
+from ..encode.actions import SpaceError
 from ..encode.tensor import Chooser, Spaces
 from ..engine.actions import Action
 from ..engine.game import Game, load
 from ..engine.state import State
 from ..limits import MAX_INT
+from .budget import spent
 
 __all__ = ["RulesplayEnv", "env"]
 
@@ -108,10 +112,39 @@ class RulesplayEnv(AECEnv):  # type: ignore[misc]  # (pettingzoo publishes no ty
         self._seeds = random.Random()
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
-        return self.observation_spaces[agent]
+        """``agent``'s observation space (every agent's is the same).
+
+        Raises:
+            ValueError: not one of :attr:`possible_agents`.
+        """
+        return self.observation_spaces[self.possible_agents[self._seat(agent)]]
 
     def action_space(self, agent: str) -> spaces.Space[Any]:
-        return self.action_spaces[agent]
+        """``agent``'s action space, ``Discrete(num_actions)``.
+
+        Raises:
+            ValueError: not one of :attr:`possible_agents`.
+        """
+        return self.action_spaces[self.possible_agents[self._seat(agent)]]
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """The agent to act's observation, cumulative reward, terminated, truncated and
+        info (PettingZoo's ``last``).
+
+        Raises:
+            RuntimeError: before :meth:`reset`.
+        """
+        self._started("last")
+        return super().last(observe)  # type: ignore[no-any-return]
+
+    def agent_iter(self, max_iter: int = 2**63) -> Any:
+        """The agents in turn until every one is done (PettingZoo's ``agent_iter``).
+
+        Raises:
+            RuntimeError: before :meth:`reset`.
+        """
+        self._started("agent_iter")
+        return super().agent_iter(max_iter)
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Deal a new game: seeded ``seed`` (the deal ``rulesplay run --seed`` gives), or
@@ -141,10 +174,18 @@ class RulesplayEnv(AECEnv):  # type: ignore[misc]  # (pettingzoo publishes no ty
 
     def observe(self, agent: str) -> dict[str, Any]:
         """``{"observation": float32 (obs_size,), "action_mask": int8 (num_actions,)}``
-        for ``agent``; the mask is all zeros when it is not that agent's turn."""
+        for ``agent``; the mask is all zeros when it is not that agent's turn, and once
+        the episode is over.
+
+        Raises:
+            RuntimeError: before :meth:`reset`.
+            ValueError: ``agent`` is not one of the environment's agents.
+        """
+        self._started("observe")
         assert self.chooser is not None and self.state is not None
-        seat = self.possible_agents.index(agent)
-        mask = self.chooser.mask() if seat == self.state.current_player() else \
+        seat = self._seat(agent)
+        mask = self.chooser.mask() if seat == self.state.current_player() and not (
+            self.terminations[agent] or self.truncations[agent]) else \
             np.zeros(self.spaces.num_actions, dtype=np.int8)
         return {"observation": self.chooser.observe(seat), "action_mask": mask}
 
@@ -152,21 +193,56 @@ class RulesplayEnv(AECEnv):  # type: ignore[misc]  # (pettingzoo publishes no ty
         """Take action index ``action`` for the agent to act (None once it is done).
 
         Raises:
-            SpaceError: an index that is not legal now.
+            RuntimeError: before :meth:`reset`, or after every agent is done.
+            SpaceError: an index that is not legal now, or None from an agent still
+                playing (the message lists the legal indices).
         """
+        self._started("step")
+        if not self.agents:
+            raise RuntimeError("the episode is over and every agent is done: call "
+                               "reset() to play again")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
         assert self.chooser is not None and self.state is not None
+        if action is None or isinstance(action, bool) or \
+                not isinstance(action, int | np.integer):
+            raise SpaceError(self.spaces.refusal(action, self.chooser.legal_indices())
+                             + f" ({agent} is still playing: None is for an agent done)"
+                             * (action is None))
         self._cumulative_rewards[agent] = 0
-        self.chooser.step(int(action))  # type: ignore[arg-type]  # (None only when done)
+        self.chooser.step(int(action))
         if self.state.is_terminal():
             self._finish()
+        else:
+            self._truncate_if_spent()
         self._select()
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
+
+    def _started(self, call: str) -> None:
+        """Refuse ``call`` before the first :meth:`reset`.
+
+        Raises:
+            RuntimeError: no game yet.
+        """
+        if self.state is None:
+            raise RuntimeError(f"{call}() before reset(): call reset() (or "
+                               "reset(seed=S)) first to deal a game")
+
+    def _seat(self, agent: str) -> int:
+        """The seat of ``agent``.
+
+        Raises:
+            ValueError: not one of :attr:`possible_agents`.
+        """
+        try:
+            return self.possible_agents.index(agent)
+        except ValueError:
+            raise ValueError(f"no agent {agent!r}: the agents are "
+                             f"{', '.join(self.possible_agents)}") from None
 
     def _finish(self) -> None:
         assert self.state is not None
@@ -179,6 +255,18 @@ class RulesplayEnv(AECEnv):  # type: ignore[misc]  # (pettingzoo publishes no ty
                 self.rewards[a] = 0 if len(winners) == n else 1 if i in winners else -1
             self.terminations[a] = True
             self.infos[a] = {"scores": list(scores), "winners": list(winners)}
+
+    def _truncate_if_spent(self) -> None:
+        """At the game's ``decisions`` or ``total`` limit, end the episode as truncated
+        for every agent: zero rewards, ``info["truncated"]`` the engine's message."""
+        assert self.state is not None
+        why = spent(self.state)
+        if why is None:
+            return
+        for a in self.possible_agents:
+            self.rewards[a] = 0
+            self.truncations[a] = True
+            self.infos[a] = {"truncated": why}
 
     def indices_of(self, action: Action) -> list[int]:
         """The action indices that take the game's ``action`` (one of

@@ -66,15 +66,16 @@ class Spaces:
                             for e in self.program.ruleset.enums}
         self._team_index = {t: i for i, t in enumerate(self.program.layout.team_members)}
 
-    def observe(self, state: State, seat: int, selection: tuple[int, ...] = ()) -> Vector:
+    def observe(self, state: State, seat: int, selection: tuple[int, ...] = (),
+                seen: dict[str, Any] | None = None) -> Vector:
         """Seat ``seat``'s observation of ``state``: float32, shape ``(obs_size,)``, built
         from ``state.observation(seat)`` only (plus the pending decision's name and
         ``selection``, the card numbers this seat has added so far to a sequenced
-        decision)."""
+        decision). ``seen``: that observation when the caller has it already."""
         lay, prog = self.layout, self.program
         n = prog.layout.n
         out = np.zeros(self.obs_size, dtype=np.float32)
-        obs = state.observation(seat)
+        obs = state.observation(seat) if seen is None else seen
         for seg in lay.segments:
             o, kind = seg.offset, seg.kind
             if kind == "seat":
@@ -147,6 +148,30 @@ class Spaces:
             out[o + self.layout.face_of[v]] = 1
         elif typ in self._enum_index:
             out[o + self._enum_index[typ][v]] = 1
+
+    def refusal(self, index: object, legal: list[int], shown: int = 6) -> str:
+        """Why action index ``index`` cannot be taken, and the indices that can (at most
+        ``shown`` of them with their ids, then how many more).
+
+        Args:
+            index: the index asked for (any value: a wrong type is said too).
+            legal: the legal indices now, ascending.
+            shown: how many legal indices to name.
+        """
+        ids = self.actions.ids
+        if isinstance(index, bool) or not isinstance(index, int | np.integer):
+            head = f"action {index!r} is not an action index (a whole number)"
+        elif not 0 <= index < self.num_actions:
+            head = f"action {index} is not an action of this game (indices run 0 to " \
+                   f"{self.num_actions - 1})"
+        else:
+            head = f"action {index} ({ids[index]}) is not legal now"
+        if not legal:
+            return f"{head}; no action is legal now (the game is over, or another seat is " \
+                   "to act)"
+        named = ", ".join(f"{i} ({ids[i]})" for i in legal[:shown])
+        more = f" and {len(legal) - shown} more" if len(legal) > shown else ""
+        return f"{head}; legal now: {named}{more}"
 
     def legal_indices(self, state: State, selection: tuple[int, ...] = ()) -> list[int]:
         """The indices legal now, ascending (see :meth:`Chooser.mask`).
@@ -227,10 +252,9 @@ class Chooser:
         Raises:
             SpaceError: ``index`` is not legal now.
         """
-        if index not in self.legal_indices():
-            aid = self.spaces.actions.ids[index] if 0 <= index < self.spaces.num_actions \
-                else str(index)
-            raise SpaceError(f"action {index} ({aid}) is not legal now")
+        legal = [] if self.state.is_terminal() else self.legal_indices()
+        if index not in legal:
+            raise SpaceError(self.spaces.refusal(index, legal))
         aid = self.spaces.actions.ids[index]
         state, name = self.state, self.state.decision_name()
         if name in self.spaces.actions.sequenced and aid.startswith(f"{name}:+"):
