@@ -6,6 +6,7 @@ Used by the phase compiler (:mod:`rulesplay.engine.lower`).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -161,6 +162,9 @@ def listing(prog: Program) -> str:
             last = span if span.line else last
             out.append(text)
         out.append("")
+    used = re.findall(r"\b_q\d+\b", "\n".join(r.source for r in routines))
+    for name in dict.fromkeys(used):  # any/all of a test, a loop of its own (quantify.py)
+        out += ["# (generated)", routines[0].fn.__globals__[name].source]
     return "\n".join(out)
 
 
