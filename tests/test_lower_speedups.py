@@ -92,3 +92,24 @@ def test_any_and_all_are_loops_that_stop_where_the_generator_stops(seed: int) ->
     # any stops at the first card (the next would divide by zero); all of an empty pile
     # is yes without a test (its division by zero is never made).
     assert state.is_terminal() and state.scores() == [11, 11]
+
+
+def test_a_loop_reads_the_state_once_and_without_a_state_as_written() -> None:
+    from rulesplay.engine.codegen import HELPERS
+    from rulesplay.engine.quantify import quantifier
+
+    ns: dict[str, object] = dict(HELPERS, k1=[0, 1, 2, 3])
+    call = quantifier(ns, "any", "((k1[it] > 1) and (k1[it] == s.g[0]))", "cards", False)
+    assert call is not None and call.endswith("(s, cards)")
+    fast = ns[call.split("(")[0]]
+    assert "_v0 = s.g[0]" in fast.source  # type: ignore[attr-defined]
+
+    class State:
+        g = [3]
+
+    assert fast(State(), [0, 3]) is True and fast(State(), [0, 2]) is False  # type: ignore[operator]
+    # No state (while cards and options are made): the test as written, so a read fails
+    # only where the generator's would.
+    assert fast(None, [0, 1]) is False  # type: ignore[operator]
+    with pytest.raises(AttributeError):
+        fast(None, [0, 2])  # type: ignore[operator]
