@@ -32,7 +32,7 @@ LAYERS: dict[str, int] = {
     # 3. the run-time nodes
     "effects": 3, "choices": 3, "tricks": 3, "routines": 3, "card_sets": 3,
     # 4. compilers of expressions and of display texts
-    "codegen": 4, "expr_facts": 4, "texts": 4,
+    "codegen": 4, "expr_facts": 4, "quantify": 4, "texts": 4,
     # 5. the compile step: tables and nodes from the checked IR, a whole program
     "options": 5, "tables": 5, "compile_effects": 5, "compile_stmts": 5, "lower": 5,
     "lower_trick": 5, "routine_code": 5,

@@ -172,7 +172,8 @@ class _Record:
     """One earlier decision by another seat: the state before it (private) and the action."""
 
     __slots__ = ("seat", "action", "act", "state", "zones", "hidden", "work", "work_key", "excl",
-                 "tested", "traffic", "past", "frame", "checked", "over", "told", "fixed")
+                 "tested", "traffic", "past", "frame", "checked", "over", "told", "fixed",
+                 "source")
 
     def __init__(self, state: State, observer: int, action: str) -> None:
         self.seat = state.current_player()
@@ -195,6 +196,7 @@ class _Record:
         self.over = False  # unseen moves since into or out of each of its zones: no check
         self.told: Told | None = None  # its history as the observer knows it (told_history)
         self.fixed: bool | None = None  # legal whatever the cards (_fixed), once worked out
+        self.source: int | None = None  # the zone its card was taken from (_by_exclusions)
 
 
 class _Frame:
@@ -455,11 +457,11 @@ class InfoSet:
             A new :class:`State` the agent may play forward freely.
         """
         plan = self._plan or self._make_plan()
-        slots, kinds, unknown, allowed, checks, groups = plan
+        slots, kinds, unknown, allowed, checks, groups, constrained = plan
         dealer = self._dealer
         tr = self._tracker
         best, best_bad = None, None
-        tries = tr.tries if tr is not None and checks else 1
+        tries = tr.tries if tr is not None and constrained else 1
         check = self._check
         for _ in range(tries):
             deal = dealer.deal(rng)
@@ -505,7 +507,9 @@ class InfoSet:
         unknown.sort()
         zone_kinds = {z: Counter(ks) for z, ks in kinds.items()}
         checks: list[tuple[_Record, list[int]]] = []
+        constrained = False  # some record checks or excludes (a deal is then tried again)
         excl: dict[int, set[int]] = {}
+        dealt = set(unknown)
         if tr is not None:
             located = _seen_cards(s, seat, views)  # the cards the seat sees or knows the zone of
             located.update(known)
@@ -553,7 +557,9 @@ class InfoSet:
                     rec.fixed = _fixed(rec)
                     if rec.fixed:
                         continue
-                checks.append((rec, live))
+                constrained = True
+                if not _by_exclusions(rec, self.seat, dealt):
+                    checks.append((rec, live))
                 for z in live:
                     fits = fits_in.get(z)
                     if fits is None:
@@ -580,7 +586,7 @@ class InfoSet:
         self._dealer = Dealer(slots, kinds, unknown, allowed, kind_of)
         self._scrambler = Scrambler(s, groups, {(z, i) for z, idx in slots for i in idx}
                                     if groups else set())
-        self._plan = (slots, kinds, unknown, allowed, checks, groups)
+        self._plan = (slots, kinds, unknown, allowed, checks, groups, constrained)
         return self._plan
 
     def _prepare(self, rec: _Record, accounted: list[tuple[int, list[int]]]) -> None:
@@ -768,6 +774,33 @@ def _fixed(rec: _Record) -> bool:
         w.zones, w.where, w.g, w.pv, w.cv, w.work, w.work_cap = kept
         w._legal = None
     return ok and not wire.hit
+
+
+def _by_exclusions(rec: _Record, seat: int, dealt: set[int]) -> bool:
+    """Whether the record's exclusions say all its exact check would: every deal they allow
+    passes it. So when its decision tests each card alone (``Decision.per_card``: a card's
+    play that must follow suit), its action is a card's, which is not dealt (so it stays
+    where it was), and the zone it was taken from is one of the record's own (the cards
+    dealt into it are the ones that zone gets in the check) or one ``seat`` sees whole
+    (nothing dealt comes from it or goes to it). A card that alone leaves the action legal
+    beside the cards the zone holds then leaves it legal beside any other such cards, so a
+    deal that keeps every excluded card out passes, and leaving the check out changes no
+    sample. (The exclusions are those of :meth:`InfoSet._exclusions`, tested alone or,
+    when all are legal together, all at once, which implies each alone here.)"""
+    w = rec.work
+    assert w is not None and w.pending is not None
+    node = w.program.nodes[w.pending[1]]
+    act = rec.act
+    if node.per_card is None or not act.card or act.__class__ is not Action \
+            or act.value in dealt:
+        return False
+    if rec.source is None:
+        try:
+            rec.source = node.per_card(w, None)
+        except FAULTS:
+            rec.source = -1
+    z = rec.source
+    return z in rec.zones or 0 <= z < len(w.seers) and bool(w.seers[z] >> seat & 1)
 
 
 def _set_zone(w: State, z: int, cards: list[int], keep_top: bool) -> None:

@@ -42,6 +42,11 @@ class Decision:
     the value to the lowered routine, which resolves it where it resumes (``State.chosen``).
     Saves the calls of the hot path, one decision at a time."""
     prompt_text: Callable[[State], str]  # the prompt (a DisplayText), set by each node
+    per_card: Fn | None = None
+    """For a choice or play of one card whose ``where`` tests each card alone
+    (:func:`~rulesplay.engine.expr_facts.per_card`): ``f(state, None)`` -> the zone the
+    cards are taken from; else None. A card's action is then legal with some cards in that
+    zone exactly when it is with each of them alone (what a sampler may rely on)."""
 
     def legal(self, s: State) -> list[Action]:
         raise NotImplementedError

@@ -24,6 +24,7 @@ from ..validate.functions import BUILTINS
 from ..visitor import Stage
 from .expr import Fn, Layout, _product, free_names
 from .expr_facts import in_range, invariant_parts, listed_form, loops, scans
+from .quantify import quantifier
 
 _NOT_CONST = object()
 
@@ -488,12 +489,15 @@ class ExprCompiler(Stage):
     def gone_over(self, coll: ir.Expr) -> str:
         """The source of a collection a filter or builtin goes over, counted as work (see
         :func:`_charge`); a range or a filter's list was counted as it was made."""
+        code, charged = self._gone_over(coll)
+        return f"_charge(s, {code})" if charged else code
+
+    def _gone_over(self, coll: ir.Expr) -> tuple[str, bool]:
+        """:meth:`gone_over`: the collection's source and whether it is to be counted."""
         code = self.gen_coll(coll)
         fixed = self.ns.get(code) if code[:1] == "k" else None  # (a constant: the seats...)
-        if isinstance(coll, ir.RangeExpr | ir.Filter) or \
-                isinstance(fixed, tuple) and len(fixed) <= 64:  # (a step's cost at most)
-            return code
-        return f"_charge(s, {code})"
+        return code, not (isinstance(coll, ir.RangeExpr | ir.Filter) or
+                          isinstance(fixed, tuple) and len(fixed) <= 64)  # (a step at most)
 
     def _filter_code(self, e: ir.Filter, cond: ir.Expr, coll: str, end: str,
                      each: ir.Expr | None = None) -> str:
@@ -608,6 +612,15 @@ class ExprCompiler(Stage):
                                         else f"{{{self.gen(e.args[1])} for it in {coll}}}") + ")"
             finally:
                 self._cards, self._seats = saved
+        if e.func in ("any", "all") and len(e.args) == 2:  # (a loop in a function of its own)
+            coll, charged = self._gone_over(e.args[0])
+            saved = self._bind_it(e.args[0])
+            try:
+                test = self.gen(e.args[1])
+            finally:
+                self._cards, self._seats = saved
+            return quantifier(self.ns, e.func, test, coll, charged) or \
+                f"{e.func}({test} for it in {f'_charge(s, {coll})' if charged else coll})"
         arg = e.args[0] if len(e.args) == 1 else None
         if e.func in ("top", "bottom") and isinstance(arg, ir.Filter) and \
                 (e.func == "bottom" or self.type_of(arg.coll) == "zone") and \

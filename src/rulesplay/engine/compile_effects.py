@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from .. import events, ir
-from ..errors import RulesRuntimeError, value_text
+from ..errors import RulesRuntimeError, Span, value_text
 from ..limits import MAX_INT, out_of_range
 from ..words import tr
 from .budgets import spend_work
@@ -87,10 +87,15 @@ def _seat_checked(value: Fn, n: int, a: ir.Assign) -> Fn:
     def checked(s: Any, it: Any) -> Any:
         v = value(s, it)
         if v is not None and not (isinstance(v, int) and 0 <= v < n):
-            raise RulesRuntimeError(f"seat {value_text(v)} does not exist with {n} players "
-                                    f"(seats are 0 to {n - 1})", a.span)
+            raise no_such_seat(v, n, a.span)
         return v
     return checked
+
+
+def no_such_seat(v: Any, n: int, span: Span) -> RulesRuntimeError:
+    """The error of storing ``v``, not a seat of ``n``, in a player-valued variable."""
+    return RulesRuntimeError(f"seat {value_text(v)} does not exist with {n} players "
+                             f"(seats are 0 to {n - 1})", span)
 
 
 def compile_move(prog: Program, comp: ExprCompiler, m: ir.Move) -> Effect:

@@ -46,6 +46,7 @@ from .effects import (
     end_game,
 )
 from .expr import Fn
+from .expr_facts import per_card
 from .tables import var_default
 from .texts import template
 from .tricks import EndTrickNode, TrickNode
@@ -261,9 +262,12 @@ def compile_choose(sc: StmtCompiler, index: int, c: ir.Choose) -> ChooseNode:
         return SetChooseNode(index, c.name, c.span, player, domain, filter, slot, c.optional,
                              c.secret, actions, skip_text, prompt_text, blind,
                              sets=card_sets(sc, c.name, c.cards))
-    return ChooseNode(index, c.name, c.span, player, domain, filter, slot, c.optional,
+    node = ChooseNode(index, c.name, c.span, player, domain, filter, slot, c.optional,
                       c.secret, actions, skip_text, prompt_text, blind, _stands_for(sc, c),
                       _may_skip(sc, c), _skip_ways(sc, c, actions))
+    if card and per_card(c.where, c.domain, comp.c):
+        node.per_card = comp.expr(c.domain)
+    return node
 
 
 def _skip_ways(sc: StmtCompiler, c: ir.Choose, actions: ActionCache) -> list[SkipWay] | None:
@@ -356,7 +360,7 @@ def compile_trick(sc: StmtCompiler, index: int, t: ir.Trick,
     pass_action = Action("pass", pass_text(None) if fixed else "pass", None, "pass", False)
     chooser = t.chosen_by if t.chosen_by is not None else ir.Name(id="player")
     blind = blind_pick(sc, t.card_var, t.span, t.source, chooser, t.where, t.card_var)
-    return cls(index, t.span, n=lay.n, zone=zone, leader=leader, source=source,
+    node = cls(index, t.span, n=lay.n, zone=zone, leader=leader, source=source,
                      filter=filter, key=key, climbing=t.climbing, player_slot=player_slot,
                      card_slot=card_slot, winner_slot=winner_slot, after_play=after_play,
                      after_trick=after_trick, trick_vars=trick_vars, actions=actions,
@@ -368,6 +372,9 @@ def compile_trick(sc: StmtCompiler, index: int, t: ir.Trick,
                      chooser=comp.expr(t.chosen_by) if t.chosen_by is not None else None,
                      pass_test=_pass_test(comp, t),
                      before_play=before_play, pass_text=None if fixed else pass_text)
+    if t.cards is None and per_card(t.where, t.source, comp.c):
+        node.per_card = comp.expr(t.source)
+    return node
 
 
 def _pass_test(comp: ExprCompiler, t: ir.Trick) -> Fn | None:

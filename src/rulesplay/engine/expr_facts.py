@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from .. import ir
+from ..show import expr_text
 from ..validate import Checked
 from ..validate.functions import BUILTINS
 from ..visitor import NodeVisitor
@@ -180,3 +181,47 @@ class _Safe(NodeVisitor):
 
     def generic_visit(self, node: ir.Node, *args: Any, **kwargs: Any) -> bool:
         return False
+
+
+# Types of what holds cards (reading one reads where cards are) and the builtins that read
+# where a card is (its zone, its place in it).
+_CARDS = frozenset({"zone", "pzone", "list:card"})
+_PLACES = frozenset({"index", "owner", "bonus"})
+
+
+def per_card(cond: ir.Expr | None, source: ir.Expr, checked: Checked) -> bool:
+    """Whether a decision of a card from zone ``source`` tests each card alone: its
+    ``where`` test ``cond`` reads where cards are only as ``not any(SOURCE, test)`` or
+    ``all(SOURCE, test)``, with a ``test`` of the card ``it`` alone that cannot fail, joined
+    by ``and``, or by ``or`` with parts that read no card's place. The test then holds with
+    some cards in ``source`` exactly when it holds with each of them alone (beside the cards
+    there already): what lets a sampler trust its per-card exclusions
+    (:func:`rulesplay.agents.infoset._by_exclusions`). No chance (the validator keeps it
+    out of a choice's test anyway); ``source`` is a zone (not a list made from one)."""
+    if checked.types.get(id(source)) != "zone":
+        return False
+    zone = expr_text(source)
+
+    def placeless(e: ir.Expr) -> bool:  # reads no card's place
+        return not chance(e) and not any(
+            isinstance(n, ir.ExprNode) and checked.types.get(id(n)) in _CARDS
+            or isinstance(n, ir.Call) and n.func in _PLACES for n in ir.walk(e))
+
+    def each(e: ir.Call) -> bool:  # any/all(SOURCE, test of it alone)
+        return len(e.args) == 2 and expr_text(e.args[0]) == zone and \
+            placeless(e.args[1]) and not may_fail(e.args[1])
+
+    def alone(e: ir.Expr) -> bool:
+        if placeless(e):
+            return True
+        if isinstance(e, ir.BinOp) and e.op == "and":
+            return alone(e.left) and alone(e.right)
+        if isinstance(e, ir.BinOp) and e.op == "or":
+            return placeless(e.left) and alone(e.right) or \
+                placeless(e.right) and alone(e.left)
+        if isinstance(e, ir.UnOp) and e.op == "not" and isinstance(e.operand, ir.Call):
+            return e.operand.func == "any" and each(e.operand)
+        return isinstance(e, ir.Call) and e.func == "all" and each(e)
+
+    return cond is None or alone(cond)
+

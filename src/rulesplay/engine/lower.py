@@ -25,6 +25,7 @@ from ..errors import Span
 from ..visitor import NodeVisitor
 from .actions import ActionCache
 from .budgets import STEP_BATCH, begin_phase, spend_steps
+from .compile_effects import no_such_seat
 from .compile_stmts import StmtCompiler, compile_choose
 from .effects import (
     PhaseNode,
@@ -226,10 +227,16 @@ class Lowerer(TrickLowering):
 
     def plain_Assign(self, code: Code, st: ir.Assign, loops: list[_Loop]) -> None:
         """``x = v`` inline (what :func:`compile_assign` does, in its order: the seat or
-        card first, then the value); ``+=``, ``-=`` and a seat stored in a player-valued
-        variable (checked) through the compiled effect."""
+        card first, then the value; a seat stored in a player-valued variable checked);
+        ``+=``, ``-=`` and a seat stored per player through the compiled effect."""
         t, comp, lay = st.target, self.comp, self.lay
-        if st.op != "=" or comp.type_of(t) == "player":
+        if st.op == "=" and isinstance(t, ir.Name) and comp.type_of(t) == "player":
+            v, n = code.temp("v"), lay.n  # (a seat of the table, or none)
+            code.emit(f"{v} = {comp.gen_bounded(st.value)}")
+            code.emit(f"if {v} is not None and not (isinstance({v}, int) and 0 <= {v} < {n}):")
+            code.emit(f"    raise {comp.const(no_such_seat)}({v}, {n}, {comp.const(st.span)})")
+            code.emit(f"s.g[{lay.gslot[t.id]}] = {v}")
+        elif st.op != "=" or comp.type_of(t) == "player":
             code.emit(f"{self._effect(st)}(s)")
         elif isinstance(t, ir.Name):
             code.emit(f"s.g[{lay.gslot[t.id]}] = {comp.gen_bounded(st.value)}")
@@ -257,6 +264,9 @@ class Lowerer(TrickLowering):
             return
         if typ == "card":
             self._move_card(code, cards, comp.gen(st.to), st.end == "top")
+            return
+        if typ == "zone" or isinstance(st.cards, ir.Filter):  # (a list of its own)
+            self._move_cards(code, cards, comp.gen(st.to), st.end == "top", typ == "zone")
             return
         code.emit(f"{comp.const(move_cards)}(s, {cards}, {comp.gen(st.to)}, {st.end == 'top'})")
 

@@ -10,9 +10,10 @@ from typing import TYPE_CHECKING
 from .. import ir
 from ..events import Tally
 from .actions import ActionCache
+from .budgets import spend_work
 from .choices import BY_ROUTINE
 from .compile_stmts import compile_trick
-from .effects import move_card
+from .effects import move_card, move_cards
 from .observe import card_seers
 from .routine_code import Code
 from .routines import fail
@@ -206,6 +207,41 @@ class TrickLowering:
         code.emit(f"s.zones[{t}].append({c})" if top else f"s.zones[{t}].insert(0, {c})")
         code.emit(f"if s.watch is not None and s.watch[0] == {c}:")  # (who sees it arrive)
         code.emit(f"    s.watch[1] |= {k(card_seers)}(s, {c})")
+        code.indent -= 2
+
+    def _move_cards(self, code: Code, cards: str, to: str, top: bool, whole: bool) -> None:
+        """``move CARDS to ZONE`` of a zone's cards (``whole``) or of a list made for the
+        move (a filter's): what :func:`~rulesplay.engine.effects.move_cards` does, inline
+        when the game records no events (its call otherwise). ``cards`` and ``to`` are
+        sources, evaluated once each, in that order."""
+        k = self.comp.const
+        m, b, t, c = code.temp("m"), code.temp("b"), code.temp("t"), code.temp("c")
+        code.emit(f"{m} = {cards}")
+        code.emit(f"{t} = {to}")
+        code.emit(f"if {m}:")
+        code.emit(f"    if s.events is not None and s.events.__class__ is not {k(Tally)}:")
+        code.emit(f"        {k(move_cards)}(s, {m}, {t}, {top})")
+        code.emit("    else:")
+        code.indent += 2
+        if whole:  # (the zone emptied at once)
+            code.emit(f"{b} = {m}[:]")
+            code.emit(f"{m}.clear()")
+        else:
+            b = m
+        code.emit(f"for {c} in {b}:")
+        if not whole:
+            code.emit(f"    s.zones[s.where[{c}]].remove({c})")
+        code.emit(f"    s.where[{c}] = {t}")
+        for slot, default in self.prog.card_var_resets:
+            value = repr(default) if default is None or default.__class__ in (bool, int) \
+                else k(default)
+            code.emit(f"    s.cv[{slot}][{c}] = {value}")
+        code.emit(f"s.zones[{t}].extend({b})" if top else f"s.zones[{t}][:0] = {b}")
+        code.emit(f"if s.watch is not None and s.watch[0] in {b}:")  # (who sees it arrive)
+        code.emit(f"    s.watch[1] |= {k(card_seers)}(s, s.watch[0])")
+        code.emit(f"s.work += len({b})")
+        code.emit("if s.work > s.work_cap:")
+        code.emit(f"    {k(spend_work)}(s, 0)")
         code.indent -= 2
 
     def _turn(self, code: Code, st: ir.Trick, node: LoweredTrick, at: int,

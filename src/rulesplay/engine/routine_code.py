@@ -6,6 +6,7 @@ Used by the phase compiler (:mod:`rulesplay.engine.lower`).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -161,6 +162,12 @@ def listing(prog: Program) -> str:
             last = span if span.line else last
             out.append(text)
         out.append("")
+    ns = routines[0].fn.__globals__
+    used = dict.fromkeys(re.findall(r"\b_q\d+\b", "\n".join(r.source for r in routines)))
+    for name in list(used):  # (and the plain one a function falls back to)
+        used.update(dict.fromkeys(re.findall(r"\b_q\d+\b", ns[name].source)))
+    for name in used:  # any/all of a test, a loop of its own (quantify.py)
+        out += ["# (generated)", ns[name].source]
     return "\n".join(out)
 
 

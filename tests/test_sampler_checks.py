@@ -1,0 +1,153 @@
+"""The sampler leaves out the exact check of a past play when its per-card exclusions already
+say all the check would (``infoset._by_exclusions``: a play or choice of one card whose test
+reads the other cards one at a time, as following suit does). Leaving it out changes no
+sample: the samples and the sampler's counts are those of checking every record."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+import rulesplay
+from rulesplay.agents import infoset
+from rulesplay.agents.infoset import Tracker
+from rulesplay.engine.choices import Decision
+
+GAMES = [("bargain_hunter", 4, {"rounds": 1}), ("bargain_hunter", 3, {"rounds": 1}),
+         ("classics/whist", 4, {}), ("classics/oh_hell", 5, {}), ("classics/bridge", 4, {})]
+
+
+def _game(name: str, options: dict[str, Any]) -> rulesplay.Game:
+    return rulesplay.load(f"rulesets/{name}.rules", options=options)
+
+
+def _run(game: rulesplay.Game, players: int, seed: int, decisions: int = 40,
+         samples: int = 6) -> tuple[list[Any], dict[str, int]]:
+    """Every seat's samples at each of the first ``decisions`` decisions of a random game,
+    as (zones, where) of each sample, and the trackers' counts added up."""
+    state = game.new_state(players, seed)
+    trackers = [Tracker(p) for p in range(players)]
+    rng = random.Random(seed)
+    out = []
+    for _ in range(decisions):
+        if state.is_terminal():
+            break
+        seat = state.current_player()
+        info = trackers[seat].infoset(state)
+        for _ in range(samples):
+            s = info.sample(rng)
+            out.append((s.zones, s.where))
+        state.apply(rng.choice(state.legal_actions()))
+    stats = {k: sum(t.stats[k] for t in trackers) for k in trackers[0].stats}
+    return out, stats
+
+
+@pytest.mark.parametrize(("name", "players", "options"), GAMES)
+def test_leaving_out_implied_checks_changes_no_sample(
+        name: str, players: int, options: dict[str, Any],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    game = _game(name, options)
+    told = infoset._by_exclusions
+    left_out = []
+
+    def counted(*args: Any) -> bool:
+        answer = told(*args)
+        left_out.append(answer)
+        return answer
+
+    for seed in range(3):
+        monkeypatch.setattr(infoset, "_by_exclusions", counted)
+        fast = _run(game, players, seed)
+        monkeypatch.setattr(infoset, "_by_exclusions", lambda *args: False)
+        assert _run(game, players, seed) == fast
+    assert any(left_out)  # (the games do leave checks out)
+
+
+@pytest.mark.parametrize(("name", "players", "options"), GAMES[::2])
+def test_every_check_left_out_would_pass(name: str, players: int, options: dict[str, Any],
+                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    told, check = infoset._by_exclusions, infoset.InfoSet._check
+    implied: set[int] = set()
+    passed = []
+
+    def noted(rec: Any, *args: Any) -> bool:  # checks all, noting the ones it may leave out
+        if told(rec, *args):
+            implied.add(id(rec))
+        return False
+
+    def checked(self: Any, rec: Any, zones: list[int], deal: dict[int, list[int]]) -> bool:
+        ok = check(self, rec, zones, deal)
+        if id(rec) in implied:
+            passed.append(ok)
+        return ok
+
+    monkeypatch.setattr(infoset, "_by_exclusions", noted)
+    monkeypatch.setattr(infoset.InfoSet, "_check", checked)
+    game = _game(name, options)
+    for seed in range(2):
+        _run(game, players, seed)
+    assert passed and all(passed)
+
+
+# Each hand must hold at most one card of the lead colour besides the one played: a test of
+# the cards together, so a deal that keeps each excluded card out may still break it.
+TOGETHER = '''
+game "Together"
+players 3..3
+enum colour: red, blue, green
+card c:
+    colour: colour
+    n: 1..8
+zone deck: shared, hidden
+zone hand: per player, owner
+zone table: shared, public
+trick var lead: colour
+phase play:
+    shuffle deck
+    deal 8 from deck to hand starting with 0
+    repeat 8 times:
+        trick in table led by 0:
+            each player plays card from hand[player]
+                where lead == none or card.colour == lead
+                      or count(hand[player] where it.colour == lead) < 2
+            after play:
+                if lead == none:
+                    lead = card.colour
+            won by highest (it.colour == lead, it.n)
+            after trick:
+                move table to deck
+    next end
+score: 0
+'''
+
+
+def test_a_test_of_the_cards_together_is_checked() -> None:
+    game = rulesplay.loads(TOGETHER)
+    assert game.program(3).nodes[_play(game)].per_card is None
+    stats: dict[str, int] = {}
+    for seed in range(6):
+        stats = {k: stats.get(k, 0) + v for k, v in _run(game, 3, seed, 20)[1].items()}
+    assert stats["rejected"] > 0  # (the exact checks refuse deals the exclusions allow)
+
+
+def _play(game: rulesplay.Game) -> int:
+    return next(node.index for node in game.program(3).nodes
+                if isinstance(node, Decision) and node.name == "play")
+
+
+def test_which_decisions_test_each_card_alone() -> None:
+    def marked(name: str, players: int) -> dict[str, bool]:
+        prog = rulesplay.load(f"rulesets/{name}.rules").program(players)
+        return {node.name: node.per_card is not None for node in prog.nodes
+                if isinstance(node, Decision)}
+
+    # Following suit (not any card of the lead colour in the hand) and a kind test do;
+    # a play that must beat the top card of the table, a choice of values or of a yes/no
+    # do not.
+    assert marked("bargain_hunter", 4) == {"pick": True, "play": True, "declare_trump": False,
+                                           "order": False, "clean": False}
+    assert marked("card_hunt", 4)["play"] is False
+    assert marked("classics/whist", 4)["play"] is True
+    assert marked("classics/hearts", 4)["play"] is False  # (count(taken) reads a zone)
