@@ -12,6 +12,7 @@ import os
 import random
 import re
 import secrets
+import shlex
 import sys
 from collections.abc import Callable
 from datetime import datetime
@@ -442,7 +443,7 @@ def replay(log_file: str, ruleset_file: str | None) -> None:
         else:
             raise click.ClickException(
                 f"{log_file} does not hold its ruleset's text (an older log); name the "
-                f"ruleset: rulesplay replay {log_file} --ruleset FILE")
+                f"ruleset: rulesplay replay {shlex.quote(log_file)} --ruleset FILE")
     except OptionError as exc:  # (the limits of a damaged header)
         raise click.ClickException(f"{log_file}: {exc.message}") from None
     try:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import random
+import shlex
 import signal
 import sys
 import threading
@@ -420,7 +421,8 @@ def _loop(session: Session, console: Console, ask: Callable[[str], str], seat_ui
             stops.stopping = False  # not saved (the message said why): the game goes on
         except QuitRequest as leave:
             console.print(tr(lang, "left") if leave.saved is None else
-                          tr(lang, "left_saved", path=leave.saved))
+                          tr(lang, "left_saved", path=leave.saved,
+                             arg=shlex.quote(leave.saved)))
             return 0
     _finish(session, console)
     return 0
@@ -560,7 +562,8 @@ def _save_and_say(session: Session, console: Console, lang: str | None,
         console.print(f"cannot save to {path or session.save_path}: {exc.strerror}",
                       style="red", markup=False)
         return False
-    console.print(tr(lang, said, path=written), style="green")
+    console.print(tr(lang, said, path=written, arg=shlex.quote(written)),
+                  style="green")
     return True
 
 

@@ -95,13 +95,13 @@ PHRASES: dict[str, dict[str, str]] = {
         "no_tricks": "No trick has been finished yet.",
         "last_tricks": "Last tricks",
         "won_by": "{seat} won with",
-        "saved": "Saved to {path}. Continue later with: rulesplay resume {path}",
+        "saved": "Saved to {path}. Continue later with: rulesplay resume {arg}",
         "quit_save": "Save the game to {path} before leaving? [Y/n] ",
         "quit_cancel": "Not quitting (answer y or n next time). Back to the game.",
         "pass_to": "{seat}'s turn. Pass the keyboard to {seat}, then press Enter.",
         "left": "Left the game without saving.",
         "left_saved": "Left the game; it is saved as it is now in {path}. Continue later "
-                      "with: rulesplay resume {path}",
+                      "with: rulesplay resume {arg}",
         "interrupted": "Stopped.",
         "rules_failed": "The ruleset failed (below).",
         "saved_failed": "The game up to this move is saved to {path} (resuming it meets the "
@@ -193,13 +193,13 @@ PHRASES: dict[str, dict[str, str]] = {
         "no_tricks": "まだ終わったトリックはありません。",
         "last_tricks": "最近のトリック",
         "won_by": "{seat}の勝ち:",
-        "saved": "{path} に保存しました。続きは: rulesplay resume {path}",
+        "saved": "{path} に保存しました。続きは: rulesplay resume {arg}",
         "quit_save": "やめる前に {path} に保存しますか？ [Y/n] ",
         "quit_cancel": "やめません（y か n で答えてください）。ゲームに戻ります。",
         "pass_to": "{seat}の番です。{seat}に交代して Enter を押してください。",
         "left": "保存せずに終了しました。",
         "left_saved": "終了しました。今の状態は {path} に保存済みです。続きは: "
-                      "rulesplay resume {path}",
+                      "rulesplay resume {arg}",
         "interrupted": "中断しました。",
         "rules_failed": "ルールの実行に失敗しました（下記）。",
         "saved_failed": "この手の前までのゲームを {path} に保存しました（再開しても同じところで"
