@@ -8,7 +8,6 @@ command is rendered as ``path:line:col: error: ...`` diagnostics by the group it
 from __future__ import annotations
 
 import json
-import os
 import random
 import re
 import secrets
@@ -45,7 +44,7 @@ from .engine.state import State
 from .errors import OptionError, RulesError
 from .narrate import Narrator, score_table, teams_line, winner_line
 from .option_table import option_rows, value_shown
-from .outfiles import fresh_name
+from .outfiles import folder_problem, fresh_name
 from .seatview import SeatView
 from .session import HUMAN, Session, play
 from .shipped import shipped_root
@@ -361,12 +360,12 @@ def _check_save_target(save: str, named: bool, force: bool, log_path: str | None
     """
     if log_path is not None and Path(log_path).resolve() == Path(save).resolve():
         raise click.UsageError("--log and --save name the same file; give two files")
+    problem = folder_problem(save)
+    if problem is not None:
+        raise click.UsageError(f"cannot save the game in {Path(save).parent} ({problem}); "
+                               "give --save FILE in a folder you can write to")
     if named:
         claim_output(save, "the saved game", force)
-    folder = Path(save).parent
-    if not os.access(folder, os.W_OK):
-        raise click.UsageError(f"cannot save the game in {folder} (the folder cannot be "
-                               "written); give --save FILE in a folder you can write to")
 
 
 def _open_log(path: str | None, force: bool) -> IO[str] | None:

@@ -42,7 +42,7 @@ from .cliargs import (
     LIMIT_OPTION,
     at_least_one,
     check_bots,
-    claim_output,
+    check_output,
     echo_warnings,
     parse_limits,
     parse_pairs,
@@ -217,12 +217,10 @@ def _check_plot(path: str, force: bool) -> None:
     (:func:`claim_output`), and matplotlib is installed.
 
     Raises:
-        click.UsageError: another ending. click.ClickException: refused, or no matplotlib.
+        click.UsageError: no file, another ending, or a folder it cannot be written in.
+        click.ClickException: refused, or no matplotlib.
     """
-    if Path(path).suffix.lower() not in PLOT_FORMATS:
-        raise click.UsageError(f"--plot {path}: the file must end in "
-                               f"{', '.join(PLOT_FORMATS[:-1])} or {PLOT_FORMATS[-1]}")
-    claim_output(path, "the plot", force)
+    check_output(path, "--plot", "the plot", force, PLOT_FORMATS)
     if importlib.util.find_spec("matplotlib") is None:
         raise click.ClickException("--plot needs matplotlib: pip install 'rulesplay[plot]' "
                                    "(or pip install matplotlib)")
@@ -301,9 +299,7 @@ def simulate(file: str, n: int, players: int | None, options: tuple[str, ...], b
     _check_workers(workers, force)
     check_backend(backend, address, workers)
     budgets = parse_limits(limits)
-    if plot_path == "":
-        raise click.UsageError("--plot: give the file to draw to (FILE.png, .svg or .pdf)")
-    if plot_path:  # before any game is played, so a refusal costs nothing
+    if plot_path is not None:  # before any game is played, so a refusal costs nothing
         _check_plot(plot_path, force)
     opts, nplayers, bots = _table(file, options, players, bot, seats)
     err = terminal.console(stderr=True, highlight=True)

@@ -18,7 +18,7 @@ import click
 from rich.table import Table
 
 from . import terminal
-from .cliargs import claim_output, parse_limits, parse_pairs
+from .cliargs import check_output, parse_limits, parse_pairs
 from .compose import load_ruleset
 from .errors import OptionError
 from .sim_cli import (
@@ -69,14 +69,9 @@ def sweep(file: str, n: int, players: int | None, options: tuple[str, ...], bot:
     if not options:
         raise click.UsageError("give the options to sweep: --option NAME=A..B or "
                                "--option NAME=X,Y (repeatable)")
-    if out_path is not None:
-        if Path(out_path).suffix.lower() not in TABLE_FORMATS:
-            raise click.UsageError(f"--out {out_path}: the file must end in .csv or .json")
-        if not Path(out_path).parent.is_dir():  # said now, not after every game is played
-            raise click.UsageError(f"--out {out_path}: the folder {Path(out_path).parent} "
-                                   "does not exist")
-        claim_output(out_path, "the table", force)
-    if plot_path:
+    if out_path is not None:  # before any game: a sweep never plays all, then fails to write
+        check_output(out_path, "--out", "the table", force, TABLE_FORMATS)
+    if plot_path is not None:
         _check_plot(plot_path, force)
     per_seat = _bots(bot, seats)
     _warn(file)
