@@ -69,6 +69,17 @@ PHRASES: dict[str, dict[str, str]] = {
         "how_value": "Type one of the numbers shown, or the word on the left of another "
                      "answer.  Also: {commands}",
         "how_one": "Only one choice: type 1 (or its name).  Also: {commands}",
+        "how_number": "Type {numbers}.  Also: {commands}",
+        "how_number_or": "Type {numbers}, or the word on the left of another answer.  Also: "
+                         "{commands}",
+        "number_from": "a number from {ranges}",
+        "number_span": "{lo} to {hi}",
+        "number_or": " or ",
+        "numbers_some": "one of {n} numbers from {lo} to {hi} ({first}, ...)",
+        "empty_value": "Type {numbers}, or 'help'.",
+        "bad_many": "'{text}' is not one of the choices: type {numbers}.",
+        "help_typing_value": "Type the number you choose, or the first letters of another "
+                             "answer. Commands: {commands}.",
         "bad_value": "'{text}' is not one of the choices: type one of {values}.",
         "set_hint": "Choose {count} cards at once: type them on one line, separated by "
                     "spaces or commas (e.g. '{example}').",
@@ -172,6 +183,15 @@ PHRASES: dict[str, dict[str, str]] = {
         "how": "番号（1-{n}）か答えの頭文字を入力。ほかに: {commands}",
         "how_value": "表示された数か、ほかの答えの左の語を入力。ほかに: {commands}",
         "how_one": "選択肢は1つだけ: 1 を入力。ほかに: {commands}",
+        "how_number": "{numbers}を入力。ほかに: {commands}",
+        "how_number_or": "{numbers}か、ほかの答えの左の語を入力。ほかに: {commands}",
+        "number_from": "{ranges}の数",
+        "number_span": "{lo}から{hi}まで",
+        "number_or": "か",
+        "numbers_some": "{lo}から{hi}までの{n}個の数（{first}、…）",
+        "empty_value": "{numbers}を入力（または help）。",
+        "bad_many": "「{text}」は選べません: {numbers}を入力。",
+        "help_typing_value": "選ぶ数そのものか、ほかの答えの頭文字を入力。コマンド: {commands}。",
         "set_hint": "{count}枚をまとめて選びます: 1行に空白かカンマで区切って入力"
                     "（例: '{example}'）。",
         "set_unknown": "「{text}」は選べるカードのどれでもありません。",
