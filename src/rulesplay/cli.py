@@ -30,6 +30,7 @@ from .agents import make_agent as agent_from_spec
 from .cliargs import (
     ENGINE_OPTION,
     LIMIT_OPTION,
+    SEED,
     claim_output,
     echo_warnings,
     parse_limits,
@@ -154,7 +155,7 @@ def _new_state(game: Game, players: int | None, seed: int) -> State:
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--players", "-p", type=int, default=None,
               help="Seats at the table (default: the ruleset's usual count, else its minimum).")
-@click.option("--seed", "-s", type=int, default=None,
+@click.option("--seed", "-s", type=SEED, default=None,
               help="Seed of the game's random generator (default: a random one, printed).")
 @click.option("--option", "-o", "options", multiple=True, metavar="K=V",
               help="Set a ruleset option, e.g. --option rounds=1 (repeatable; see "

@@ -6,12 +6,13 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from .engine.lower import ENGINES
 from .errors import Diagnostic
-from .limits import LIMITS, limit_problem
+from .limits import LIMITS, MAX_SEED, SEED_RANGE, limit_problem
 from .outfiles import OutputRefused, claim
 
 # ``--engine``: the compiled engine, or the frame interpreter it is tested against.
@@ -148,3 +149,29 @@ def check_output(path: str, option: str, what: str, force: bool,
             f"{', '.join(endings[:-1])} or {endings[-1]}"
         raise click.UsageError(f"{option} {path}: the file must end in {shown}")
     claim_output(path, what, force)
+
+
+if TYPE_CHECKING:  # (generic from click 8.2; the package takes 8.1)
+    _IntParam = click.ParamType[int]
+else:
+    _IntParam = click.ParamType
+
+
+class SeedType(_IntParam):
+    """``--seed``: a whole number from 0 to :data:`rulesplay.limits.MAX_SEED` (2^63 - 1),
+    the one range every command and the web take (digits 0-9 only)."""
+
+    name = "seed"
+
+    def convert(self, value: object, param: click.Parameter | None,
+                ctx: click.Context | None) -> int:
+        if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= MAX_SEED:
+            return value
+        text = str(value).strip()
+        if text.isascii() and text.isdigit() and len(text) <= 19 and int(text) <= MAX_SEED:
+            return int(text)
+        shown = text if len(text) <= 30 else text[:27] + "..."
+        self.fail(f"{shown!r}: the seed is {SEED_RANGE}", param, ctx)
+
+
+SEED = SeedType()

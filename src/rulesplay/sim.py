@@ -9,10 +9,12 @@ results are the same whatever the number of workers.
 Measures per game: each seat's score; the winners (a win shared by ``k`` seats counts
 ``1/k`` to each, so win rates add up to 100%; with teams, a team's win is one win, shared
 ``1/k`` by ``k`` tied teams, and each seat wins when its team does); decisions (all seats'
-choices); tricks (completed tricks, from the interpreter's ``trick`` events); rounds (how
-many times the game entered the first phase it enters more than once, e.g. each deal; 1 when
-no phase repeats); its :func:`outcome` (one winner, a win shared as the rules intend, a tie,
-or nobody); who made the first decision; wall time.
+choices); tricks (completed tricks, from the interpreter's ``trick`` events); ``rounds`` (how
+many times the game entered the first phase it enters more than once: a round when each round
+begins that phase, as a deal phase does, but a trick when a phase is begun again for each
+trick, so it is shown as :data:`ROUNDS_WORDS`, not as "rounds"; 1 when no phase repeats);
+its :func:`outcome` (one winner, a win shared as the rules intend, a tie, or nobody); who
+made the first decision; wall time.
 
 Statistics: win rates with 95% Wilson score intervals; means with standard deviations; for
 ``compare``, differences of proportions with Newcombe's hybrid score interval and differences
@@ -44,6 +46,10 @@ Z95 = statistics.NormalDist().inv_cdf(0.975)
 
 __all__ = ["Comparison", "GameRecord", "Result", "compare", "game_seed", "outcome",
            "simulate"]
+
+# What the ``rounds`` measure counts, as the tables and verdicts name it: the language has no
+# rounds, only phases, and a phase may be begun again for each round or for each trick.
+ROUNDS_WORDS = "entries of the first phase to repeat"
 
 # Where the games run: processes of this machine, or Ray tasks (rulesplay.sim_ray).
 BACKENDS = ("local", "ray")
@@ -845,7 +851,7 @@ def _compared(a: Result, b: Result) -> Comparison:
             ("spread", "score spread (best - worst)", a.spreads(), b.spreads()),
             ("decisions", "decisions", a.measure("decisions"), b.measure("decisions")),
             ("tricks", "tricks", a.measure("tricks"), b.measure("tricks")),
-            ("rounds", "rounds", a.measure("rounds"), b.measure("rounds"))):
+            ("rounds", ROUNDS_WORDS, a.measure("rounds"), b.measure("rounds"))):
         if key == "tricks" and len(set(xa.counts) | set(xb.counts)) == 1:
             continue  # a game without tricks: nothing to compare
         lines.append(Line(key, label, xa.mean(), xb.mean(), *welch(xa, xb), False))

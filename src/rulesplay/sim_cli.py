@@ -40,6 +40,7 @@ from . import terminal
 from .cliargs import (
     ENGINE_OPTION,
     LIMIT_OPTION,
+    SEED,
     at_least_one,
     check_bots,
     check_output,
@@ -48,7 +49,7 @@ from .cliargs import (
     parse_pairs,
 )
 from .compose import load_ruleset
-from .sim import BACKENDS, Comparison, Interrupted, Result
+from .sim import BACKENDS, ROUNDS_WORDS, Comparison, Interrupted, Result
 from .sim import compare as run_compare
 from .sim import simulate as run_simulate
 
@@ -119,7 +120,7 @@ def _common(f: Any) -> Any:
                           "mcts:iterations=500, mcts:seconds=0.5...)."),
         click.option("--seat", "seats", multiple=True, metavar="I=SPEC",
                      help="Bot for one seat, e.g. --seat 0=mcts (repeatable)."),
-        click.option("--seed", type=int, default=0, show_default=True,
+        click.option("--seed", type=SEED, default=0, show_default=True,
                      help="Seed of the run; game i is seeded from (seed, i)."),
         click.option("--workers", type=int, callback=at_least_one, default=None,
                      help="Processes (default: all cores; more than the cores only with "
@@ -183,8 +184,9 @@ def result_tables(r: Result) -> list[Table]:
                      f"{_pct(shared['low'])}..{_pct(shared['high'])}")
     game.add_row("Score spread (best - worst)", f"{s['spread']['mean']:.2f}",
                  f"sd {s['spread']['sd']:.2f}")
-    for key in ("decisions", "tricks", "rounds"):
-        game.add_row(f"Length: {key}", f"{s[key]['mean']:.1f}", f"sd {s[key]['sd']:.1f}")
+    for key, words in (("decisions", "decisions"), ("tricks", "tricks"),
+                       ("rounds", ROUNDS_WORDS)):
+        game.add_row(f"Length: {words}", f"{s[key]['mean']:.1f}", f"sd {s[key]['sd']:.1f}")
     game.add_row("Time per game", f"{s['seconds_per_game'] * 1000:.1f} ms",
                  f"{s['games_per_second']:.0f} games/s on {r.workers} worker(s)")
     return [*tables, game]

@@ -116,14 +116,14 @@ def sweep(file: str, n: int, players: int | None, options: tuple[str, ...], bot:
 
 def _summary(result: Sweep) -> Table:
     """One line per combination: the options, each seat's win rate, the first player's,
-    ties and the mean length."""
+    ties and the mean length (decisions; entries of the first phase to repeat)."""
     title = result.runs[0][1].title if result.runs else result.path
     games = result.runs[0][1].n if result.runs else 0
     table = Table(title=terminal.literal(f"{title}: {games} games per combination, same "
                                          "seeds", "table.title"))
     for name in result.names:
         table.add_column(terminal.literal(name))
-    for col in ("Win rate by seat", "First player", "Ties", "Decisions", "Rounds"):
+    for col in ("Win rate by seat", "First player", "Ties", "Decisions", "Phase entries"):
         table.add_column(col, justify="right")
     for values, r in result.runs:
         s = r.summary()
