@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import json
+import shlex
 import shutil
 from pathlib import Path
 
@@ -113,6 +114,41 @@ def test_new_writes_a_game_that_runs_and_a_variant_that_plays_as_its_base(
     assert code == 2 and "cannot reach outside" in out and not (tmp_path / "other.rules").exists()
 
 
+@pytest.mark.parametrize("name, says", [
+    ("../../etc/passwd", "names a folder"), ("sub/game", "names a folder"),
+    ("a\\b", "names a folder"), ("", "is empty"), ("  ", "is empty"),
+    (".rules", "starts with '.'"), (".hidden", "starts with '.'"), ("..", "starts with '.'"),
+    ("a\nb", "control character"), ("a\x1b[31mb", "control character"),
+])
+def test_new_takes_only_a_plain_file_name_in_the_current_folder(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str, says: str) -> None:
+    work = tmp_path / "a" / "b"
+    work.mkdir(parents=True)
+    monkeypatch.chdir(work)
+    code, out = invoke("new", name)
+    assert code == 2 and says in out and "NAME must be a plain file name" in out
+    assert "Traceback" not in out and "\x1b" not in out
+    assert [p for p in tmp_path.rglob("*") if p.is_file()] == []  # nothing written anywhere
+
+
+def test_new_escapes_the_title_and_shell_quotes_the_suggested_command(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    for name, title in (('x"; y', 'X"; Y'), ("a b", "A B"), ("it's {x}", "It'S {X}"),
+                        ("tab\there", None)):
+        code, out = invoke("new", name)
+        if title is None:  # a control character is refused
+            assert code == 2
+            continue
+        assert code == 0, out
+        assert rulesplay.load(tmp_path / f"{name}.rules").title == title  # validates, intact
+        assert shlex.split(out.split("try: ")[1]) == ["rulesplay", "run", f"{name}.rules",
+                                                      "--seed", "1"]
+    code, out = invoke("new", 'v"2', "--from", 'x"; y.rules')  # a variant of a quoted base
+    assert code == 0, out
+    assert rulesplay.load(tmp_path / 'v"2.rules').title == 'X"; Y (V"2)'
+
+
 # ------------------------------------------------------------------ cards
 def test_cards_lists_each_distinct_card_with_its_copies_and_ability_text() -> None:
     code, out = invoke("cards", "bargain_quest", "--json", "-p", "2")
@@ -181,3 +217,18 @@ def test_graph_says_how_to_get_graphviz_when_dot_is_missing(
     code, out = invoke("graph", "card_hunt", "--format", "svg", "-o", str(tmp_path / "g.svg"))
     assert code == 1 and "install Graphviz" in out and "--format dot" in out
     assert not (tmp_path / "g.svg").exists()
+
+
+def test_the_resume_command_a_save_suggests_is_shell_quoted(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    for answers in ("save\nquit\nn\n", "quit\ny\n"):  # saved, then left saved
+        (tmp_path / "my game's.json").unlink(missing_ok=True)
+        result = CliRunner().invoke(main, ["run", "card_hunt", "-p", "3", "--seat", "0=human",
+                                           "--seed", "2", "--save", "my game's.json"],
+                                    input=answers)
+        assert result.exit_code == 0, result.output
+        text = result.output.replace("\n", "")  # (the console wraps long lines)
+        said = text.split("Continue later with: ")[1:]
+        assert said and all(shlex.split(s.split(".json")[0] + ".json'")
+                            == ["rulesplay", "resume", "my game's.json"] for s in said)

@@ -479,7 +479,7 @@ def test_resume_of_something_else_is_a_clear_error(tmp_path: Path) -> None:
         bad.write_text(content, encoding="utf-8")
         result = CliRunner().invoke(main, ["resume", str(bad)])
         assert result.exit_code == 1, result.output
-        assert ("saved rulesplay game" in result.output or "damaged" in result.output
+        assert ("is not a rulesplay save" in result.output or "damaged" in result.output
                 or "another version" in result.output)
         assert result.exception is None or isinstance(result.exception, SystemExit)
 

@@ -857,7 +857,7 @@ def test_an_option_that_does_nothing_here_says_so() -> None:
 
     game = str(ROOT / "rulesets/card_hunt.rules")
     result = CliRunner().invoke(main, ["simulate", game, "-n", "1", "--plot", ""])
-    assert result.exit_code == 2 and "--plot: give the file to draw to" in result.output
+    assert result.exit_code == 2 and "--plot: give the file to write the plot to" in result.output
     for extra in (["--save", "x.save.json"], ["--ask-forced"]):
         result = CliRunner().invoke(main, ["run", game, "--seed", "1", "-q", *extra])
         assert result.exit_code == 0, result.output

@@ -4,7 +4,9 @@ a table) and ``fmt`` (a ruleset in canonical layout, comments kept)."""
 from __future__ import annotations
 
 import json
+import shlex
 import sys
+import unicodedata
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -17,11 +19,11 @@ from . import terminal
 from .engine.game import Game, load
 from .errors import RulesError
 from .shipped import is_name
-from .show import expr_text
+from .show import expr_text, quote
 
 TEMPLATE = '''\
-# {title}: a new ruleset. The language: docs/language/README.md; files: docs/files.md.
-game "{title}"
+# {comment}: a new ruleset. The language: docs/language/README.md; files: docs/files.md.
+game {title}
 players 2..4
 about "One line on what the game is about."
 
@@ -68,12 +70,13 @@ def variant_skeleton(game: Game, target: str, title: str) -> str:
         target: the base as the ``extends`` line names it (a shipped game's name or a path).
         title: the variant's name, shown after the base's title.
     """
-    lines = [f"# {game.title} with house rules. What a variant may say: docs/files.md.",
-             f'extends "{target}"', f'game "{game.title} ({title})"', "",
+    lines = [f"# {comment_text(game.title)} with house rules. What a variant may say: "
+             "docs/files.md.",
+             f"extends {quote(target)}", f"game {quote(f'{game.title} ({title})')}", "",
              "# Change an option's default by removing the '#':"]
     for o in game.ruleset.options:
         lines.append(f"# option {o.name} = {expr_text(o.default)}"
-                     + (f"  # {o.doc}" if o.doc else ""))
+                     + (f"  # {comment_text(o.doc)}" if o.doc else ""))
     if not game.ruleset.options:
         lines.append("# (this game has no options)")
     lines += ["", "# Or replace a phase of the base:  replace phase NAME \"Label\": ...",
@@ -81,7 +84,39 @@ def variant_skeleton(game: Game, target: str, title: str) -> str:
     return "\n".join(lines)
 
 
+def comment_text(text: str) -> str:
+    """``text`` fit for the rest of a ``#`` comment line: each control character (a line
+    break would end the comment and start a statement) becomes a space."""
+    return "".join(" " if unicodedata.category(ch) in ("Cc", "Zl", "Zp") else ch
+                   for ch in text)
+
+
+PLAIN_NAME = ("NAME must be a plain file name in the current folder: no '/' or '\\', not "
+              "empty, not starting with '.', no control characters (e.g. my_game)")
+
+
+def plain_name_fault(name: str) -> str | None:
+    """Why ``name`` is not a plain file name for ``rulesplay new`` (None when it is one).
+
+    A plain name is a single file name in the current folder: not empty, no folder
+    separator (``/``, or ``\\`` on any system), not starting with ``.`` (so neither hidden
+    nor ``..``), and no control or line-separator characters.
+    """
+    if not name.strip():
+        return "it is empty"
+    if "/" in name or "\\" in name:
+        return "it names a folder ('/' or '\\')"
+    if name.startswith("."):
+        return "it starts with '.' (a hidden file, or a folder above)"
+    if any(unicodedata.category(ch) in ("Cc", "Zl", "Zp") for ch in name):
+        return "it holds a control character"
+    return None
+
+
 def _file_for(name: str) -> Path:
+    fault = plain_name_fault(name)
+    if fault is not None:
+        raise click.UsageError(f"{terminal.clean(repr(name))}: {fault}. {PLAIN_NAME}")
     path = Path(name if name.endswith(".rules") else f"{name}.rules")
     if path.exists():
         raise click.UsageError(f"{path} exists already; rulesplay new does not overwrite: "
@@ -100,7 +135,7 @@ def new(name: str, base: str | None) -> None:
     path = _file_for(name)
     title = path.stem.replace("_", " ").strip().title() or "New Game"
     if base is None:
-        text = TEMPLATE.format(title=title)
+        text = TEMPLATE.format(title=quote(title), comment=comment_text(title))
     else:
         game = load(base)  # a wrong name or a broken base says so before a file is written
         target = base if is_name(base) and not Path(base).exists() else \
@@ -112,7 +147,11 @@ def new(name: str, base: str | None) -> None:
             except ValueError:
                 pass
         text = variant_skeleton(game, target, title)
-    path.write_text(text, encoding="utf-8")
+    try:
+        with path.open("x", encoding="utf-8") as out:  # never replaces a file
+            out.write(text)
+    except OSError as exc:
+        raise click.UsageError(f"cannot write {path}: {exc.strerror}") from None
     if base is not None:
         try:  # a base the new file may not reach (docs/files.md): say so, leave nothing
             load(str(path))
@@ -122,7 +161,8 @@ def new(name: str, base: str | None) -> None:
                                    f"{exc.diagnostics[0].message if exc.diagnostics else exc}"
                                    "; copy the base beside it or use a shipped game's name "
                                    "(see docs/files.md)") from None
-    click.echo(terminal.clean(f"wrote {path}; try: rulesplay run {path} --seed 1"))
+    click.echo(terminal.clean(f"wrote {path}; try: rulesplay run {shlex.quote(str(path))} "
+                              "--seed 1"))
 
 
 @click.command()

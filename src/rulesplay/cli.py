@@ -8,10 +8,10 @@ command is rendered as ``path:line:col: error: ...`` diagnostics by the group it
 from __future__ import annotations
 
 import json
-import os
 import random
 import re
 import secrets
+import shlex
 import sys
 from collections.abc import Callable
 from datetime import datetime
@@ -30,6 +30,7 @@ from .agents import make_agent as agent_from_spec
 from .cliargs import (
     ENGINE_OPTION,
     LIMIT_OPTION,
+    SEED,
     claim_output,
     echo_warnings,
     parse_limits,
@@ -44,7 +45,7 @@ from .engine.state import State
 from .errors import OptionError, RulesError
 from .narrate import Narrator, score_table, teams_line, winner_line
 from .option_table import option_rows, value_shown
-from .outfiles import fresh_name
+from .outfiles import folder_problem, fresh_name
 from .seatview import SeatView
 from .session import HUMAN, Session, play
 from .shipped import shipped_root
@@ -154,7 +155,7 @@ def _new_state(game: Game, players: int | None, seed: int) -> State:
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--players", "-p", type=int, default=None,
               help="Seats at the table (default: the ruleset's usual count, else its minimum).")
-@click.option("--seed", "-s", type=int, default=None,
+@click.option("--seed", "-s", type=SEED, default=None,
               help="Seed of the game's random generator (default: a random one, printed).")
 @click.option("--option", "-o", "options", multiple=True, metavar="K=V",
               help="Set a ruleset option, e.g. --option rounds=1 (repeatable; see "
@@ -360,12 +361,12 @@ def _check_save_target(save: str, named: bool, force: bool, log_path: str | None
     """
     if log_path is not None and Path(log_path).resolve() == Path(save).resolve():
         raise click.UsageError("--log and --save name the same file; give two files")
+    problem = folder_problem(save)
+    if problem is not None:
+        raise click.UsageError(f"cannot save the game in {Path(save).parent} ({problem}); "
+                               "give --save FILE in a folder you can write to")
     if named:
         claim_output(save, "the saved game", force)
-    folder = Path(save).parent
-    if not os.access(folder, os.W_OK):
-        raise click.UsageError(f"cannot save the game in {folder} (the folder cannot be "
-                               "written); give --save FILE in a folder you can write to")
 
 
 def _open_log(path: str | None, force: bool) -> IO[str] | None:
@@ -442,7 +443,7 @@ def replay(log_file: str, ruleset_file: str | None) -> None:
         else:
             raise click.ClickException(
                 f"{log_file} does not hold its ruleset's text (an older log); name the "
-                f"ruleset: rulesplay replay {log_file} --ruleset FILE")
+                f"ruleset: rulesplay replay {shlex.quote(log_file)} --ruleset FILE")
     except OptionError as exc:  # (the limits of a damaged header)
         raise click.ClickException(f"{log_file}: {exc.message}") from None
     try:

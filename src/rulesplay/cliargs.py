@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from .engine.lower import ENGINES
 from .errors import Diagnostic
-from .limits import LIMITS, limit_problem
+from .limits import LIMITS, MAX_SEED, SEED_RANGE, limit_problem
 from .outfiles import OutputRefused, claim
 
 # ``--engine``: the compiled engine, or the frame interpreter it is tested against.
@@ -110,10 +112,66 @@ def claim_output(path: str, what: str, force: bool) -> None:
     :func:`rulesplay.outfiles.claim`.
 
     Raises:
+        click.UsageError: its folder does not exist or cannot be written.
         click.ClickException: refused (a ruleset, a link, a special file, or an existing file
             without ``--force`` or a yes at the terminal).
     """
     try:
         claim(path, what, force, terminal_confirm())
     except OutputRefused as exc:
+        if exc.folder:
+            raise click.UsageError(str(exc)) from None
         raise click.ClickException(str(exc)) from None
+
+
+def check_output(path: str, option: str, what: str, force: bool,
+                 endings: tuple[str, ...] = ()) -> None:
+    """The one check of an output file option (``--plot``, ``--out``...) before any game is
+    played: a file is named, its ending is one of ``endings`` (when given), its folder exists
+    and can be written, and writing it loses nothing (:func:`claim_output`).
+
+    Args:
+        path: the file the person named.
+        option: the option, for the message (``"--plot"``).
+        what: the kind of output (``"the plot"``).
+        force: an existing file may be replaced.
+        endings: the file endings allowed, with their dots, lower case (empty: any).
+
+    Raises:
+        click.UsageError: no file, another ending, or a folder that cannot take it.
+        click.ClickException: writing it would lose something (see :func:`claim_output`).
+    """
+    if not path:
+        raise click.UsageError(f"{option}: give the file to write {what} to"
+                               + (f" ({', '.join(endings)})" if endings else ""))
+    if endings and Path(path).suffix.lower() not in endings:
+        shown = endings[0] if len(endings) == 1 else \
+            f"{', '.join(endings[:-1])} or {endings[-1]}"
+        raise click.UsageError(f"{option} {path}: the file must end in {shown}")
+    claim_output(path, what, force)
+
+
+if TYPE_CHECKING:  # (generic from click 8.2; the package takes 8.1)
+    _IntParam = click.ParamType[int]
+else:
+    _IntParam = click.ParamType
+
+
+class SeedType(_IntParam):
+    """``--seed``: a whole number from 0 to :data:`rulesplay.limits.MAX_SEED` (2^63 - 1),
+    the one range every command and the web take (digits 0-9 only)."""
+
+    name = "seed"
+
+    def convert(self, value: object, param: click.Parameter | None,
+                ctx: click.Context | None) -> int:
+        if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= MAX_SEED:
+            return value
+        text = str(value).strip()
+        if text.isascii() and text.isdigit() and len(text) <= 19 and int(text) <= MAX_SEED:
+            return int(text)
+        shown = text if len(text) <= 30 else text[:27] + "..."
+        self.fail(f"{shown!r}: the seed is {SEED_RANGE}", param, ctx)
+
+
+SEED = SeedType()

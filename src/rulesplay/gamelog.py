@@ -14,13 +14,14 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, StrictInt, StrictStr, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError
 
 from .compose import Bundle
 from .errors import RulesError, damage
 from .events import Event
+from .limits import MAX_STATE_SEED
 
 LOG_FORMAT = 3  # 2: the header holds the ruleset's text ("files") and this number;
 # 3: and the run's limits ("limits", when a run set any)
@@ -54,6 +55,11 @@ def header(ruleset: str, options: dict[str, Any], players: int, seed: int, lang:
     return head
 
 
+# The seed of a saved or logged game: what the generator takes (rulesplay.limits: a person's
+# seeds, 0..2^63 - 1, and rulesplay's secret 128-bit ones).
+Seed = Annotated[int, Field(strict=True, ge=0, le=MAX_STATE_SEED)]
+
+
 class LogHeader(BaseModel):
     """The first line of a log, checked (see :func:`header` for the fields)."""
 
@@ -62,7 +68,7 @@ class LogHeader(BaseModel):
     ruleset: StrictStr
     options: dict[StrictStr, bool | StrictInt | StrictStr] = {}
     players: StrictInt
-    seed: StrictInt | None = None  # None in a seat's log
+    seed: Seed | None = None  # None in a seat's log
     seat: StrictInt | None = None  # the seat a log of what one seat may know was written for
     lang: StrictStr | None = None
     bots: dict[StrictStr, StrictStr] = {}

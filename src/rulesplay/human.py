@@ -53,6 +53,8 @@ from .events import Event
 from .screens import (
     by_value,
     choice_list,
+    many_numbers,
+    numbers_text,
     public_score,
     question,
     render_choices,
@@ -105,8 +107,12 @@ def parse_choice(text: str, actions: list[Action], book: CardBook) -> tuple[Acti
         found = [a for a in actions if a.value is not None and str(a.value) == t]
         if found:
             return found[0], ""
+        many = many_numbers(actions)
+        shown = text.strip() if len(text.strip()) <= 24 else text.strip()[:21] + "..."
+        if many is not None:
+            return None, tr(lang, "bad_many", text=shown, numbers=numbers_text(many, lang))
         values = ", ".join(a.label for a in actions if a.value is not None)
-        return None, tr(lang, "bad_value", text=text.strip(), values=values)
+        return None, tr(lang, "bad_value", text=shown, values=values)
     if t.isdigit() and is_set_choice(actions) and not numbered(actions):
         return None, tr(lang, "set_no_number", n=len(actions))
     if t.isascii() and t.isdigit():  # '²' and '①' are digits to Python, not numbers
@@ -189,7 +195,11 @@ class HumanSeat:
             text = self.ask("> ").strip()
             word, _, rest = text.partition(" ")
             word = word.lower()
-            if not text:
+            if not text and by_value(actions):  # the numbers themselves, not 1..n
+                values = [a.value for a in actions if isinstance(a.value, int)]
+                self.console.print(tr(lang, "empty_value", numbers=numbers_text(values, lang)),
+                                   style="yellow")
+            elif not text:
                 self.console.print(tr(lang, "empty_input", n=len(actions)), style="yellow")
             elif text.lower() in ("help", "?"):
                 self.show(render_help(state, seat, book))

@@ -36,6 +36,15 @@ MAX_SET_ACTIONS = 50_000
 # Whole numbers run from -MAX_INT to MAX_INT (18 digits, as a number may be written): a
 # value stored outside that range stops the game, so no number grows without end.
 MAX_INT = 10**18 - 1
+# Seeds. A seed a person gives (``--seed`` of run, simulate, compare and sweep; the web's
+# simulation page) is a whole number from 0 to MAX_SEED (2^63 - 1, the largest signed 64-bit
+# integer). The generator, saves and logs take every seed from 0 to MAX_STATE_SEED: those and
+# the 128 random bits rulesplay draws as the secret seed of a game with people at the table
+# (a seed that is never shown). Negative seeds are refused: Python's generator would play the
+# game of the seed without its sign.
+MAX_SEED = 2**63 - 1
+MAX_STATE_SEED = 2**128 - 1
+SEED_RANGE = f"a whole number from 0 to {MAX_SEED:,} (2^63 - 1)"
 
 
 def out_of_range(value: int) -> str:

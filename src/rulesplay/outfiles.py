@@ -31,9 +31,23 @@ class OutputRefused(Exception):
             False for rulesets, links, folders and special files, which are never replaced.
     """
 
-    def __init__(self, message: str, replaceable: bool = False) -> None:
+    def __init__(self, message: str, replaceable: bool = False, folder: bool = False
+                 ) -> None:
         super().__init__(message)
-        self.replaceable = replaceable
+        self.replaceable, self.folder = replaceable, folder
+
+
+def folder_problem(path: str | Path) -> str | None:
+    """Why no file can be made at ``path`` because of its folder (None when it can): the
+    folder does not exist, is not a folder, or cannot be written. Checked before a long
+    run, so that a run never plays every game and only then fails to write its output."""
+    folder = Path(path).parent
+    if not folder.is_dir():
+        return f"the folder {folder} does not exist" if not os.path.lexists(folder) else \
+            f"{folder} is not a folder"
+    if not os.access(folder, os.W_OK | os.X_OK):
+        return f"the folder {folder} cannot be written"
+    return None
 
 
 def check_target(path: str | Path, what: str, *, overwrite: bool = False) -> None:
@@ -46,11 +60,15 @@ def check_target(path: str | Path, what: str, *, overwrite: bool = False) -> Non
 
     Raises:
         OutputRefused: ``path`` is a ruleset file, a symbolic link, a folder or a special file,
-            or an existing file and ``overwrite`` is false.
+            or an existing file and ``overwrite`` is false; or its folder does not exist or
+            cannot be written (:func:`folder_problem`; then ``folder`` is set).
     """
     p = Path(path)
     if p.suffix.lower() in RULESET_SUFFIXES:
         raise OutputRefused(f"will not write {what} to {p}: it is a ruleset file")
+    problem = folder_problem(p)
+    if problem is not None:
+        raise OutputRefused(f"cannot write {what} to {p}: {problem}", folder=True)
     try:
         info = os.lstat(p)
     except FileNotFoundError:

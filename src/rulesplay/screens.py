@@ -4,6 +4,7 @@ the rule text, and the tricks so far. Built from the seat's observation and
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from rich.console import RenderableType
@@ -31,6 +32,10 @@ COMMANDS = "help · moves · show · save [FILE] · quit"
 MANY_ZONES = 6  # more shared zones: empty ones are left out, face-down ones share a line
 DETAIL_LIMIT = 4  # table cards in a public zone of at most this many are shown in full
 MANY_VARS = 4  # more game variables: only those set are shown
+# More numbers to choose from than fit a screen: shown as their ranges ("a number from 1 to
+# 100000"), not one by one, and the player types the number.
+MANY_NUMBERS = 40
+MANY_RUNS = 4  # more separate ranges: the count, the least and greatest, the first few
 MANY_COLUMNS = 5  # more per-player zones and variables: one line per seat, not a table
 
 
@@ -367,6 +372,45 @@ def by_value(actions: list[Action]) -> bool:
         isinstance(v, int) and not isinstance(v, bool) for v in values)
 
 
+def number_ranges(values: Iterable[int]) -> list[tuple[int, int]]:
+    """The distinct ``values`` as runs of consecutive numbers, ``(first, last)``, in order:
+    ``[0, 1, 2, 5, 7, 8]`` gives ``[(0, 2), (5, 5), (7, 8)]``."""
+    runs: list[tuple[int, int]] = []
+    for v in sorted(set(values)):
+        if runs and v == runs[-1][1] + 1:
+            runs[-1] = (runs[-1][0], v)
+        else:
+            runs.append((v, v))
+    return runs
+
+
+def numbers_text(values: Iterable[int], lang: str | None) -> str:
+    """The numbers a player may type, in words: "a number from 1 to 100000", "a number from
+    0 to 5 or 7 to 13"; with more than :data:`MANY_RUNS` separate ranges, how many there
+    are, the least and greatest, and the first few."""
+    runs = number_ranges(values)
+    if not runs:
+        return ""
+    if len(runs) > MANY_RUNS:
+        count = sum(b - a + 1 for a, b in runs)
+        first = sorted({v for a, b in runs[:3] for v in range(a, min(b, a + 2) + 1)})[:3]
+        return tr(lang, "numbers_some", n=count, lo=runs[0][0], hi=runs[-1][1],
+                  first=", ".join(map(str, first)))
+    spans = [str(a) if a == b else tr(lang, "number_span", lo=a, hi=b) for a, b in runs]
+    joined = spans[0] if len(spans) == 1 else \
+        ", ".join(spans[:-1]) + tr(lang, "number_or") + spans[-1]
+    return tr(lang, "number_from", ranges=joined)
+
+
+def many_numbers(actions: list[Action]) -> list[int] | None:
+    """The values of a choice among more numbers than fit a screen (None otherwise):
+    such a choice is shown and typed as a number, not as a list."""
+    if not by_value(actions):
+        return None
+    values = [a.value for a in actions if isinstance(a.value, int)]
+    return values if len(values) > MANY_NUMBERS else None
+
+
 def question(state: State, actions: list[Action]) -> str:
     """The pending decision's prompt as its chooser is shown it, with a question mark for
     a yes/no question."""
@@ -404,10 +448,13 @@ def render_choices(state: State, seat: int, book: CardBook) -> list[RenderableTy
         return out + _choice_rows(actions, book, lang)
     stands_for = getattr(prog.nodes[state.pending[1]], "stands_for", None) \
         if state.pending is not None else None
+    many = many_numbers(actions)
     for i, a in enumerate(actions, 1):
         if a.value is None and len(actions) > 1:
             key = a.id.split(":", 1)[-1] if numbers else str(i)
             extra.append(Text.assemble((f"{key:>2} ", "bold"), a.label))
+            continue
+        if many is not None:  # too many to list: said as ranges below
             continue
         if numbers and stands_for is not None:  # a value with the cards it stands for
             cards = [ids[c] for c in stands_for(state, a.value)]
@@ -435,6 +482,11 @@ def render_choices(state: State, seat: int, book: CardBook) -> list[RenderableTy
             grid.add_row(*row, *([""] * (cols - len(row))))
         out.append(grid)
     out.extend(extra)
+    if many is not None:
+        key = "how_number_or" if extra else "how_number"
+        out.append(Text(tr(lang, key, numbers=numbers_text(many, lang), commands=COMMANDS),
+                        style="dim"))
+        return out
     example = _example(actions, book)
     key = "how_value" if numbers else "how_card" if example else "how"
     if len(actions) == 1 and not numbers:  # (a lone number is typed as itself, not as 1)
@@ -527,14 +579,18 @@ def render_help(state: State, seat: int, book: CardBook) -> list[RenderableType]
         indent = min(len(ln) - len(ln.lstrip()) for ln in excerpt if ln.strip())
         out.append(literal("\n".join("  " + ln[indent:] for ln in excerpt), "green"))
     actions = choice_list(state, book)
-    out.append(literal(tr(lang, "help_legal", labels=", ".join(a.label for a in actions))))
+    many = many_numbers(actions)
+    labels = [a.label for a in actions] if many is None else \
+        [numbers_text(many, lang), *(a.label for a in actions if a.value is None)]
+    out.append(literal(tr(lang, "help_legal", labels=", ".join(labels))))
     example = _example(actions, book)
     cards = [book.program.card_ids[a.value] for a in actions
              if a.card and isinstance(a.value, int)]
     for cid in cards:
         for text in book.long_texts(cid):
             out.append(literal(f"  {prog.card_labels[book.index[cid]]}: {text}"))
-    out.append(Text(tr(lang, "help_typing" if example else "help_typing_plain",
+    out.append(Text(tr(lang, "help_typing" if example else "help_typing_value"
+                       if by_value(actions) else "help_typing_plain",
                        example=example, commands=COMMANDS), style="dim"))
     return out
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import random
+import shlex
 import signal
 import sys
 import threading
@@ -50,7 +51,7 @@ class SavedState(BaseModel):
     model_config = ConfigDict(extra="allow")
     ruleset: Bundle
     players: StrictInt
-    seed: StrictInt
+    seed: gamelog.Seed
     options: dict[str, OptionValue]
     lang: StrictStr | None = None
     engine: Literal["compiled", "interpret"]
@@ -316,12 +317,17 @@ def read_save(path: str) -> SavedSession:
             damaged (says where).
         OSError: the file cannot be read.
     """
+    raw = Path(path).read_bytes()
     try:
-        d = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (ValueError, RecursionError) as exc:  # not UTF-8, not JSON, numbers too long
-        raise RulesError(f"{path} is not a saved rulesplay game ({exc})") from None
+        d = json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise RulesError(not_a_save(path, "it is not text")) from None
+    except (ValueError, RecursionError):  # not JSON, numbers too long, nested too deep
+        raise RulesError(not_a_save(path, _what_it_is(path, raw))) from None
     if not isinstance(d, dict) or d.get("type") != SESSION_MARK:
-        raise RulesError(f"{path} is not a saved rulesplay game")
+        log = isinstance(d, dict) and d.get("type") == "header"
+        raise RulesError(not_a_save(path, "it is a game log: replay it with 'rulesplay "
+                                    "replay'" if log else "it is JSON of another kind"))
     if d.get("version") != SESSION_VERSION:
         raise RulesError(f"{path} was saved in format {str(d.get('version'))[:20]!r} by another "
                          f"version of rulesplay; this one reads format {SESSION_VERSION}")
@@ -330,6 +336,30 @@ def read_save(path: str) -> SavedSession:
     except ValidationError as exc:
         what = damage(list(exc.errors()), SavedSession.model_fields)  # type: ignore[arg-type]
         raise RulesError(f"{path}: the saved game is damaged: {what}") from None
+
+
+def not_a_save(path: str, why: str) -> str:
+    """The message for a file ``resume`` cannot read as a save, saying ``why`` and what a
+    save is."""
+    return (f"{path} is not a rulesplay save ({why}). A save is the .save.json file that "
+            "'rulesplay run FILE --seat N=human' writes when a person types 'save' or 'quit' "
+            "or presses Ctrl-C; resume takes that file.")
+
+
+def _what_it_is(path: str, raw: bytes) -> str:
+    """Why ``raw`` (text that is not JSON) is no save, in a few words."""
+    if not raw.strip():
+        return "it is empty"
+    if Path(path).suffix.lower() in (".rules", ".part"):
+        return "it is a ruleset: play it with 'rulesplay run'"
+    first = raw.lstrip().split(b"\n", 1)[0]
+    try:
+        head = json.loads(first)
+    except (ValueError, RecursionError):
+        return "it is not JSON"
+    if isinstance(head, dict) and head.get("type") == "header":
+        return "it is a game log: replay it with 'rulesplay replay'"
+    return "it is not a single JSON document"
 
 
 # ---------------------------------------------------------------- playing
@@ -420,7 +450,8 @@ def _loop(session: Session, console: Console, ask: Callable[[str], str], seat_ui
             stops.stopping = False  # not saved (the message said why): the game goes on
         except QuitRequest as leave:
             console.print(tr(lang, "left") if leave.saved is None else
-                          tr(lang, "left_saved", path=leave.saved))
+                          tr(lang, "left_saved", path=leave.saved,
+                             arg=shlex.quote(leave.saved)))
             return 0
     _finish(session, console)
     return 0
@@ -560,7 +591,8 @@ def _save_and_say(session: Session, console: Console, lang: str | None,
         console.print(f"cannot save to {path or session.save_path}: {exc.strerror}",
                       style="red", markup=False)
         return False
-    console.print(tr(lang, said, path=written), style="green")
+    console.print(tr(lang, said, path=written, arg=shlex.quote(written)),
+                  style="green")
     return True
 
 

@@ -9,10 +9,12 @@ results are the same whatever the number of workers.
 Measures per game: each seat's score; the winners (a win shared by ``k`` seats counts
 ``1/k`` to each, so win rates add up to 100%; with teams, a team's win is one win, shared
 ``1/k`` by ``k`` tied teams, and each seat wins when its team does); decisions (all seats'
-choices); tricks (completed tricks, from the interpreter's ``trick`` events); rounds (how
-many times the game entered the first phase it enters more than once, e.g. each deal; 1 when
-no phase repeats); its :func:`outcome` (one winner, a win shared as the rules intend, a tie,
-or nobody); who made the first decision; wall time.
+choices); tricks (completed tricks, from the interpreter's ``trick`` events); ``rounds`` (how
+many times the game entered the first phase it enters more than once: a round when each round
+begins that phase, as a deal phase does, but a trick when a phase is begun again for each
+trick, so it is shown as :data:`ROUNDS_WORDS`, not as "rounds"; 1 when no phase repeats);
+its :func:`outcome` (one winner, a win shared as the rules intend, a tie, or nobody); who
+made the first decision; wall time.
 
 Statistics: win rates with 95% Wilson score intervals; means with standard deviations; for
 ``compare``, differences of proportions with Newcombe's hybrid score interval and differences
@@ -37,12 +39,17 @@ from typing import Any
 
 from .errors import RulesError
 from .events import Tally
+from .sim_notes import VARIANT, Kinship, kinship, kinship_note, power_note
 from .sim_totals import Moments, Totals
 
 Z95 = statistics.NormalDist().inv_cdf(0.975)
 
 __all__ = ["Comparison", "GameRecord", "Result", "compare", "game_seed", "outcome",
            "simulate"]
+
+# What the ``rounds`` measure counts, as the tables and verdicts name it: the language has no
+# rounds, only phases, and a phase may be begun again for each round or for each trick.
+ROUNDS_WORDS = "entries of the first phase to repeat"
 
 # Where the games run: processes of this machine, or Ray tasks (rulesplay.sim_ray).
 BACKENDS = ("local", "ray")
@@ -623,22 +630,36 @@ class Comparison:
     base: Result
     variant: Result
     lines: list[Line]
+    # How the variant is related to the base (:func:`rulesplay.sim_notes.kinship`).
+    kin: Kinship = field(default_factory=lambda: Kinship(VARIANT))
 
     def verdict(self) -> list[str]:
-        """Plain-words findings: one sentence per clear difference, or "no clear difference"."""
+        """Plain-words findings: a note first when the variant is not a variant of the base;
+        one sentence per clear difference, or "no clear difference"; a note when the games
+        are too few to show a difference of moderate size; how "clear" is decided."""
         sides = len(self.base.teams) if self.base.teamed else self.base.players
-        out = [_sentence(line, sides) for line in self.lines if line.clear]
-        if out and len(out) < len(self.lines):
+        kin = kinship_note(self.kin, f"{self.base.title} ({self.base.path})",
+                           f"{self.variant.title} ({self.variant.path})")
+        found = [_sentence(line, sides) for line in self.lines if line.clear]
+        weak = power_note(self.lines, self.base.n) if len(found) < len(self.lines) else None
+        out = [kin] if kin else []
+        out += found
+        if found and len(found) < len(self.lines):
             out.append("No clear difference in the other measures.")
-        if not out:
-            out.append(f"No clear difference: over {self.base.n} games each, the variant "
-                       "does not measurably change win rates, scores, spread, length or ties.")
+        if not found:
+            out.append(f"No clear difference: over {self.base.n} games each, " + (
+                "no measure differs clearly, which does not show that the variant changes "
+                "nothing." if weak else "the variant does not measurably change win rates, "
+                "scores, spread, length or ties."))
+        if weak:
+            out.append(weak)
         out.append(f"(A difference is called clear when it holds at the 5% level after "
                    f"Holm's correction for the {len(self.lines)} measures compared.)")
         return out
 
     def to_dict(self) -> dict[str, Any]:
         return {"base": self.base.summary(), "variant": self.variant.summary(),
+                "relation": self.kin.relation,
                 "differences": [{**asdict(line), "clear": line.clear} for line in self.lines],
                 "verdict": self.verdict()}
 
@@ -673,6 +694,10 @@ def _sentence(line: Line, players: int) -> str:
         seat = line.key[6:]
         how = "higher" if up else "lower"
         return f"Seat {seat} scores clearly {how}: {b} vs {a} on average ({ci})."
+    if line.key.startswith("tscore:"):
+        name = line.label.removeprefix("team ").removesuffix(" mean score")
+        how = "higher" if up else "lower"
+        return f"Team {name} scores clearly {how}: {b} vs {a} on average ({ci})."
     if line.key == "spread":
         how = "further apart" if up else "closer together"
         return f"Scores end clearly {how}: spread {b} vs {a} ({ci})."
@@ -707,9 +732,31 @@ def compare(base: str, variant: str, n: int, players: int | None = None,
     """
     if n < 1:
         raise ValueError("the number of games must be at least 1")
-    if backend == "ray":  # (Ray plays one ruleset's games, then the other's)
-        return _compared_on_ray(base, variant, n, players, options, bots, seed, workers,
-                                lang, progress, engine, limits, address)
+    from .compose import load_ruleset
+
+    kin = kinship(list(load_ruleset(base)[1].sources), list(load_ruleset(variant)[1].sources))
+    try:
+        if backend == "ray":  # (Ray plays one ruleset's games, then the other's)
+            c = _compared_on_ray(base, variant, n, players, options, bots, seed, workers,
+                                 lang, progress, engine, limits, address)
+        else:
+            c = _compared_here(base, variant, n, players, options, bots, seed, workers, lang,
+                               progress, engine, limits)
+    except Interrupted as exc:
+        if isinstance(exc.partial, Comparison):
+            exc.partial.kin = kin
+        raise
+    c.kin = kin
+    return c
+
+
+def _compared_here(base: str, variant: str, n: int, players: int | None,
+                   options: Mapping[str, Any] | None, bots: Mapping[int, str] | None,
+                   seed: int, workers: int | None, lang: str | None,
+                   progress: Callable[[str, int], None] | None, engine: str | None,
+                   limits: Mapping[str, int] | None) -> Comparison:
+    """:func:`compare` in this machine's processes: the base's and the variant's game of
+    each seed side by side, so a stop leaves pairs."""
     ta = _table(base, players, options, bots, lang, engine, limits)
     tb = _table(variant, ta.players, options, bots, lang, engine, limits)
     workers = max(1, min(workers or os.cpu_count() or 1, n))
@@ -778,19 +825,25 @@ def _compared_on_ray(base: str, variant: str, n: int, players: int | None,
 def _compared(a: Result, b: Result) -> Comparison:
     """The measures of ``b`` (the variant) against ``a`` (the base), same seeds."""
     lines: list[Line] = []
-    if a.teamed and a.teams == b.teams:  # a team's win is one win: one line per team
+    teamed = a.teamed and a.teams == b.teams
+    if teamed:  # a team's win is one win: one line per team
         for i, name in enumerate(a.team_names):
             wa, wb = a.team_wins(i), b.team_wins(i)
             lines.append(Line(f"team:{i}", f"team {name} win rate", wa / a.n, wb / b.n,
                               *newcombe(wa, a.n, wb, b.n), True))
-    for p in range(0 if a.teamed and a.teams == b.teams else a.players):
+    for p in range(0 if teamed else a.players):
         d, lo, hi = newcombe(a.wins(p), a.n, b.wins(p), b.n)
         lines.append(Line(f"win:{p}", f"seat {p} win rate", a.wins(p) / a.n,
                           b.wins(p) / b.n, d, lo, hi, True))
     fa, fb = a.first_player_wins(), b.first_player_wins()
     lines.append(Line("first", "first player's win rate", fa / a.n, fb / b.n,
                       *newcombe(fa, a.n, fb, b.n), True))
-    for p in range(a.players):
+    # Teammates score the same (docs/language/teams.md): one score line per team.
+    for i, name in enumerate(a.team_names if teamed else []):
+        sa, sb = a.scores(a.teams[i][0]), b.scores(b.teams[i][0])
+        lines.append(Line(f"tscore:{i}", f"team {name} mean score", sa.mean(), sb.mean(),
+                          *welch(sa, sb), False))
+    for p in range(0 if teamed else a.players):
         sa, sb = a.scores(p), b.scores(p)
         lines.append(Line(f"score:{p}", f"seat {p} mean score", sa.mean(), sb.mean(),
                           *welch(sa, sb), False))
@@ -798,7 +851,7 @@ def _compared(a: Result, b: Result) -> Comparison:
             ("spread", "score spread (best - worst)", a.spreads(), b.spreads()),
             ("decisions", "decisions", a.measure("decisions"), b.measure("decisions")),
             ("tricks", "tricks", a.measure("tricks"), b.measure("tricks")),
-            ("rounds", "rounds", a.measure("rounds"), b.measure("rounds"))):
+            ("rounds", ROUNDS_WORDS, a.measure("rounds"), b.measure("rounds"))):
         if key == "tricks" and len(set(xa.counts) | set(xb.counts)) == 1:
             continue  # a game without tricks: nothing to compare
         lines.append(Line(key, label, xa.mean(), xb.mean(), *welch(xa, xb), False))

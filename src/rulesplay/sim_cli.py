@@ -40,15 +40,16 @@ from . import terminal
 from .cliargs import (
     ENGINE_OPTION,
     LIMIT_OPTION,
+    SEED,
     at_least_one,
     check_bots,
-    claim_output,
+    check_output,
     echo_warnings,
     parse_limits,
     parse_pairs,
 )
 from .compose import load_ruleset
-from .sim import BACKENDS, Comparison, Interrupted, Result
+from .sim import BACKENDS, ROUNDS_WORDS, Comparison, Interrupted, Result
 from .sim import compare as run_compare
 from .sim import simulate as run_simulate
 
@@ -119,7 +120,7 @@ def _common(f: Any) -> Any:
                           "mcts:iterations=500, mcts:seconds=0.5...)."),
         click.option("--seat", "seats", multiple=True, metavar="I=SPEC",
                      help="Bot for one seat, e.g. --seat 0=mcts (repeatable)."),
-        click.option("--seed", type=int, default=0, show_default=True,
+        click.option("--seed", type=SEED, default=0, show_default=True,
                      help="Seed of the run; game i is seeded from (seed, i)."),
         click.option("--workers", type=int, callback=at_least_one, default=None,
                      help="Processes (default: all cores; more than the cores only with "
@@ -183,8 +184,9 @@ def result_tables(r: Result) -> list[Table]:
                      f"{_pct(shared['low'])}..{_pct(shared['high'])}")
     game.add_row("Score spread (best - worst)", f"{s['spread']['mean']:.2f}",
                  f"sd {s['spread']['sd']:.2f}")
-    for key in ("decisions", "tricks", "rounds"):
-        game.add_row(f"Length: {key}", f"{s[key]['mean']:.1f}", f"sd {s[key]['sd']:.1f}")
+    for key, words in (("decisions", "decisions"), ("tricks", "tricks"),
+                       ("rounds", ROUNDS_WORDS)):
+        game.add_row(f"Length: {words}", f"{s[key]['mean']:.1f}", f"sd {s[key]['sd']:.1f}")
     game.add_row("Time per game", f"{s['seconds_per_game'] * 1000:.1f} ms",
                  f"{s['games_per_second']:.0f} games/s on {r.workers} worker(s)")
     return [*tables, game]
@@ -217,12 +219,10 @@ def _check_plot(path: str, force: bool) -> None:
     (:func:`claim_output`), and matplotlib is installed.
 
     Raises:
-        click.UsageError: another ending. click.ClickException: refused, or no matplotlib.
+        click.UsageError: no file, another ending, or a folder it cannot be written in.
+        click.ClickException: refused, or no matplotlib.
     """
-    if Path(path).suffix.lower() not in PLOT_FORMATS:
-        raise click.UsageError(f"--plot {path}: the file must end in "
-                               f"{', '.join(PLOT_FORMATS[:-1])} or {PLOT_FORMATS[-1]}")
-    claim_output(path, "the plot", force)
+    check_output(path, "--plot", "the plot", force, PLOT_FORMATS)
     if importlib.util.find_spec("matplotlib") is None:
         raise click.ClickException("--plot needs matplotlib: pip install 'rulesplay[plot]' "
                                    "(or pip install matplotlib)")
@@ -301,9 +301,7 @@ def simulate(file: str, n: int, players: int | None, options: tuple[str, ...], b
     _check_workers(workers, force)
     check_backend(backend, address, workers)
     budgets = parse_limits(limits)
-    if plot_path == "":
-        raise click.UsageError("--plot: give the file to draw to (FILE.png, .svg or .pdf)")
-    if plot_path:  # before any game is played, so a refusal costs nothing
+    if plot_path is not None:  # before any game is played, so a refusal costs nothing
         _check_plot(plot_path, force)
     opts, nplayers, bots = _table(file, options, players, bot, seats)
     err = terminal.console(stderr=True, highlight=True)

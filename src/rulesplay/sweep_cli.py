@@ -18,7 +18,7 @@ import click
 from rich.table import Table
 
 from . import terminal
-from .cliargs import claim_output, parse_limits, parse_pairs
+from .cliargs import check_output, parse_limits, parse_pairs
 from .compose import load_ruleset
 from .errors import OptionError
 from .sim_cli import (
@@ -69,14 +69,9 @@ def sweep(file: str, n: int, players: int | None, options: tuple[str, ...], bot:
     if not options:
         raise click.UsageError("give the options to sweep: --option NAME=A..B or "
                                "--option NAME=X,Y (repeatable)")
-    if out_path is not None:
-        if Path(out_path).suffix.lower() not in TABLE_FORMATS:
-            raise click.UsageError(f"--out {out_path}: the file must end in .csv or .json")
-        if not Path(out_path).parent.is_dir():  # said now, not after every game is played
-            raise click.UsageError(f"--out {out_path}: the folder {Path(out_path).parent} "
-                                   "does not exist")
-        claim_output(out_path, "the table", force)
-    if plot_path:
+    if out_path is not None:  # before any game: a sweep never plays all, then fails to write
+        check_output(out_path, "--out", "the table", force, TABLE_FORMATS)
+    if plot_path is not None:
         _check_plot(plot_path, force)
     per_seat = _bots(bot, seats)
     _warn(file)
@@ -121,14 +116,14 @@ def sweep(file: str, n: int, players: int | None, options: tuple[str, ...], bot:
 
 def _summary(result: Sweep) -> Table:
     """One line per combination: the options, each seat's win rate, the first player's,
-    ties and the mean length."""
+    ties and the mean length (decisions; entries of the first phase to repeat)."""
     title = result.runs[0][1].title if result.runs else result.path
     games = result.runs[0][1].n if result.runs else 0
     table = Table(title=terminal.literal(f"{title}: {games} games per combination, same "
                                          "seeds", "table.title"))
     for name in result.names:
         table.add_column(terminal.literal(name))
-    for col in ("Win rate by seat", "First player", "Ties", "Decisions", "Rounds"):
+    for col in ("Win rate by seat", "First player", "Ties", "Decisions", "Phase entries"):
         table.add_column(col, justify="right")
     for values, r in result.runs:
         s = r.summary()

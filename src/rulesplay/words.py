@@ -69,6 +69,17 @@ PHRASES: dict[str, dict[str, str]] = {
         "how_value": "Type one of the numbers shown, or the word on the left of another "
                      "answer.  Also: {commands}",
         "how_one": "Only one choice: type 1 (or its name).  Also: {commands}",
+        "how_number": "Type {numbers}.  Also: {commands}",
+        "how_number_or": "Type {numbers}, or the word on the left of another answer.  Also: "
+                         "{commands}",
+        "number_from": "a number from {ranges}",
+        "number_span": "{lo} to {hi}",
+        "number_or": " or ",
+        "numbers_some": "one of {n} numbers from {lo} to {hi} ({first}, ...)",
+        "empty_value": "Type {numbers}, or 'help'.",
+        "bad_many": "'{text}' is not one of the choices: type {numbers}.",
+        "help_typing_value": "Type the number you choose, or the first letters of another "
+                             "answer. Commands: {commands}.",
         "bad_value": "'{text}' is not one of the choices: type one of {values}.",
         "set_hint": "Choose {count} cards at once: type them on one line, separated by "
                     "spaces or commas (e.g. '{example}').",
@@ -95,13 +106,13 @@ PHRASES: dict[str, dict[str, str]] = {
         "no_tricks": "No trick has been finished yet.",
         "last_tricks": "Last tricks",
         "won_by": "{seat} won with",
-        "saved": "Saved to {path}. Continue later with: rulesplay resume {path}",
+        "saved": "Saved to {path}. Continue later with: rulesplay resume {arg}",
         "quit_save": "Save the game to {path} before leaving? [Y/n] ",
         "quit_cancel": "Not quitting (answer y or n next time). Back to the game.",
         "pass_to": "{seat}'s turn. Pass the keyboard to {seat}, then press Enter.",
         "left": "Left the game without saving.",
         "left_saved": "Left the game; it is saved as it is now in {path}. Continue later "
-                      "with: rulesplay resume {path}",
+                      "with: rulesplay resume {arg}",
         "interrupted": "Stopped.",
         "rules_failed": "The ruleset failed (below).",
         "saved_failed": "The game up to this move is saved to {path} (resuming it meets the "
@@ -172,6 +183,15 @@ PHRASES: dict[str, dict[str, str]] = {
         "how": "番号（1-{n}）か答えの頭文字を入力。ほかに: {commands}",
         "how_value": "表示された数か、ほかの答えの左の語を入力。ほかに: {commands}",
         "how_one": "選択肢は1つだけ: 1 を入力。ほかに: {commands}",
+        "how_number": "{numbers}を入力。ほかに: {commands}",
+        "how_number_or": "{numbers}か、ほかの答えの左の語を入力。ほかに: {commands}",
+        "number_from": "{ranges}の数",
+        "number_span": "{lo}から{hi}まで",
+        "number_or": "か",
+        "numbers_some": "{lo}から{hi}までの{n}個の数（{first}、…）",
+        "empty_value": "{numbers}を入力（または help）。",
+        "bad_many": "「{text}」は選べません: {numbers}を入力。",
+        "help_typing_value": "選ぶ数そのものか、ほかの答えの頭文字を入力。コマンド: {commands}。",
         "set_hint": "{count}枚をまとめて選びます: 1行に空白かカンマで区切って入力"
                     "（例: '{example}'）。",
         "set_unknown": "「{text}」は選べるカードのどれでもありません。",
@@ -193,13 +213,13 @@ PHRASES: dict[str, dict[str, str]] = {
         "no_tricks": "まだ終わったトリックはありません。",
         "last_tricks": "最近のトリック",
         "won_by": "{seat}の勝ち:",
-        "saved": "{path} に保存しました。続きは: rulesplay resume {path}",
+        "saved": "{path} に保存しました。続きは: rulesplay resume {arg}",
         "quit_save": "やめる前に {path} に保存しますか？ [Y/n] ",
         "quit_cancel": "やめません（y か n で答えてください）。ゲームに戻ります。",
         "pass_to": "{seat}の番です。{seat}に交代して Enter を押してください。",
         "left": "保存せずに終了しました。",
         "left_saved": "終了しました。今の状態は {path} に保存済みです。続きは: "
-                      "rulesplay resume {path}",
+                      "rulesplay resume {arg}",
         "interrupted": "中断しました。",
         "rules_failed": "ルールの実行に失敗しました（下記）。",
         "saved_failed": "この手の前までのゲームを {path} に保存しました（再開しても同じところで"

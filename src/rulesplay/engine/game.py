@@ -17,7 +17,7 @@ from .. import ir
 from ..compose import Bundle, bundle_of, load_ruleset, ruleset_file
 from ..compose import load_bundle as load_files
 from ..errors import OptionError, RulesError, Span, did_you_mean, value_text
-from ..limits import limit_problem
+from ..limits import MAX_STATE_SEED, SEED_RANGE, limit_problem
 from ..parse import parse_text
 from ..validate import Checked, check
 from .build import build_program
@@ -143,12 +143,16 @@ class Game:
 
         Raises:
             OptionError: a player count that is not an int or is outside the ruleset's
-                range, an option value not allowed for it, or a seed that is not an int.
+                range, an option value not allowed for it, or a seed that is not an int or
+                is outside 0..2^128 - 1 (a person's seeds are 0..2^63 - 1:
+                :data:`rulesplay.limits.MAX_SEED`; the rest are rulesplay's secret seeds).
         """
         n = self.usual_players if num_players is None else num_players
         program = self.program(n)
         if not isinstance(seed, int) or isinstance(seed, bool):
             raise OptionError(f"the seed is a whole number (an int), not {seed!r}")
+        if not 0 <= seed <= MAX_STATE_SEED:  # (a person's seeds: 0..MAX_SEED, rulesplay.limits)
+            raise OptionError(f"the seed is {SEED_RANGE}, not {seed}"[:200])
         if record_events not in (True, False, "counts"):
             raise OptionError(f"record_events is True, False or 'counts', not {record_events!r}")
         return State.new(program, seed, record_events)

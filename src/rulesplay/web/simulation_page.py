@@ -23,6 +23,7 @@ from starlette.routing import BaseRoute, Route
 
 from ..engine.game import load
 from ..errors import OptionError, RulesError
+from ..limits import MAX_SEED
 from ..words import page_words
 from .guard import BadJson, json_body
 from .html import html, isolate_texts, join, json_script, page, quoted
@@ -36,7 +37,6 @@ __all__ = ["BOTS", "PASTED_CHOICE", "routes"]
 
 PASTED_CHOICE = "(pasted)"  # the choice that names the pasted ruleset
 BOTS = ("random", "greedy", "mcts:iterations=50")
-MAX_SEED = 2 ** 63 - 1
 
 _WORDS = ("nav_simulate", "ruleset", "compare_with", "simulate_only", "players", "usual",
           "games", "bot_word", "seed", "pasted", "run", "stop")  # the page's own words
