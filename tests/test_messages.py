@@ -878,3 +878,20 @@ def test_a_table_in_a_text_is_written_as_the_language_writes_one(tmp_path: Path)
     result = CliRunner().invoke(main, ["run", str(tmp_path / "t.rules"), "--seed", "1"])
     assert result.exit_code == 0, result.output
     assert "table {clubs: 1, H: yes}" in result.output
+
+
+@pytest.mark.parametrize("decl,what", [
+    ('phase players "P":\n    next end\n', "a phase"),
+    ('phase seats "P":\n    next end\n', "a phase"),
+    ('rule end "R":\n    say "x"\n', "a rule"),
+    ('rule true "R":\n    say "x"\n', "a rule"),
+])
+def test_phases_and_rules_check_the_one_list_of_reserved_words(decl: str, what: str) -> None:
+    """Phases and rules are refused the reserved words that options, zones and variables
+    are (one list), at the name; a phase named 'end' has its own advice (test_diagnostics)."""
+    text = BASE + "\n" + decl
+    out = _error(text)
+    name = decl.split()[1]
+    assert f"'{name}' is a reserved word and cannot name {what}" in out
+    line = _line_of(text, decl.split("\n")[0])
+    assert f"f.rules:{line}:{len(decl.split()[0]) + 2}: error" in out

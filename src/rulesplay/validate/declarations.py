@@ -12,7 +12,7 @@ from ..limits import limit_problem
 from ..visitor import nodes_of
 from .expressions import ExprChecker
 from .functions import BUILTINS
-from .symbols import RESERVED, Context
+from .symbols import Context, reserved
 from .types import ANY, describe
 
 BOUND_BY_RULES = {"player", "winner"}  # names a trick, 'after trick' and 'score:' bind
@@ -30,8 +30,9 @@ class Declarations:
         """Take ``name`` for a ``what`` (option, enum, zone...); a reserved word or a name
         taken already is an error. True when taken."""
         article = "an" if what[0] in "aeiou" else "a"
-        if name in RESERVED or language_word(name, assigned=what == "variable"):
-            self.ctx.error(f"'{name}' is a reserved word and cannot name {article} {what}", span)
+        problem = reserved(name, what, assigned=what == "variable")
+        if problem is not None:
+            self.ctx.error(problem, span)
             return False
         if name in BOUND_BY_RULES:  # (inside those blocks the bound seat would win)
             self.ctx.error(f"'{name}' is a seat the rules name (in tricks, 'after trick' and "
@@ -124,7 +125,10 @@ class Declarations:
         self.game_attrs()
         self.define_names()
         for p in r.phases:
-            if p.name in sym.phases:
+            problem = reserved(p.name, "phase")
+            if problem is not None:
+                ctx.error(problem, p.span)
+            elif p.name in sym.phases:
                 ctx.error(f"phase '{p.name}' is already declared", p.span)
             sym.phases[p.name] = p
         for ab in r.abilities:
@@ -136,7 +140,10 @@ class Declarations:
             sym.stats.update(ab.modifies)
             sym.steps.update(ab.steps)
         for rule in r.rules:
-            if rule.name in sym.rules:
+            problem = reserved(rule.name, "rule")
+            if problem is not None:
+                ctx.error(problem, rule.span)
+            elif rule.name in sym.rules:
                 ctx.error(f"rule '{rule.name}' is already declared", rule.span)
             sym.rules[rule.name] = rule
         if not r.kinds:
@@ -175,9 +182,9 @@ class Declarations:
             else:
                 self.claim(d.name, d.span, "define")
             for i, p in enumerate(d.params):
-                if language_word(p) or p in RESERVED or p == "it":
-                    self.ctx.error(f"'{p}' is a reserved word and cannot name a parameter",
-                                   d.span)
+                problem = reserved(p, "parameter")
+                if problem is not None:
+                    self.ctx.error(problem, d.span)
                 elif p in d.params[:i]:
                     self.ctx.error(f"'{p}' is a parameter of '{d.name}' twice", d.span)
 
