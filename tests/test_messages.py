@@ -895,3 +895,41 @@ def test_phases_and_rules_check_the_one_list_of_reserved_words(decl: str, what: 
     assert f"'{name}' is a reserved word and cannot name {what}" in out
     line = _line_of(text, decl.split("\n")[0])
     assert f"f.rules:{line}:{len(decl.split()[0]) + 2}: error" in out
+
+
+def _playout(text: str, engine: str) -> list[int]:
+    state = rulesplay.loads(text, file="f.rules", engine=engine).new_state(2, seed=3)
+    while not state.is_terminal():
+        state.apply(state.legal_actions()[0])
+    return [int(v) for v in state.scores()]
+
+
+@pytest.mark.parametrize("score,terms", [
+    ("tricks[player]" + " + 1" * 149, 150),
+    ("tricks[player]" + " - 1 + 2" * 70 + " * 1 * 1", 141),
+    ("1 if tricks[player] >= 0" + " and tricks[player] < 99" * 149 + " else 0", 150),
+])
+def test_a_flat_chain_of_terms_is_one_level_not_a_nesting(score: str, terms: int) -> None:
+    """A sum of 150 terms was "nested too deeply (more than 100 levels)": a chain of terms
+    joined by operators of one kind is one level; both engines play it alike."""
+    text = BASE.replace("score: tricks[player]", "score: " + score)
+    assert text.count("score: ") == 1 and score.count(" ") >= terms
+    assert _playout(text, "compiled") == _playout(text, "interpret")
+
+
+@pytest.mark.parametrize("score,terms,joined", [
+    ("tricks[player]" + " + 1" * 5000, "5,001", "'+' and '-'"),
+    ("1 if tricks[player] >= 0" + " and yes" * 300 + " else 0", "301", "'and'"),
+    ("1 if tricks[player] >= 0" + " or no" * 400 + " else 0", "401", "'or'"),
+])
+def test_a_chain_too_long_to_evaluate_says_it_has_too_many_terms(
+        score: str, terms: str, joined: str) -> None:
+    """The real limit that remains (the chain becomes operations one inside another) says
+    what was too many, terms, at the chain's start; 300 'and's were a RecursionError."""
+    text = BASE.replace("score: tricks[player]", "score: " + score)
+    out = _error(text)
+    line = _line_of(text, "score: ")
+    col = 8 if score.startswith("tricks") else 13  # (after 'score: 1 if ')
+    assert out.startswith(f"f.rules:{line}:{col}: error: this has too many terms: {terms} "
+                          f"joined by {joined}, inside "), out
+    assert "nested too deeply" not in out
