@@ -933,3 +933,54 @@ def test_a_chain_too_long_to_evaluate_says_it_has_too_many_terms(
     assert out.startswith(f"f.rules:{line}:{col}: error: this has too many terms: {terms} "
                           f"joined by {joined}, inside "), out
     assert "nested too deeply" not in out
+
+
+def test_a_file_of_only_comments_says_so_not_that_it_is_empty(tmp_path: Path) -> None:
+    """The golden 'empty' case is comments only (it said 'the file is empty'); a file
+    with nothing in it still is empty."""
+    (tmp_path / "blank.rules").write_text("\n  \n", encoding="utf-8")
+    (tmp_path / "notes.part").write_text("# to do\n", encoding="utf-8")
+    with pytest.raises(RulesError) as info:
+        load_ruleset(str(tmp_path / "blank.rules"))
+    assert info.value.message.startswith("the file is empty; a ruleset starts")
+    with pytest.raises(RulesError) as info:
+        load_ruleset(str(tmp_path / "notes.part"))
+    assert info.value.message.startswith("the file holds only comments, no declarations; ")
+
+
+def test_a_name_declared_again_by_an_include_names_the_file_of_the_first(
+        tmp_path: Path) -> None:
+    """'already declared (line 6)' named a line of another file without naming it."""
+    (tmp_path / "cards.part").write_text(
+        "\n\n\n\n\noption hand_size: int in 1..10 = 3\n", encoding="utf-8")
+    text = BASE.replace("players 2..4\n", 'players 2..4\ninclude "cards.part"\n', 1)
+    (tmp_path / "g.rules").write_text(text, encoding="utf-8")
+    with pytest.raises(RulesError) as info:
+        load_ruleset(str(tmp_path / "g.rules"))
+    messages = [d.message for d in info.value.diagnostics]
+    part = str(tmp_path / "cards.part")
+    assert any(m.startswith(f"'hand_size' is already declared (at {part}:6:8)")
+               for m in messages), messages
+    same = BASE.replace("zone table ", "zone won ", 1)
+    with pytest.raises(RulesError) as info:
+        rulesplay.loads(same, file="f.rules")
+    assert info.value.diagnostics[0].message == \
+        f"'won' is already declared (line {_line_of(same, 'zone won ')})"
+
+
+@pytest.mark.parametrize("target,hint", [
+    ("./nothere.rules", ""),          # 'huge.rules', 'nogame.rules' only share '.rules'
+    ("./nogam.rules", " (did you mean 'nogame.rules'?)"),
+    ("./HUGE.rules", " (did you mean 'huge.rules'?)"),
+])
+def test_a_missing_file_suggests_only_a_close_name(tmp_path: Path, target: str,
+                                                   hint: str) -> None:
+    for name in ("huge.rules", "nogame.rules", "v.rules"):
+        (tmp_path / name).write_text(BASE, encoding="utf-8")
+    (tmp_path / "v.rules").write_text(f'extends "{target}"\ngame "V"\n', encoding="utf-8")
+    with pytest.raises(RulesError) as info:
+        load_ruleset(str(tmp_path / "v.rules"))
+    message = info.value.diagnostics[0].message if info.value.diagnostics else \
+        info.value.message
+    assert message.startswith(f"'extends': no such file '{target}' in "), message
+    assert message.endswith(hint) if hint else "did you mean" not in message, message

@@ -201,6 +201,20 @@ def did_you_mean(name: str, candidates: Iterable[str]) -> str:
     return f" (did you mean '{close[0]}'?)"
 
 
+def did_you_mean_file(name: str, candidates: Iterable[str]) -> str:
+    """Like :func:`did_you_mean` for a file name: the names are compared without their
+    folders and extensions (every ``.rules`` file shares ``.rules``, which made any file
+    look close enough), and only a close one is suggested."""
+    def stem(path: str) -> str:
+        return path.replace("\\", "/").rsplit("/", 1)[-1].split(".", 1)[0].lower()
+
+    by_stem: dict[str, str] = {}
+    for candidate in sorted(set(candidates)):
+        by_stem.setdefault(stem(candidate), candidate)
+    close = difflib.get_close_matches(stem(name), by_stem, n=1, cutoff=0.6)
+    return f" (did you mean '{by_stem[close[0]]}'?)" if close else ""
+
+
 # What a rule failing while it runs raises (a None where a card was expected, a missing key,
 # a division by zero, a bonus that needs itself...); the engine turns each into a located
 # RulesRuntimeError.

@@ -59,10 +59,14 @@ def parse_text(text: str, file: str = "<input>") -> ir.Ruleset:
                       text.count("\n", 0, at) + 1, at - text.rfind("\n", 0, at), text)
     if not any(line.strip(" \t\f") and not line.strip(" \t\f").startswith("#")
                for line in text.split("\n")):
-        raise located("the file is empty; a ruleset part holds declarations (enum, card, "
-                      "zone, var, phase...)" if file.endswith(".part") else
-                      "the file is empty; a ruleset starts with a line like "
-                      "'game \"Title\"'", file, 1, 1, text)
+        part = file.endswith(".part")
+        empty = "the file is empty" if not text.strip() else \
+            "the file holds only comments, no declarations" if part else \
+            "the file holds only comments, no 'game' line"
+        raise located(f"{empty}; a ruleset part holds declarations (enum, card, zone, var, "
+                      "phase...)" if part else
+                      f"{empty}; a ruleset starts with a line like 'game \"Title\"'",
+                      file, 1, 1, text)
     if not text.endswith("\n"):
         text += "\n"
     mixed = tab_error(text, file)

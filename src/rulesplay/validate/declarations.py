@@ -18,6 +18,16 @@ from .types import ANY, describe
 BOUND_BY_RULES = {"player", "winner"}  # names a trick, 'after trick' and 'score:' bind
 
 
+def first_at(first: Span, again: Span) -> str:
+    """Where a name given again was first declared, for its message: `` (line 6)`` in the
+    same file, `` (at parts/cards.part:6:8)`` in another (an included file, say)."""
+    if not first.line:
+        return ""
+    if first.file == again.file:
+        return f" (line {first.line})"
+    return f" (at {first.file}:{first.line}:{first.col})"
+
+
 class Declarations:
     """Declares everything in ``ctx.r`` into ``ctx.sym``; derived attributes are typed with
     ``exprs``. Run :meth:`run` once, before any statement is checked."""
@@ -39,8 +49,8 @@ class Declarations:
                            f"'score:') and cannot name {article} {what}", span)
             return False
         if name in self.seen:
-            first = self.seen[name]
-            self.ctx.error(f"'{name}' is already declared (line {first.line})", span)
+            self.ctx.error(f"'{name}' is already declared{first_at(self.seen[name], span)}",
+                           span)
             return False
         self.seen[name] = span
         return True
@@ -95,7 +105,8 @@ class Declarations:
                     sym.enum_values[member.name] = e.name
         for k in r.kinds:
             if k.name in sym.kinds:
-                ctx.error(f"card kind '{k.name}' is already declared", k.span)
+                ctx.error(f"card kind '{k.name}' is already declared"
+                          f"{first_at(sym.kinds[k.name].span, k.span)}", k.span)
             sym.kinds[k.name] = k
             for i, a in enumerate(k.attrs):
                 self.not_a_word(a.name, a.span, "card attribute")  # read bare in its kind
@@ -129,7 +140,8 @@ class Declarations:
             if problem is not None:
                 ctx.error(problem, p.span)
             elif p.name in sym.phases:
-                ctx.error(f"phase '{p.name}' is already declared", p.span)
+                ctx.error(f"phase '{p.name}' is already declared"
+                          f"{first_at(sym.phases[p.name].span, p.span)}", p.span)
             sym.phases[p.name] = p
         for ab in r.abilities:
             for again in ab.duplicates:
@@ -144,7 +156,8 @@ class Declarations:
             if problem is not None:
                 ctx.error(problem, rule.span)
             elif rule.name in sym.rules:
-                ctx.error(f"rule '{rule.name}' is already declared", rule.span)
+                ctx.error(f"rule '{rule.name}' is already declared"
+                          f"{first_at(sym.rules[rule.name].span, rule.span)}", rule.span)
             sym.rules[rule.name] = rule
         if not r.kinds:
             ctx.error("a ruleset needs at least one 'card' kind", r.span)
