@@ -164,6 +164,23 @@ def test_fmt_puts_each_comment_at_its_statement_and_check_write_agree(
     assert code == 1 and ":" in out.split("error")[0]
 
 
+def test_fmt_keeps_an_authors_line_breaks_that_read_well() -> None:
+    """fmt pushed card_hunt's choice prompt onto a continuation line after the 'where'; a
+    statement written over lines that fit, each further in than the first, is kept so."""
+    path = ROOT / "rulesets" / "card_hunt.rules"
+    text = path.read_text(encoding="utf-8")
+    assert format_text(text, str(path)) == text
+    assert invoke("fmt", "--check", str(path)) == (0, "")
+    long = ('game "T"\nplayers 2..2\n\ncard c:\n    rank: 1..5\n\nzone deck: shared, public\n'
+            "\nphase p:\n    0 chooses x from deck\n        where x.rank > 1\n"
+            '        "pick a card"\n    next end\n\nscore: 0\n')
+    assert format_text(long, "t.rules") == long
+    # a break that does not read well (the next line not further in) is tidied away
+    flat = long.replace("        where", "    where", 1)
+    with pytest.raises(RulesError):  # (not even the same statement: a syntax error)
+        format_text(flat, "t.rules")
+
+
 # ------------------------------------------------------------------ graph pictures
 @pytest.mark.skipif(shutil.which("dot") is None,
                     reason="Graphviz's 'dot' is not installed (apt-get install graphviz)")
