@@ -150,7 +150,7 @@ def test_fmt_puts_each_comment_at_its_statement_and_check_write_agree(
              '        # inside\n        n = n+1\n  next end\nscore: n\n')
     tidy = format_text(messy, "t.rules")
     lines = tidy.splitlines()
-    assert lines[:3] == ["# top", 'game "T"', "players 2..2"]
+    assert lines[:3] == ["# top", 'game "T"', "players 2"]
     assert "var n: int = 0  # a counter" in lines
     assert lines[lines.index("    # before the move") + 1] == "    n += 1"
     assert "    if n < 3:  # trailing" in lines
@@ -171,7 +171,7 @@ def test_fmt_keeps_an_authors_line_breaks_that_read_well() -> None:
     text = path.read_text(encoding="utf-8")
     assert format_text(text, str(path)) == text
     assert invoke("fmt", "--check", str(path)) == (0, "")
-    long = ('game "T"\nplayers 2..2\n\ncard c:\n    rank: 1..5\n\nzone deck: shared, public\n'
+    long = ('game "T"\nplayers 2\n\ncard c:\n    rank: 1..5\n\nzone deck: shared, public\n'
             "\nphase p:\n    0 chooses x from deck\n        where x.rank > 1\n"
             '        "pick a card"\n    next end\n\nscore: 0\n')
     assert format_text(long, "t.rules") == long
@@ -179,6 +179,15 @@ def test_fmt_keeps_an_authors_line_breaks_that_read_well() -> None:
     flat = long.replace("        where", "    where", 1)
     with pytest.raises(RulesError):  # (not even the same statement: a syntax error)
         format_text(flat, "t.rules")
+
+
+@pytest.mark.parametrize("name", ["card_hunt", "classics/crazy_eights", "classics/euchre",
+                                  "classics/oh_hell", "classics/spades"])
+def test_fmt_check_passes_on_shipped_rulesets_in_the_shipped_style(name: str) -> None:
+    """Every shipped ruleset was 'would reformat': fmt now keeps an author's breaks, one-line
+    enums with labels that fit, 'players 4'. (The others still differ: see the report of
+    the langfix branch; add each here as it becomes canonical.)"""
+    assert invoke("fmt", "--check", str(ROOT / "rulesets" / f"{name}.rules")) == (0, "")
 
 
 # ------------------------------------------------------------------ graph pictures
