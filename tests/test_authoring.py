@@ -185,8 +185,8 @@ def test_fmt_keeps_an_authors_line_breaks_that_read_well() -> None:
                                   "classics/oh_hell", "classics/spades"])
 def test_fmt_check_passes_on_shipped_rulesets_in_the_shipped_style(name: str) -> None:
     """Every shipped ruleset was 'would reformat': fmt now keeps an author's breaks, one-line
-    enums with labels that fit, 'players 4'. (The others still differ: see the report of
-    the langfix branch; add each here as it becomes canonical.)"""
+    enums with labels that fit, 'players 4'. (The others still differ, in how long
+    defines and blank lines are laid out; add each here as it becomes canonical.)"""
     assert invoke("fmt", "--check", str(ROOT / "rulesets" / f"{name}.rules")) == (0, "")
 
 
