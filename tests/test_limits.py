@@ -301,3 +301,20 @@ def test_a_recorded_game_counts_the_events_of_its_moves_as_they_are_made(engine:
     assert "recorded 100,000 events without ending" in caught.value.message
     assert caught.value.span.line in (10, 11)
     game.new_state(2)  # not recorded: no events, and within the work budget
+
+
+@pytest.mark.parametrize("engine", ["compiled", "interpret"])
+def test_a_loop_of_moves_that_never_ends_meets_the_step_limit_not_the_events_one(
+        engine: str) -> None:
+    """'repeat while true: move deck to hand[0]; move hand[0] to deck' was reported after
+    13 s as a game of a million events that never reaches 'next end': each card moved
+    since the last decision is a step too, so the loop stops as a loop, in it."""
+    text = BIG_DECK.format(statement="repeat while true:\n        move deck to pile\n"
+                                     "        move pile to deck")
+    game = rulesplay.loads(text, engine=engine, limits={"steps": 20_000})
+    with pytest.raises(RulesError) as caught:
+        game.new_state(2, record_events=True)
+    assert "step limit reached: 20,000 steps without a decision (a loop that never ends?)" \
+        in caught.value.message
+    # at the loop (the frame interpreter knows it), or the move in it (the compiled code)
+    assert caught.value.span.line in ((9,) if engine == "interpret" else (10, 11))

@@ -878,3 +878,109 @@ def test_a_table_in_a_text_is_written_as_the_language_writes_one(tmp_path: Path)
     result = CliRunner().invoke(main, ["run", str(tmp_path / "t.rules"), "--seed", "1"])
     assert result.exit_code == 0, result.output
     assert "table {clubs: 1, H: yes}" in result.output
+
+
+@pytest.mark.parametrize("decl,what", [
+    ('phase players "P":\n    next end\n', "a phase"),
+    ('phase seats "P":\n    next end\n', "a phase"),
+    ('rule end "R":\n    say "x"\n', "a rule"),
+    ('rule true "R":\n    say "x"\n', "a rule"),
+])
+def test_phases_and_rules_check_the_one_list_of_reserved_words(decl: str, what: str) -> None:
+    """Phases and rules are refused the reserved words that options, zones and variables
+    are (one list), at the name; a phase named 'end' has its own advice (test_diagnostics)."""
+    text = BASE + "\n" + decl
+    out = _error(text)
+    name = decl.split()[1]
+    assert f"'{name}' is a reserved word and cannot name {what}" in out
+    line = _line_of(text, decl.split("\n")[0])
+    assert f"f.rules:{line}:{len(decl.split()[0]) + 2}: error" in out
+
+
+def _playout(text: str, engine: str) -> list[int]:
+    state = rulesplay.loads(text, file="f.rules", engine=engine).new_state(2, seed=3)
+    while not state.is_terminal():
+        state.apply(state.legal_actions()[0])
+    return [int(v) for v in state.scores()]
+
+
+@pytest.mark.parametrize("score,terms", [
+    ("tricks[player]" + " + 1" * 149, 150),
+    ("tricks[player]" + " - 1 + 2" * 70 + " * 1 * 1", 141),
+    ("1 if tricks[player] >= 0" + " and tricks[player] < 99" * 149 + " else 0", 150),
+])
+def test_a_flat_chain_of_terms_is_one_level_not_a_nesting(score: str, terms: int) -> None:
+    """A sum of 150 terms was "nested too deeply (more than 100 levels)": a chain of terms
+    joined by operators of one kind is one level; both engines play it alike."""
+    text = BASE.replace("score: tricks[player]", "score: " + score)
+    assert text.count("score: ") == 1 and score.count(" ") >= terms
+    assert _playout(text, "compiled") == _playout(text, "interpret")
+
+
+@pytest.mark.parametrize("score,terms,joined", [
+    ("tricks[player]" + " + 1" * 5000, "5,001", "'+' and '-'"),
+    ("1 if tricks[player] >= 0" + " and yes" * 300 + " else 0", "301", "'and'"),
+    ("1 if tricks[player] >= 0" + " or no" * 400 + " else 0", "401", "'or'"),
+])
+def test_a_chain_too_long_to_evaluate_says_it_has_too_many_terms(
+        score: str, terms: str, joined: str) -> None:
+    """The real limit that remains (the chain becomes operations one inside another) says
+    what was too many, terms, at the chain's start; 300 'and's were a RecursionError."""
+    text = BASE.replace("score: tricks[player]", "score: " + score)
+    out = _error(text)
+    line = _line_of(text, "score: ")
+    col = 8 if score.startswith("tricks") else 13  # (after 'score: 1 if ')
+    assert out.startswith(f"f.rules:{line}:{col}: error: this has too many terms: {terms} "
+                          f"joined by {joined}, inside "), out
+    assert "nested too deeply" not in out
+
+
+def test_a_file_of_only_comments_says_so_not_that_it_is_empty(tmp_path: Path) -> None:
+    """The golden 'empty' case is comments only (it said 'the file is empty'); a file
+    with nothing in it still is empty."""
+    (tmp_path / "blank.rules").write_text("\n  \n", encoding="utf-8")
+    (tmp_path / "notes.part").write_text("# to do\n", encoding="utf-8")
+    with pytest.raises(RulesError) as info:
+        load_ruleset(str(tmp_path / "blank.rules"))
+    assert info.value.message.startswith("the file is empty; a ruleset starts")
+    with pytest.raises(RulesError) as info:
+        load_ruleset(str(tmp_path / "notes.part"))
+    assert info.value.message.startswith("the file holds only comments, no declarations; ")
+
+
+def test_a_name_declared_again_by_an_include_names_the_file_of_the_first(
+        tmp_path: Path) -> None:
+    """'already declared (line 6)' named a line of another file without naming it."""
+    (tmp_path / "cards.part").write_text(
+        "\n\n\n\n\noption hand_size: int in 1..10 = 3\n", encoding="utf-8")
+    text = BASE.replace("players 2..4\n", 'players 2..4\ninclude "cards.part"\n', 1)
+    (tmp_path / "g.rules").write_text(text, encoding="utf-8")
+    with pytest.raises(RulesError) as info:
+        load_ruleset(str(tmp_path / "g.rules"))
+    messages = [d.message for d in info.value.diagnostics]
+    part = str(tmp_path / "cards.part")
+    assert any(m.startswith(f"'hand_size' is already declared (at {part}:6:8)")
+               for m in messages), messages
+    same = BASE.replace("zone table ", "zone won ", 1)
+    with pytest.raises(RulesError) as info:
+        rulesplay.loads(same, file="f.rules")
+    assert info.value.diagnostics[0].message == \
+        f"'won' is already declared (line {_line_of(same, 'zone won ')})"
+
+
+@pytest.mark.parametrize("target,hint", [
+    ("./nothere.rules", ""),          # 'huge.rules', 'nogame.rules' only share '.rules'
+    ("./nogam.rules", " (did you mean 'nogame.rules'?)"),
+    ("./HUGE.rules", " (did you mean 'huge.rules'?)"),
+])
+def test_a_missing_file_suggests_only_a_close_name(tmp_path: Path, target: str,
+                                                   hint: str) -> None:
+    for name in ("huge.rules", "nogame.rules", "v.rules"):
+        (tmp_path / name).write_text(BASE, encoding="utf-8")
+    (tmp_path / "v.rules").write_text(f'extends "{target}"\ngame "V"\n', encoding="utf-8")
+    with pytest.raises(RulesError) as info:
+        load_ruleset(str(tmp_path / "v.rules"))
+    message = info.value.diagnostics[0].message if info.value.diagnostics else \
+        info.value.message
+    assert message.startswith(f"'extends': no such file '{target}' in "), message
+    assert message.endswith(hint) if hint else "did you mean" not in message, message

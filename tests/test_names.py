@@ -69,7 +69,8 @@ def test_a_misspelt_lookalike_is_an_error_that_names_the_real_one(tmp_path) -> N
     result = CliRunner().invoke(main, ["validate", str(path)])
     assert result.exit_code == 1
     assert "undefined variable 'tоtal' (did you mean 'total'? this one has U+043E CYRILLIC " \
-        "SMALL LETTER O)" in result.output
+        "SMALL LETTER O where 'total' has U+006F LATIN SMALL LETTER O: they look alike)" \
+        in result.output
 
 
 def test_validate_prints_lookalike_warnings(tmp_path) -> None:  # type: ignore[no-untyped-def]
@@ -126,3 +127,33 @@ def test_two_names_that_look_alike_are_a_warning_whatever_the_script(
 def test_names_that_only_share_a_skeleton_with_no_other_name_are_fine() -> None:
     text = TWO.format(a="xɑ", b="yı")
     assert check(parse_text(text, "n.rules"), {"n.rules": text}).warnings == []
+
+
+@pytest.mark.parametrize(("declared", "used", "mine", "theirs"), [
+    ("hаnd", "hand", "U+0061 LATIN SMALL LETTER A", "U+0430 CYRILLIC SMALL LETTER A"),
+    ("sсоre", "score", "U+0063 LATIN SMALL LETTER C, U+006F LATIN SMALL LETTER O",
+     "U+0441 CYRILLIC SMALL LETTER ES, U+043E CYRILLIC SMALL LETTER O"),
+])
+def test_a_suggestion_that_looks_identical_names_the_letters_that_differ(
+        tmp_path, declared: str, used: str, mine: str, theirs: str) -> None:  # type: ignore[no-untyped-def]
+    """'unknown name 'hand' (did you mean 'hаnd'?)' suggested what looked like the very name
+    typed (the declared one has a Cyrillic а): the differing letters are named both ways."""
+    path = tmp_path / "n.rules"
+    path.write_text(BASE.format(a=declared, b=declared, c=used), encoding="utf-8")
+    result = CliRunner().invoke(main, ["validate", str(path)])
+    assert result.exit_code == 1
+    assert (f"(did you mean '{declared}'? this one has {mine} where '{declared}' has "
+            f"{theirs}: they look alike)") in result.output
+
+
+def test_an_option_on_the_command_line_that_looks_like_one_names_the_letters(
+        tmp_path) -> None:  # type: ignore[no-untyped-def]
+    text = BASE.format(a="v", b="v", c="v").replace(
+        "card c:", "option hаnd_size: int in 1..5 = 2\ncard c:")
+    path = tmp_path / "n.rules"
+    path.write_text(text, encoding="utf-8")
+    result = CliRunner().invoke(main, ["run", str(path), "--option", "hand_size=3", "--quiet"])
+    assert result.exit_code != 0 and "Traceback" not in result.output
+    assert ("unknown option 'hand_size' (did you mean 'hаnd_size'? this one has U+0061 LATIN "
+            "SMALL LETTER A where 'hаnd_size' has U+0430 CYRILLIC SMALL LETTER A: they look "
+            "alike)") in result.output

@@ -42,7 +42,14 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, StrictStr
 
 from . import ir
-from .errors import Diagnostic, RulesError, RulesValidationError, Span, did_you_mean
+from .errors import (
+    Diagnostic,
+    RulesError,
+    RulesValidationError,
+    Span,
+    did_you_mean,
+    did_you_mean_file,
+)
 from .parse import MAX_SOURCE_CHARS, parse_text
 from .shipped import SUFFIX, find_shipped, is_name, locate, shipped_root
 from .validate import Checked, check
@@ -72,7 +79,7 @@ def read_source(path: str) -> str:
         if not p.exists():
             folder = p.parent
             near = [q.name for q in folder.glob("*.rules")] if folder.is_dir() else []
-            raise RulesError("no such file" + did_you_mean(p.name, near),
+            raise RulesError("no such file" + did_you_mean_file(p.name, near),
                              Span(file=path, line=1, col=1))
         if p.is_dir():
             raise Unreadable(f"'{_short(p.name)}' is a folder, not a ruleset file",
@@ -398,7 +405,7 @@ class _Disk(_Reader):
                 if folder.is_dir() else []
             raise RulesValidationError(
                 f"'{verb}': no such file '{target}' in {_show(folder)}"
-                + did_you_mean(real.name, near), span)
+                + did_you_mean_file(real.name, near), span)
         size = real.stat().st_size
         if size > MAX_SOURCE_CHARS:  # (said here, at the line that names it)
             raise RulesValidationError(
@@ -472,7 +479,7 @@ class _Memory(_Reader):
         _readable(verb, target, span, joined)
         if joined not in self.files:
             raise RulesValidationError(f"'{verb}': no such file '{target}' in the saved "
-                                       "ruleset" + did_you_mean(joined, self.files), span)
+                                       "ruleset" + did_you_mean_file(joined, self.files), span)
         return joined
 
 

@@ -15,12 +15,13 @@ nothing.
 from __future__ import annotations
 
 import difflib
-import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
+
+from .lookalike import lookalike_note, named
 
 
 class Span(BaseModel):
@@ -181,17 +182,37 @@ def value_text(value: object) -> str:
 
 
 def did_you_mean(name: str, candidates: Iterable[str]) -> str:
-    """Return `` (did you mean 'x'?)`` for the closest candidate to ``name``, or ``""``."""
-    close = difflib.get_close_matches(name, sorted(set(candidates)), n=1, cutoff=0.6)
+    """Return `` (did you mean 'x'?)`` for the closest candidate to ``name``, or ``""``. A
+    candidate that looks the same on screen (Latin ``a``, Cyrillic ``а``) comes first, and
+    the characters that differ are named, since the two names cannot be told apart by eye."""
+    pool = sorted(set(candidates))
+    twins = [c for c in pool if lookalike_note(name, c) is not None]
+    close = twins[:1] or difflib.get_close_matches(name, pool, n=1, cutoff=0.6)
     if not close:
         return ""
-    # A name that differs only where it has a letter from another script looks the same on
-    # screen: say which letter it is.
+    note = lookalike_note(name, close[0])
+    if note is not None:
+        return f" (did you mean '{close[0]}'? {note})"
+    # A letter from another script that looks nothing like the one meant: name it too.
     unlike = [a for a, b in zip(name, close[0], strict=False) if a != b]
     if len(name) == len(close[0]) and unlike and all(not a.isascii() for a in unlike):
-        odd = ", ".join(f"U+{ord(a):04X} {unicodedata.name(a, '?')}" for a in unlike[:2])
+        odd = ", ".join(named(a) for a in unlike[:2])
         return f" (did you mean '{close[0]}'? this one has {odd})"
     return f" (did you mean '{close[0]}'?)"
+
+
+def did_you_mean_file(name: str, candidates: Iterable[str]) -> str:
+    """Like :func:`did_you_mean` for a file name: the names are compared without their
+    folders and extensions (every ``.rules`` file shares ``.rules``, which made any file
+    look close enough), and only a close one is suggested."""
+    def stem(path: str) -> str:
+        return path.replace("\\", "/").rsplit("/", 1)[-1].split(".", 1)[0].lower()
+
+    by_stem: dict[str, str] = {}
+    for candidate in sorted(set(candidates)):
+        by_stem.setdefault(stem(candidate), candidate)
+    close = difflib.get_close_matches(stem(name), by_stem, n=1, cutoff=0.6)
+    return f" (did you mean '{by_stem[close[0]]}'?)" if close else ""
 
 
 # What a rule failing while it runs raises (a None where a card was expected, a missing key,

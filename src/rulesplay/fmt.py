@@ -224,6 +224,8 @@ def _chunk(lines: list[str], notes: dict[int, Comment], first: int, end: int,
         else:
             before.setdefault(anchor, []).append(note.text)
     groups = _wrapped(printed, mini, first, file)
+    for j, kept in _kept_breaks(lines, code, at, notes, printed).items():
+        groups[j] = kept
     out: list[str] = []
     for j, group in enumerate(groups):
         indent = group[0][:len(group[0]) - len(group[0].lstrip())]
@@ -233,6 +235,31 @@ def _chunk(lines: list[str], notes: dict[int, Comment], first: int, end: int,
     indent = out[-1][:len(out[-1]) - len(out[-1].lstrip())] if len(out) > 1 else INDENT
     out += [indent + text for text in before.get(len(groups), [])]
     return out, last
+
+
+def _kept_breaks(lines: list[str], code: list[int], at: dict[int, int],
+                 notes: dict[int, Comment], printed: list[str]) -> dict[int, list[str]]:
+    """The statements the file writes over several lines, each line at most :data:`WIDTH`
+    long, continued further in than the first, which starts where fmt prints it: printed
+    line -> those lines as written (fmt keeps an author's breaks, a prompt on its own line,
+    when they read well; it breaks only lines too long)."""
+    by_line: dict[int, list[int]] = {}
+    for i in code:
+        if i in at:
+            by_line.setdefault(at[i], []).append(i)
+    kept: dict[int, list[str]] = {}
+    for j, rows in by_line.items():
+        if len(rows) < 2 or any(r + 1 in notes for r in rows):
+            continue
+        written = [lines[r].rstrip() for r in rows]
+        indent = len(printed[j]) - len(printed[j].lstrip())
+        starts = [len(w) - len(w.lstrip()) for w in written]
+        if starts[0] == indent and printed[j].startswith(written[0]) and \
+                all(s > indent and "\t" not in w[:s] for s, w in zip(starts[1:], written[1:],
+                                                                     strict=True)) and \
+                all(len(w) <= WIDTH for w in written):
+            kept[j] = written
+    return kept
 
 
 # Words a long line is best broken before (a condition's parts, a prompt).

@@ -20,7 +20,8 @@ from .errors import did_you_mean
 LIMITS: dict[str, tuple[int, str]] = {
     "decisions": (50_000, "decisions in one game"),
     "entries": (2_000, "times one phase may begin in one game"),
-    "steps": (200_000, "steps of the rules between two decisions"),
+    "steps": (200_000, "steps of the rules (loop turns; in a recorded game, cards moved "
+                       "too) between two decisions"),
     "work": (20_000_000, "cards and numbers gone over by expressions, and cards moved, "
                          "between two decisions"),
     "events": (1_000_000, "events recorded in one game's account"),

@@ -10,14 +10,14 @@ ruleset (issue 13, item 8).
 
 from __future__ import annotations
 
-import functools
 import re
 import unicodedata
 from collections.abc import Iterator
 
-from confusable_homoglyphs import categories, confusables
+from confusable_homoglyphs import categories
 
 from .errors import Diagnostic, Span
+from .lookalike import named, skeleton
 
 # Scripts whose letters are mistaken for each other; others (kana, han...) mix freely.
 LOOKALIKE_SCRIPTS = frozenset({"LATIN", "CYRILLIC", "GREEK"})
@@ -77,40 +77,7 @@ def lookalike_warnings(sources: dict[str, str]) -> list[Diagnostic]:
     return out
 
 
-def skeleton(name: str) -> str:
-    """What ``name`` looks like, in the manner of Unicode TR39's skeletons: its letters
-    decomposed (NFKD) without their marks, then each replaced by one chosen member of its
-    class of lookalikes (the Unicode confusables data, whatever the script: Latin ``ɑ``
-    and ``a``, Cyrillic ``о`` and Latin ``o``). Two names that look alike have one
-    skeleton; the skeleton itself is only for comparing."""
-    bare = (ch for ch in unicodedata.normalize("NFKD", name) if not unicodedata.combining(ch))
-    shape = _lookalikes()
-    return "".join(shape.get(ch, ch) for ch in bare)
-
-
-@functools.cache
-def _lookalikes() -> dict[str, str]:
-    """Character -> the one member chosen for its class of lookalikes (the lowest code
-    point): the classes join every character to those the confusables data says it may be
-    taken for, one character for one (not ``m`` for ``rn``)."""
-    parent: dict[str, str] = {}
-
-    def root(ch: str) -> str:
-        while parent.get(ch, ch) != ch:
-            ch = parent[ch]
-        return ch
-
-    for ch, glyphs in confusables.confusables_data.items():
-        for glyph in glyphs:
-            other = glyph["c"]
-            if len(ch) == 1 and len(other) == 1:
-                a, b = root(ch), root(other)
-                if a != b:
-                    parent[max(a, b)] = min(a, b)
-    return {ch: root(ch) for ch in parent}
-
-
 def _letters(name: str) -> str:
     """The letters of ``name`` that are not ASCII, named."""
     odd = [ch for ch in dict.fromkeys(name) if not ch.isascii()]
-    return ", ".join(f"U+{ord(ch):04X} {unicodedata.name(ch, '?')}" for ch in odd[:3])
+    return ", ".join(named(ch) for ch in odd[:3])

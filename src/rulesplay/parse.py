@@ -59,10 +59,14 @@ def parse_text(text: str, file: str = "<input>") -> ir.Ruleset:
                       text.count("\n", 0, at) + 1, at - text.rfind("\n", 0, at), text)
     if not any(line.strip(" \t\f") and not line.strip(" \t\f").startswith("#")
                for line in text.split("\n")):
-        raise located("the file is empty; a ruleset part holds declarations (enum, card, "
-                      "zone, var, phase...)" if file.endswith(".part") else
-                      "the file is empty; a ruleset starts with a line like "
-                      "'game \"Title\"'", file, 1, 1, text)
+        part = file.endswith(".part")
+        empty = "the file is empty" if not text.strip() else \
+            "the file holds only comments, no declarations" if part else \
+            "the file holds only comments, no 'game' line"
+        raise located(f"{empty}; a ruleset part holds declarations (enum, card, zone, var, "
+                      "phase...)" if part else
+                      f"{empty}; a ruleset starts with a line like 'game \"Title\"'",
+                      file, 1, 1, text)
     if not text.endswith("\n"):
         text += "\n"
     mixed = tab_error(text, file)
@@ -100,28 +104,79 @@ MAX_DIGITS = 18
 # Longer ones cannot even become a value (Python's own limit): a syntax error.
 MAX_READ_DIGITS = 4300
 
-# Deeper parse trees (an expression inside hundreds of parentheses or operators, blocks
-# nested hundreds deep) are refused: every later stage walks the tree recursively.
+# Deeper parse trees (an expression inside hundreds of operators, blocks nested hundreds
+# deep) are refused: every later stage walks the tree recursively. Parentheses around one
+# expression nest nothing (they make no node), and a chain of terms joined by operators of
+# one kind (``a + b - c``, ``x and y and z``) is one level, however long.
 MAX_DEPTH = 100
+# But a chain becomes one operation inside the next (left to right), so the terms of the
+# chains and the levels around them count together too: at most this many in all (the code
+# an expression compiles to holds one bracket per operation, and Python reads 200 at most).
+MAX_TERMS = 160
+
+_CHAINS = {"and_expr": "and", "or_expr": "or"}  # a chain of n terms in one node
+
+
+def _chain_kind(node: Tree[Token]) -> str | None:
+    """The kind of operator chain ``node`` is (``+``/``-``, ``*``/``/``/``%``, ``and``,
+    ``or``), or None when it is none."""
+    if node.data in _CHAINS:
+        return _CHAINS[node.data]
+    if node.data == "arith" and isinstance(node.children[1], Token):
+        return node.children[1].type  # ADD_OP or MUL_OP: one precedence, one chain
+    return None
 
 
 def check_depth(tree: Tree[Token], text: str, file: str) -> None:
-    """Refuse a parse tree nested more than :data:`MAX_DEPTH` deep (later stages recurse).
+    """Refuse a parse tree nested more than :data:`MAX_DEPTH` levels deep, or whose chains of
+    terms and levels make more than :data:`MAX_TERMS` operations inside one another (later
+    stages recurse). A chain of terms joined by operators of one kind is one level.
 
     Raises:
-        RulesSyntaxError: at the first node that deep, in ``file`` (``text`` for the caret).
+        RulesSyntaxError: at the first node too deep, in ``file`` (``text`` for the caret).
     """
-    stack: list[tuple[Tree[Token], int]] = [(tree, 1)]
+    # node, its levels, its depth as evaluated (each operation of a chain one more), whether
+    # it goes on its parent's chain
+    stack: list[tuple[Tree[Token], int, int, bool]] = [(tree, 1, 1, False)]
     while stack:
-        node, depth = stack.pop()
-        if depth > MAX_DEPTH:
+        node, levels, depth, goes_on = stack.pop()
+        kind = _chain_kind(node)
+        terms = _terms(node, kind) if kind is not None and not goes_on else 0
+        if levels > MAX_DEPTH or depth + max(terms - 2, 0) > MAX_TERMS:
             meta = node.meta
             line = getattr(meta, "line", 1) if not getattr(meta, "empty", True) else 1
             col = getattr(meta, "column", 1) if not getattr(meta, "empty", True) else 1
-            raise located(f"this is nested too deeply (more than {MAX_DEPTH} levels of "
-                          "expressions or blocks); split it up with 'let'", file, line, col,
-                          text)
-        stack.extend((child, depth + 1) for child in node.children if isinstance(child, Tree))
+            message = (f"this is nested too deeply (more than {MAX_DEPTH} levels of "
+                       "expressions or blocks); split it up with 'let'") if levels > MAX_DEPTH \
+                else (f"this has too many terms: {terms:,} joined by '{_shown(kind)}', inside "
+                      f"{levels} levels of expressions or blocks (at most {MAX_TERMS} terms "
+                      "and levels in all); split it up with 'let'")
+            raise located(message, file, line, col, text)
+        trees = [child for child in node.children if isinstance(child, Tree)]
+        for i, child in enumerate(trees):
+            if kind in ("and", "or"):  # n terms: the first n - 1 operations deep
+                stack.append((child, levels + 1, depth + len(trees) - max(i, 1), False))
+            elif kind is not None and i == 0 and _chain_kind(child) == kind:
+                stack.append((child, levels, depth + 1, True))  # the chain goes on
+            else:
+                stack.append((child, levels + 1, depth + 1, False))
+
+
+def _terms(node: Tree[Token], kind: str) -> int:
+    """How many terms the chain of operators ``kind`` that starts at ``node`` joins."""
+    if kind in ("and", "or"):
+        return sum(isinstance(child, Tree) for child in node.children)
+    here: Tree[Token] | Token = node
+    terms = 1
+    while isinstance(here, Tree) and _chain_kind(here) == kind:
+        terms += 1
+        here = here.children[0]
+    return terms
+
+
+def _shown(kind: str | None) -> str:
+    """An operator chain's kind as a reader knows it."""
+    return {"ADD_OP": "+' and '-", "MUL_OP": "*', '/' and '%"}.get(kind or "", kind or "")
 
 
 def _any(value: Any) -> Any:

@@ -362,9 +362,11 @@ class DeclPrinter(Stage):
     def visit_EnumDecl(self, d: ir.EnumDecl) -> list[str]:
         head = _words(f"enum {d.name}", labels_text(d.labels)) + ":"
         values = [_words(v.name, labels_text(v.labels)) for v in d.values]
-        if any(v.labels.text is not None or v.labels.other for v in d.values):
-            return [head, *(INDENT + v for v in values)]
-        return [f"{head} {', '.join(values)}"]
+        one_line = f"{head} {', '.join(values)}"
+        if len(one_line) > 100 and any(v.labels.text is not None or v.labels.other
+                                       for v in d.values):
+            return [head, *(INDENT + v for v in values)]  # (labelled values, one a line)
+        return [one_line]
 
     def visit_KindDecl(self, d: ir.KindDecl) -> list[str]:
         items = [_attr_text(a) for a in d.attrs]
@@ -491,7 +493,9 @@ def ruleset_text(r: ir.Ruleset) -> str:
         head.append(_words("game", labels_text(r.title)))
     if _given(r, "min_players") or _given(r, "max_players"):
         usual = "" if r.usual_players is None else f", usually {r.usual_players}"
-        head.append(f"players {r.min_players}..{r.max_players}{usual}")
+        count = f"{r.min_players}" if r.min_players == r.max_players else \
+            f"{r.min_players}..{r.max_players}"  # (the shipped style: 'players 4')
+        head.append(f"players {count}{usual}")
     for name in ("author", "about"):
         if _given(r, name):
             head.append(f"{name} {quote(getattr(r, name))}")

@@ -84,8 +84,15 @@ def spend_work(s: State, n: int) -> None:
     if s.work > s.work_cap:
         raise RulesRuntimeError(over_limit("work", s.program.max_work))
     log = s.events
-    if log is not None and log.__class__ is list and len(log) > s.program.max_events:
-        raise RulesRuntimeError(over_limit("events", s.program.max_events))
+    if log is not None and log.__class__ is list and len(log) > s.events_cap:
+        if len(log) > s.program.max_events:
+            raise RulesRuntimeError(over_limit("events", s.program.max_events))
+        # More moves since the last decision than the 'steps' limit: each card moved is a
+        # step too, so a loop of moves that never ends stops as a loop, not as a game.
+        loops = [s.program.nodes[f[0]].span for f in s.stack
+                 if getattr(s.program.nodes[f[0]], "loop", False)]
+        message = over_limit("steps", s.program.max_steps)
+        raise RulesRuntimeError(message, loops[-1]) if loops else RulesRuntimeError(message)
 
 
 def begin_phase(s: State, index: int) -> None:

@@ -112,7 +112,7 @@ def _arrive(s: State, batch: list[int], src: int | None, to: int, top: bool | No
     if watch is not None and watch[0] in batch:
         watch[1] |= card_seers(s, watch[0])
     s.work += len(batch)  # (spend_work's test inline: a move of several is on the hot path)
-    if s.work > s.work_cap or events is not None and len(events) > prog.max_events:
+    if s.work > s.work_cap or events is not None and len(events) > s.events_cap:
         spend_work(s, 0)
 
 

@@ -145,6 +145,7 @@ def restore(s: State, d: dict[str, Any], prog: Program) -> None:
     s.work = s.run_work = d["work"]
     s.steps, s.check_at = d["steps"], 0
     s.work_cap = s.work + prog.max_work
+    s.events_cap = prog.max_events  # (the events of a resumed game are recorded afresh)
     s.revealed, s.seen = tuple(d["revealed"]), tuple(d["seen"])
     s.seers, s.top_seers = sight_tables(prog, s.revealed, s.seen)
     s.shown_vars = tuple(d["shown_vars"])

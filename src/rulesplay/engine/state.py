@@ -70,8 +70,8 @@ class State(TeamResults):
     __slots__ = ("program", "zones", "where", "g", "pv", "cv", "loc", "stack", "by", "rng",
                  "pending", "terminal", "phase", "events", "span", "_legal", "decisions",
                  "seed", "history", "unseen_choices", "watch", "entries", "work", "chosen",
-                 "steps", "check_at", "work_cap", "run_work", "revealed", "seen", "seers",
-                 "top_seers", "shown_vars")
+                 "steps", "check_at", "work_cap", "events_cap", "run_work", "revealed", "seen",
+                 "seers", "top_seers", "shown_vars")
 
     program: Program
     zones: list[list[int]]
@@ -101,6 +101,9 @@ class State(TeamResults):
     """Cards and numbers gone over by expressions in this game (:mod:`rulesplay.limits`:
     with ``steps``, the ``total`` limit)."""
     work_cap: int
+    # the length the event list may reach before a move stops the game: the 'events' limit,
+    # or 'steps' more than at the last decision (a loop of moves that never ends)
+    events_cap: int
     """The ``work`` at which the game stops: its value at the last decision plus the
     ``work`` limit (a budget per decision)."""
     run_work: int
@@ -176,6 +179,7 @@ class State(TeamResults):
         s.entries = [0] * len(program.phases)
         s.work = s.steps = s.check_at = s.run_work = 0
         s.work_cap = program.max_work
+        s.events_cap = min(program.max_events, program.max_steps)
         s.revealed, s.seen, s.shown_vars = (), (), ()
         s.seers, s.top_seers = program.zone_seers, program.zone_top_seers
         for slot, default in program.gvars:
@@ -275,6 +279,8 @@ class State(TeamResults):
         self.decisions += 1
         work = self.work = self.run_work  # (what queries spent since is not kept)
         self.work_cap = work + prog.max_work  # the 'work' budget is per decision
+        self.events_cap = min(prog.max_events, len(log) + prog.max_steps) \
+            if type(log) is list else prog.max_events
         resolves = node.resolves
         watch = opened = None
         # Who sees an openly chosen card: where it is, where it lands when the choice
@@ -582,6 +588,7 @@ class State(TeamResults):
         s.entries = self.entries[:]
         s.work, s.steps, s.check_at, s.work_cap, s.run_work = \
             self.work, self.steps, self.check_at, self.work_cap, self.run_work
+        s.events_cap = self.events_cap
         s.revealed, s.seen, s.seers, s.top_seers, s.shown_vars = self.revealed, self.seen, \
             self.seers, self.top_seers, self.shown_vars
         return s

@@ -12,10 +12,20 @@ from ..limits import limit_problem
 from ..visitor import nodes_of
 from .expressions import ExprChecker
 from .functions import BUILTINS
-from .symbols import RESERVED, Context
+from .symbols import Context, reserved
 from .types import ANY, describe
 
 BOUND_BY_RULES = {"player", "winner"}  # names a trick, 'after trick' and 'score:' bind
+
+
+def first_at(first: Span, again: Span) -> str:
+    """Where a name given again was first declared, for its message: `` (line 6)`` in the
+    same file, `` (at parts/cards.part:6:8)`` in another (an included file, say)."""
+    if not first.line:
+        return ""
+    if first.file == again.file:
+        return f" (line {first.line})"
+    return f" (at {first.file}:{first.line}:{first.col})"
 
 
 class Declarations:
@@ -30,16 +40,17 @@ class Declarations:
         """Take ``name`` for a ``what`` (option, enum, zone...); a reserved word or a name
         taken already is an error. True when taken."""
         article = "an" if what[0] in "aeiou" else "a"
-        if name in RESERVED or language_word(name, assigned=what == "variable"):
-            self.ctx.error(f"'{name}' is a reserved word and cannot name {article} {what}", span)
+        problem = reserved(name, what, assigned=what == "variable")
+        if problem is not None:
+            self.ctx.error(problem, span)
             return False
         if name in BOUND_BY_RULES:  # (inside those blocks the bound seat would win)
             self.ctx.error(f"'{name}' is a seat the rules name (in tricks, 'after trick' and "
                            f"'score:') and cannot name {article} {what}", span)
             return False
         if name in self.seen:
-            first = self.seen[name]
-            self.ctx.error(f"'{name}' is already declared (line {first.line})", span)
+            self.ctx.error(f"'{name}' is already declared{first_at(self.seen[name], span)}",
+                           span)
             return False
         self.seen[name] = span
         return True
@@ -94,7 +105,8 @@ class Declarations:
                     sym.enum_values[member.name] = e.name
         for k in r.kinds:
             if k.name in sym.kinds:
-                ctx.error(f"card kind '{k.name}' is already declared", k.span)
+                ctx.error(f"card kind '{k.name}' is already declared"
+                          f"{first_at(sym.kinds[k.name].span, k.span)}", k.span)
             sym.kinds[k.name] = k
             for i, a in enumerate(k.attrs):
                 self.not_a_word(a.name, a.span, "card attribute")  # read bare in its kind
@@ -124,8 +136,12 @@ class Declarations:
         self.game_attrs()
         self.define_names()
         for p in r.phases:
-            if p.name in sym.phases:
-                ctx.error(f"phase '{p.name}' is already declared", p.span)
+            problem = reserved(p.name, "phase")
+            if problem is not None:
+                ctx.error(problem, p.span)
+            elif p.name in sym.phases:
+                ctx.error(f"phase '{p.name}' is already declared"
+                          f"{first_at(sym.phases[p.name].span, p.span)}", p.span)
             sym.phases[p.name] = p
         for ab in r.abilities:
             for again in ab.duplicates:
@@ -136,8 +152,12 @@ class Declarations:
             sym.stats.update(ab.modifies)
             sym.steps.update(ab.steps)
         for rule in r.rules:
-            if rule.name in sym.rules:
-                ctx.error(f"rule '{rule.name}' is already declared", rule.span)
+            problem = reserved(rule.name, "rule")
+            if problem is not None:
+                ctx.error(problem, rule.span)
+            elif rule.name in sym.rules:
+                ctx.error(f"rule '{rule.name}' is already declared"
+                          f"{first_at(sym.rules[rule.name].span, rule.span)}", rule.span)
             sym.rules[rule.name] = rule
         if not r.kinds:
             ctx.error("a ruleset needs at least one 'card' kind", r.span)
@@ -175,9 +195,9 @@ class Declarations:
             else:
                 self.claim(d.name, d.span, "define")
             for i, p in enumerate(d.params):
-                if language_word(p) or p in RESERVED or p == "it":
-                    self.ctx.error(f"'{p}' is a reserved word and cannot name a parameter",
-                                   d.span)
+                problem = reserved(p, "parameter")
+                if problem is not None:
+                    self.ctx.error(problem, d.span)
                 elif p in d.params[:i]:
                     self.ctx.error(f"'{p}' is a parameter of '{d.name}' twice", d.span)
 

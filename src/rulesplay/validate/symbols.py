@@ -14,9 +14,23 @@ from ..parse import MAX_DIGITS
 from ..parse_errors import quoted
 from .types import ANY
 
-# Words that name no declaration or local.
+# Words that name no declaration, phase, rule or local (besides the words of the grammar).
 RESERVED = {"it", "this", "players", "seats", "bool", "end", "none", "yes", "no", "true",
             "false", "ability"}
+
+
+def reserved(name: str, what: str, assigned: bool = False) -> str | None:
+    """Why ``name`` cannot name a ``what`` (option, zone, phase, local...), or None when it
+    can: the one check of reserved words for every kind of name. ``assigned``: the name is
+    also assigned by a statement (``name = ...``), so statement words are refused too."""
+    article = "an" if what[0] in "aeiou" else "a"
+    if name == "end" and what == "phase":
+        return ("'end' is reserved for the game's end ('next end' ends the game), so a phase "
+                "named 'end' would never run; put final scoring in a phase of another name "
+                "that goes 'next end'")
+    if name in RESERVED or language_word(name, assigned=assigned):
+        return f"'{name}' is a reserved word and cannot name {article} {what}"
+    return None
 
 
 @dataclass
