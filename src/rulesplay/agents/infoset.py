@@ -55,7 +55,9 @@ with every candidate card in its zone at once: when that is legal, by the assump
 no card alone refuses it (a lead, a card that followed suit), and one test does for all;
 only otherwise is each card tested alone. A
 record none of whose zones holds unknown cards now costs a glance, so does one whose test
-reads no card's place (declaring trump: :func:`_fixed` finds it once), and a record's
+reads no card's place (declaring trump: :func:`_fixed` finds it once); one whose test reads
+each card alone (following suit: ``Decision.per_card``) has its exclusions only, as they say
+all its check would (:func:`_by_exclusions`), and a record's
 concealment is made from the history as the seat knows it, which the tracker extends at
 each decision (:func:`~rulesplay.engine.observe.told_history`). A check
 moves cards into a working copy and puts every card back in its place, and asks no chance
