@@ -114,14 +114,12 @@ def test_a_server_on_every_address_answers_its_lan_address_and_says_how_to_allow
 
 @pytest.mark.usefixtures("on_a_lan")
 def test_serve_prints_the_lan_addresses_not_0_0_0_0(monkeypatch: pytest.MonkeyPatch) -> None:
-    import uvicorn
-
     import rulesplay.serve_cli as serve_cli
 
     ran: dict[str, Any] = {}
-    monkeypatch.setattr(serve_cli, "_listen", lambda host, port: None)  # (nothing listens)
-    monkeypatch.setattr(uvicorn.Server, "run", lambda self, sockets=None: ran.update(
-        host=self.config.host, ws_max_size=self.config.ws_max_size))
+    # (nothing listens, and uvicorn's logging is never set up on CliRunner's own stderr)
+    monkeypatch.setattr(serve_cli, "_listen", lambda host, port: None)
+    monkeypatch.setattr(serve_cli, "_run", lambda app, listening, **kw: ran.update(kw))
     result = CliRunner().invoke(main, ["serve", "--host", "0.0.0.0", "--port", "8123"])
     assert result.exit_code == 0, result.output
     assert "http://192.168.1.20:8123/" in result.output

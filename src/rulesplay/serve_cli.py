@@ -9,6 +9,7 @@ from __future__ import annotations
 import errno
 import socket
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -43,8 +44,6 @@ def serve(files: tuple[str, ...], host: str, port: int, games_dir: str | None, l
     problem = missing()
     if problem:
         raise click.ClickException(problem)
-    import uvicorn
-
     from .web.app import create_app
     from .web.config import ServeConfig
     from .web.table_socket import MAX_FRAME
@@ -66,10 +65,16 @@ def serve(files: tuple[str, ...], host: str, port: int, games_dir: str | None, l
         click.echo("A device that reaches this machine by another name is refused until "
                    "the server is started with --allow-host NAME.")
     # No access log: a seat's link is its secret and must never be written down.
-    server = uvicorn.Server(uvicorn.Config(create_app(config), host=host, port=port,
-                                           log_level="warning", access_log=False,
-                                           ws_max_size=MAX_FRAME))
-    server.run(sockets=[listening])
+    _run(create_app(config), listening, host=host, port=port, log_level="warning",
+         access_log=False, ws_max_size=MAX_FRAME)
+
+
+def _run(app: Any, listening: socket.socket, **settings: Any) -> None:
+    """Serve ``app`` with uvicorn on the socket already ``listening`` (``settings``:
+    ``uvicorn.Config``'s keywords) until Ctrl-C."""
+    import uvicorn
+
+    uvicorn.Server(uvicorn.Config(app, **settings)).run(sockets=[listening])
 
 
 def _listen(host: str, port: int) -> socket.socket:
