@@ -363,3 +363,16 @@ def test_numbers_from_a_page_are_ascii_digits_only() -> None:
         for games in ("\u00b2", "\uff15"):
             r = _post(c, "/simulate/start", {"ruleset": "card_hunt", "games": games})
             assert r.status_code == 400 and "digits 0-9" in r.json()["error"]
+
+
+def test_a_save_without_its_seat_links_file_is_said_in_words(tmp_path: Path) -> None:
+    game = load("card_hunt")
+    made = [Tables(tmp_path, 10).create(game, players=2, seats=["human", "random"]).table_id
+            for _ in range(2)]
+    (tmp_path / f"{made[0]}.seats.json").unlink()
+    (tmp_path / f"{made[1]}.seats.json").write_bytes(b"\xff\xfe not json")
+    problems = sorted(Tables(tmp_path, 10).load_saved())
+    assert len(problems) == 2, problems
+    said = " ".join(problems)
+    assert "is missing" in said and "rulesplay resume" in said
+    assert "cannot be read as a table's seats" in said and "Errno" not in said

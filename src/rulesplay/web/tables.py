@@ -309,7 +309,15 @@ class Tables:
         """One saved table: its session (replayed and checked) and its seats' hashes."""
         assert self.games_dir is not None
         seats_file = self.games_dir / f"{table_id}.seats.json"
-        data = json.loads(seats_file.read_text(encoding="utf-8"))
+        try:
+            data = json.loads(seats_file.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            raise ValueError(f"its seat links' file {seats_file.name} is missing, so nobody "
+                             "could play it here; 'rulesplay resume' plays it on one "
+                             "terminal") from None
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise ValueError(f"{seats_file.name} cannot be read as a table's seats "
+                             f"({type(exc).__name__})") from None
         if not isinstance(data, dict) or data.get("type") != SEATS_MARK:
             raise ValueError(f"{seats_file.name} is not a table's seats")
         hashes = {int(s): str(h) for s, h in data["seats"].items()}
