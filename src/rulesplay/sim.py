@@ -33,7 +33,8 @@ import random
 import signal
 import statistics
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -184,7 +185,32 @@ def _quiet() -> None:
     garbage at :data:`GC_THRESHOLDS`."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    # (the parent blocks both while it forks: see _pool; a stop sent meanwhile ends us now)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOPS)
     gc.set_threshold(*GC_THRESHOLDS)
+
+
+_STOPS = {signal.SIGINT, signal.SIGTERM}
+
+
+@contextmanager
+def _pool(ctx: multiprocessing.context.BaseContext, workers: int,
+          init: Callable[..., None], args: tuple[Any, ...]) -> Iterator[Any]:
+    """A pool of ``workers`` processes made with Ctrl-C and SIGTERM blocked, so that none
+    is delivered while a worker is being forked: a worker forked with the parent's handler
+    turned the pool's SIGTERM into a KeyboardInterrupt that its fork handlers swallowed,
+    lived on, and the parent waited for it for ever. Each worker unblocks them in
+    :func:`_quiet` once its own handlers are set; the parent's stop arrives once the pool
+    is made, inside the ``with`` that terminates it."""
+    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, _STOPS)
+    try:
+        pool = ctx.Pool(workers, init, args)
+    except BaseException:
+        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+        raise
+    with pool:
+        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+        yield pool
 
 
 def _init(loadings: list[Loading]) -> None:
@@ -380,7 +406,7 @@ def _play_all(tables: list[_Table], n: int, seed: int, workers: int,
     else:
         ctx, init, args = multiprocessing.get_context("spawn"), _init, \
             ([t.loading for t in tables],)
-    with ctx.Pool(workers, init, args) as pool:  # (leaving it terminates the workers)
+    with _pool(ctx, workers, init, args) as pool:  # (leaving it terminates the workers)
         for batch in pool.imap_unordered(_work, jobs):
             for records in batch:
                 for add, record in zip(out, records, strict=True):
