@@ -138,3 +138,21 @@ def create_table(base: str, ruleset: str, seats: list[str]) -> dict[str, Any]:
     with urllib.request.urlopen(request) as reply:
         made: dict[str, Any] = json.loads(reply.read())
     return made
+
+
+def wait_for(driver: Any, test: Any, what: str, limit: float = 20.0) -> Any:
+    """Poll ``test()`` until it gives a true value (returned) or ``limit`` seconds pass.
+
+    Raises:
+        AssertionError: it never did; says ``what`` was awaited and the page's status line.
+    """
+    import time
+
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline:
+        value = test()
+        if value:
+            return value
+        time.sleep(0.02)
+    raise AssertionError(f"waited {limit} s for {what}; the page says: "
+                         + driver.find_element("id", "status").text)

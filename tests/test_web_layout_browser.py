@@ -23,6 +23,7 @@ from browser import (
     horizontal_overflow,
     need_browser,
     running_server,
+    wait_for,
 )
 
 # what must be in view at the seat's turn: [top, bottom, left, right, scrollHeight,
@@ -73,14 +74,7 @@ def _usual_players(base: str, name: str) -> int:
 
 
 def _wait(driver: Any, test: Any, what: str, limit: float = 15.0) -> Any:
-    deadline = time.monotonic() + limit
-    while time.monotonic() < deadline:
-        value = test()
-        if value:
-            return value
-        time.sleep(0.02)
-    raise AssertionError(f"waited {limit} s for {what}; the page says: "
-                         + driver.find_element("id", "status").text)
+    return wait_for(driver, test, what, limit)
 
 
 def _check_turn(driver: Any, where: str) -> None:

@@ -13,7 +13,7 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
-from browser import chromium, horizontal_overflow, need_browser, running_server
+from browser import chromium, horizontal_overflow, need_browser, running_server, wait_for
 
 STATE = ("return [Number(document.body.dataset.version ?? -1), document.body.dataset.turn,"
          " document.body.dataset.over]")
@@ -26,14 +26,7 @@ CLICKABLE = "#mine .card.legal, #choices .card.legal, #choices button.move:not([
 
 
 def _wait(driver: Any, test: Any, what: str, limit: float = 20.0) -> Any:
-    deadline = time.monotonic() + limit
-    while time.monotonic() < deadline:
-        value = test()
-        if value:
-            return value
-        time.sleep(0.02)
-    raise AssertionError(f"waited {limit} s for {what}; the page says: "
-                         + driver.find_element("id", "status").text)
+    return wait_for(driver, test, what, limit)
 
 
 def _in_view(driver: Any, selector: str) -> bool:

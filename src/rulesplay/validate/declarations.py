@@ -36,6 +36,18 @@ class Declarations:
         self.ctx, self.sym, self.exprs = ctx, ctx.sym, exprs
         self.seen: dict[str, Span] = {}  # names options, enums, zones... share
 
+    def named(self, item: Any, what: str, table: dict[str, Any]) -> None:
+        """Enter a phase or rule ``item`` (with ``name`` and ``span``) in ``table``: a
+        reserved word or a name declared again is an error (phases and rules have names
+        of their own, apart from :meth:`claim`'s)."""
+        problem = reserved(item.name, what)
+        if problem is not None:
+            self.ctx.error(problem, item.span)
+        elif item.name in table:
+            self.ctx.error(f"{what} '{item.name}' is already declared"
+                           f"{first_at(table[item.name].span, item.span)}", item.span)
+        table[item.name] = item
+
     def claim(self, name: str, span: Span, what: str) -> bool:
         """Take ``name`` for a ``what`` (option, enum, zone...); a reserved word or a name
         taken already is an error. True when taken."""
@@ -136,13 +148,7 @@ class Declarations:
         self.game_attrs()
         self.define_names()
         for p in r.phases:
-            problem = reserved(p.name, "phase")
-            if problem is not None:
-                ctx.error(problem, p.span)
-            elif p.name in sym.phases:
-                ctx.error(f"phase '{p.name}' is already declared"
-                          f"{first_at(sym.phases[p.name].span, p.span)}", p.span)
-            sym.phases[p.name] = p
+            self.named(p, "phase", sym.phases)
         for ab in r.abilities:
             for again in ab.duplicates:
                 ctx.error(f"ability '{ab.name}' already has '{again.text}'", again.span)
@@ -152,13 +158,7 @@ class Declarations:
             sym.stats.update(ab.modifies)
             sym.steps.update(ab.steps)
         for rule in r.rules:
-            problem = reserved(rule.name, "rule")
-            if problem is not None:
-                ctx.error(problem, rule.span)
-            elif rule.name in sym.rules:
-                ctx.error(f"rule '{rule.name}' is already declared"
-                          f"{first_at(sym.rules[rule.name].span, rule.span)}", rule.span)
-            sym.rules[rule.name] = rule
+            self.named(rule, "rule", sym.rules)
         if not r.kinds:
             ctx.error("a ruleset needs at least one 'card' kind", r.span)
         if not r.zones:
