@@ -175,7 +175,7 @@ class _Record:
 
     __slots__ = ("seat", "action", "act", "state", "zones", "hidden", "work", "work_key", "excl",
                  "tested", "traffic", "past", "frame", "checked", "over", "told", "fixed",
-                 "source")
+                 "source", "keeps")
 
     def __init__(self, state: State, observer: int, action: str) -> None:
         self.seat = state.current_player()
@@ -199,6 +199,7 @@ class _Record:
         self.told: Told | None = None  # its history as the observer knows it (told_history)
         self.fixed: bool | None = None  # legal whatever the cards (_fixed), once worked out
         self.source: int | None = None  # the zone its card was taken from (_by_exclusions)
+        self.keeps = False  # its exclusions hold in every layout (_keeps), once laid out
 
 
 class _Frame:
@@ -554,13 +555,18 @@ class InfoSet:
                         live.append(z)
                 if not live:
                     continue
-                self._prepare(rec, accounted)
+                # A record whose exclusions hold in every layout keeps its working copy
+                # (and its exclusions) until an exact check needs the layout of now.
+                if rec.work is None or not rec.keeps:
+                    self._prepare(rec, accounted)
                 if rec.fixed is None:
                     rec.fixed = _fixed(rec)
                     if rec.fixed:
                         continue
                 constrained = True
                 if not _by_exclusions(rec, self.seat, dealt):
+                    if rec.keeps:
+                        self._prepare(rec, accounted)
                     checks.append((rec, live))
                 for z in live:
                     fits = fits_in.get(z)
@@ -599,8 +605,10 @@ class InfoSet:
         key = tuple((z, tuple(acc)) for z, acc in accounted)
         if rec.work is not None and rec.work_key == key:
             return
-        frame = rec.frame or _Frame(rec, self.seat)
-        rec.frame = frame
+        frame = rec.frame
+        if frame is None:
+            frame = rec.frame = _Frame(rec, self.seat)
+            rec.keeps = _keeps(rec, frame)
         # The layout below places every hidden card and touches no other card, and checks
         # put back what they move: the last layout's copy is reused, unless concealing sets
         # variables from the layout (defaults worked out in it), which a fresh copy of the
@@ -649,8 +657,11 @@ class InfoSet:
         w._legal = None
         rec.work, rec.work_key = w, key
         # Exclusions found with another layout may not hold for this one (and keeping them
-        # would make samples depend on what was asked before, e.g. not replay after a resume).
-        rec.excl, rec.tested, rec.checked = {}, {}, {}
+        # would make samples depend on what was asked before, e.g. not replay after a
+        # resume), unless they hold in every layout (_keeps).
+        rec.checked = {}
+        if not rec.keeps:
+            rec.excl, rec.tested = {}, {}
 
     def _exclusions(self, rec: _Record, z: int, unknown: set[int]) -> set[int]:
         """Cards that cannot be in zone ``z`` given the record's action (cached)."""
@@ -803,6 +814,26 @@ def _by_exclusions(rec: _Record, seat: int, dealt: set[int]) -> bool:
             rec.source = -1
     z = rec.source
     return z in rec.zones or 0 <= z < len(w.seers) and bool(w.seers[z] >> seat & 1)
+
+
+def _keeps(rec: _Record, frame: _Frame) -> bool:
+    """Whether the record's exclusions are the same in every layout of its working copy, so
+    that they may be kept from one layout to the next: its decision tests each card alone
+    (``Decision.per_card``) and the concealment sets the same variables in every layout.
+
+    Why: such a test, with the values that read no card's place fixed, is ``and`` of
+    ``all(SOURCE, t)`` parts (``not any`` is one) whose ``t`` reads the card alone; it held
+    with the true zone then, so every part it rests on holds with any cards of that zone,
+    the accounted-for ones of a layout included, and a card ``x`` added to them refuses the
+    action exactly when some ``t(x)`` fails, whatever the layout. The cards accounted for
+    in a layout are always cards the zone truly held."""
+    s = rec.state
+    assert s.pending is not None  # a record's state waits for the decision it records
+    if s.program.nodes[s.pending[1]].per_card is None:
+        return False
+    plan = frame.concealment  # (the reuse test of InfoSet._prepare: no value from a layout)
+    return plan is None or not (any(kind != "c" for kind, _, _ in plan[2])
+                                or plan[3] and frame.spill is not None)
 
 
 def _set_zone(w: State, z: int, cards: list[int], keep_top: bool) -> None:
