@@ -285,6 +285,7 @@ class Tracker:
         self.seat = seat
         self.tries = tries
         self.stats = {"samples": 0, "rejected": 0, "fallbacks": 0}
+        self._frees: dict[tuple[Any, str], bool] = {}  # _free's answers
         self._reset(None)
 
     def _reset(self, state: State | None) -> None:
@@ -329,7 +330,7 @@ class Tracker:
                 # whichever cards lie where: it names a position).
                 record = None
                 if p != self.seat and aid.split(":", 1)[0] not in cur.program.secret_choices \
-                        and not _picks_blind(cur, aid):
+                        and not _picks_blind(cur, aid) and not self._free(cur, aid):
                     record = _Record(_unplayed_copy(cur), self.seat, aid)
                     record.traffic = dict(self.traffic)
                     told = told_history(cur, self.seat, self._told)
@@ -346,6 +347,26 @@ class Tracker:
             return
         if not self._same_view(cur, state):
             self._restart(state)
+
+    def _free(self, s: State, aid: str) -> bool:
+        """Whether action ``aid`` is legal whenever its seat makes the pending decision
+        (kept per decision, seat and action): its test, asked of a state that holds
+        nothing but the program and the pending decision, reads nothing else and passes
+        (a choice from ``bool`` or an enum without ``where``). Such a decision reveals
+        nothing of the cards, so it is no record (what :func:`_fixed` would find of it)."""
+        key = (s.pending, aid)
+        free = self._frees.get(key)
+        if free is None:
+            assert s.pending is not None  # (a decision is being replayed)
+            probe = State.__new__(State)  # (every other part unset: reading one fails)
+            probe.program, probe.pending, probe._legal = s.program, s.pending, None
+            act = next(a for a in s.legal_actions() if a.id == aid)
+            try:
+                free = bool(s.program.nodes[s.pending[1]].allows(probe, act))
+            except Exception:  # (a read of an unset part, or a fault: not free)
+                free = False
+            self._frees[key] = free
+        return free
 
     def _restart(self, state: State) -> None:
         """No usable past: follow the game from ``state`` on (cards seen now are not known
