@@ -1,7 +1,13 @@
-"""The sampler leaves out the exact check of a past play when its per-card exclusions already
-say all the check would (``infoset._by_exclusions``: a play or choice of one card whose test
-reads the other cards one at a time, as following suit does). Leaving it out changes no
-sample: the samples and the sampler's counts are those of checking every record."""
+"""The sampler's short cuts change no sample: the samples and the sampler's counts are those
+of the long way.
+
+* It leaves out the exact check of a past play when its per-card exclusions already say all
+  the check would (``infoset._by_exclusions``: a play or choice of one card whose test reads
+  the other cards one at a time, as following suit does).
+* Such a play keeps its exclusions from one layout of its working copy to the next
+  (``infoset._keeps``).
+* A decision legal whatever the cards (a yes/no) is no record (``Replay.free``).
+* The trackers of one game share one replay of it (``replay.replay_for``)."""
 
 from __future__ import annotations
 
@@ -11,7 +17,7 @@ from typing import Any
 import pytest
 
 import rulesplay
-from rulesplay.agents import infoset
+from rulesplay.agents import infoset, replay
 from rulesplay.agents.infoset import Tracker
 from rulesplay.engine.choices import Decision
 
@@ -63,6 +69,64 @@ def test_leaving_out_implied_checks_changes_no_sample(
         monkeypatch.setattr(infoset, "_by_exclusions", lambda *args: False)
         assert _run(game, players, seed) == fast
     assert any(left_out)  # (the games do leave checks out)
+
+
+@pytest.mark.parametrize(("name", "players", "options"), GAMES[:3])
+def test_keeping_exclusions_and_sharing_the_replay_change_no_sample(
+        name: str, players: int, options: dict[str, Any],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    game = _game(name, options)
+    kept, free, shared = infoset._keeps, replay.Replay.free, infoset.replay_for
+    keeps, frees, replays = [], [], set()
+
+    def keeping(*args: Any) -> bool:
+        keeps.append(kept(*args))
+        return keeps[-1]
+
+    def freeing(*args: Any) -> bool:
+        frees.append(free(*args))
+        return frees[-1]
+
+    def sharing(state: Any) -> replay.Replay:
+        replays.add(id(shared(state)))
+        return shared(state)
+
+    for seed in range(2):
+        monkeypatch.setattr(infoset, "_keeps", keeping)
+        monkeypatch.setattr(replay.Replay, "free", freeing)
+        monkeypatch.setattr(infoset, "replay_for", sharing)
+        fast = _run(game, players, seed)
+        monkeypatch.setattr(infoset, "_keeps", lambda *args: False)
+        monkeypatch.setattr(replay.Replay, "free", lambda *args: False)
+        monkeypatch.setattr(infoset, "replay_for",  # (a replay of its own for each tracker)
+                            lambda state: replay.Replay(game.new_state(
+                                players, state.seed, record_events=True), True))
+        assert _run(game, players, seed) == fast
+    assert any(keeps) and len(replays) == 2  # (each game: one replay for all its trackers)
+    if name == "bargain_hunter":
+        assert any(frees)  # (declaring trump is legal whatever the cards)
+
+
+def test_a_replay_is_shared_only_while_the_games_agree() -> None:
+    """Two games from one seed that part ways: each tracker follows its own game, and
+    samples as a tracker that never shared would."""
+    game = _game("bargain_hunter", {"rounds": 1})
+    states = [game.new_state(4, 5), game.new_state(4, 5)]
+    trackers = [Tracker(p) for p in range(4)], [Tracker(p) for p in range(4)]
+    alone = [Tracker(p) for p in range(4)], [Tracker(p) for p in range(4)]
+    rng = random.Random(1)
+    for i in range(30):
+        for g, state in enumerate(states):
+            seat = state.current_player()
+            replay._shared.clear()
+            single = alone[g][seat].infoset(state).sample(random.Random(i))
+            replay._shared.clear()
+            alone[g][seat].replay = None  # (the next sync replays it again, alone)
+            info = trackers[g][seat].infoset(state)
+            assert info.sample(random.Random(i)).zones == single.zones
+            legal = state.legal_actions()
+            state.apply(legal[0] if g == 0 or len(legal) == 1 else rng.choice(legal[1:]))
+    assert states[0].history != states[1].history
 
 
 @pytest.mark.parametrize(("name", "players", "options"), GAMES[::2])

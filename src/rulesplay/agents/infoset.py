@@ -110,27 +110,29 @@ by rule), is not inferred: those cards are sampled as unknown.
 
 from __future__ import annotations
 
+import functools
 import random
 from collections import Counter
 from itertools import islice
 from typing import Any
 
-from ..engine.choices import Action, Position
+from ..engine.choices import Action
 from ..engine.observe import (
     Told,
     conceal,
     concealment,
-    knows_choice,
     repoint_cards,
     told_history,
     unseen_by,
     visible_to,
 )
+from ..engine.program import Program
 from ..engine.state import FAULTS, State
 from ..errors import RulesError
 from .deal import Dealer
 from .draws import LateSeeded
 from .knowledge import Knowledge, Scrambler
+from .replay import NO_CHANCE, Replay, Step, replay_for
 
 __all__ = ["InfoSet", "Tracker"]
 
@@ -209,7 +211,7 @@ class _Frame:
     and what the seat does not know of the choices made before."""
 
     __slots__ = ("fill", "fill_kinds", "last_of_kind", "spill", "last", "top", "concealment",
-                 "hidden", "unseen")
+                 "steady", "hidden", "unseen")
 
     def __init__(self, rec: _Record, seat: int) -> None:
         s = rec.state
@@ -233,7 +235,13 @@ class _Frame:
         self.last: int = last
         self.top = {z: views[z] == "top" and bool(s.zones[z])
                     for z in [*rec.zones, *(z for z, _ in self.fill)]}
-        self.concealment = concealment(s, seat, rec.told)
+        self.concealment = plan = concealment(s, seat, rec.told)
+        # Whether concealing sets the same values in every layout: the defaults of the
+        # variables the seat may not see read nothing a layout changes, and card variables
+        # are reset on the same cards (those dealt among unseen places: no spill).
+        self.steady = plan is None or (
+            all(_steady_default(s.program, kind, slot) for kind, slot, _ in plan[2])
+            and not (plan[3] and self.spill is not None))
         by_kind: dict[str, list[int]] = {}
         for c in sorted(rec.hidden):
             by_kind.setdefault(kind_of[c], []).append(c)
@@ -244,24 +252,13 @@ class _Frame:
         self.unseen: list[int] | None = None
 
 
-# The generator of the copies that are only asked for their legal actions (a record's
-# state and its working copies): never drawn from, as the validator keeps chance out of
-# what a choice or a trick may list.
-_NO_CHANCE = random.Random(0)
-
-
 def _unplayed_copy(s: State) -> State:
     """A copy of ``s`` that will only be asked for its legal actions, never played on:
-    its generator (copying one costs more than the rest) is :data:`_NO_CHANCE`."""
+    its generator (copying one costs more than the rest) is
+    :data:`~rulesplay.agents.replay.NO_CHANCE`."""
     w = s.copy_with_rng(None)
-    w.rng = _NO_CHANCE
+    w.rng = NO_CHANCE
     return w
-
-
-def _picks_blind(s: State, aid: str) -> bool:
-    """Whether action ``aid``, legal in ``s``, is a blind pick (a
-    :class:`~rulesplay.engine.actions.Position`)."""
-    return any(a.id == aid and isinstance(a, Position) for a in s.legal_actions())
 
 
 def _unseen_part(s: State, z: int, seat: int, views: list[str] | None = None) -> list[int]:
@@ -285,104 +282,88 @@ class Tracker:
         self.seat = seat
         self.tries = tries
         self.stats = {"samples": 0, "rejected": 0, "fallbacks": 0}
-        self._frees: dict[tuple[Any, str], bool] = {}  # _free's answers
         self._reset(None)
 
-    def _reset(self, state: State | None) -> None:
-        self.cur: State | None = state
+    def _reset(self, replay: Replay | None) -> None:
+        self.replay = replay
+        self.at = replay.first if replay is not None else 0  # decisions read so far
         self.records: list[_Record] = []
         # The replay's history as this seat knows it, extended at each decision (what a
         # record's concealment needs, without going over the whole history for each).
-        self._told = told_history(state, self.seat) if state is not None else ([], {})
+        self._told: Told = told_history(replay.cur, self.seat) \
+            if replay is not None else ([], {})
         self.alive: list[_Record] = []  # the records not yet over, in order
         self.knowledge = Knowledge(self.seat)
         self.known = self.knowledge.known  # card -> the unseen zone it is known to be in
         self.traffic = self.knowledge.traffic  # zone -> moves in or out this seat did not see
 
+    @property
+    def cur(self) -> State | None:
+        """The private replay of the game, at the decision last synced to."""
+        return self.replay.cur if self.replay is not None else None
+
     # ------------------------------------------------------------ following the game
     def sync(self, state: State) -> None:
         """Bring the private replay up to ``state`` (the true current state).
 
-        The replay starts from the game's seed and applies ``state.history``; when that does
-        not reproduce what the seat sees in ``state`` (a scenario built with ``arrange`` or a
-        loaded save), the tracker starts afresh from ``state`` with no memory of the past.
+        The replay starts from the game's seed and applies ``state.history`` (one replay for
+        every tracker that follows the game: :func:`~rulesplay.agents.replay.replay_for`);
+        when that does not reproduce what the seat sees in ``state`` (a scenario built with
+        ``arrange`` or a loaded save), the tracker starts afresh from ``state`` with no
+        memory of the past.
         """
-        cur = self.cur
-        fresh = (cur is None or cur.program is not state.program or cur.seed != state.seed
-                 or len(cur.history) > len(state.history)
-                 or state.history[:len(cur.history)] != cur.history)
-        if fresh:
+        replay = self.replay
+        if replay is None or not replay.follows(state):
             try:
-                cur = State.new(state.program, state.seed, record_events=True)
+                replay = replay_for(state)
             except RulesError:
                 self._restart(state)
                 return
-            self._reset(cur)
-            self._observe(cur, [list(range(state.program.num_cards))]
-                          + [[] for _ in range(state.program.num_zones - 1)])
-        assert cur is not None
+            self._reset(replay)
+            if replay.opening is not None:
+                self._observe(replay.opening)
         try:
-            for p, aid in state.history[len(cur.history):]:
-                if cur.current_player() != p:
-                    raise RulesError("history does not replay")
-                # Another seat's public decision constrains samples; a secret one cannot
-                # (this seat does not know what was chosen), nor can a blind pick (legal
-                # whichever cards lie where: it names a position).
-                record = None
-                if p != self.seat and aid.split(":", 1)[0] not in cur.program.secret_choices \
-                        and not _picks_blind(cur, aid) and not self._free(cur, aid):
-                    record = _Record(_unplayed_copy(cur), self.seat, aid)
-                    record.traffic = dict(self.traffic)
-                    told = told_history(cur, self.seat, self._told)
-                    record.told = (told[0][:], dict(told[1]))
-                before = [z[:] for z in cur.zones]
-                cur.apply(aid)
-                # Nor does a choice of a card this seat never saw (a face-down discard).
-                if record is not None and knows_choice(cur, len(cur.history) - 1, self.seat):
-                    self.records.append(record)
-                    self.alive.append(record)
-                self._observe(cur, before)
+            replay.advance(state.history)
         except RulesError:
             self._restart(state)
             return
-        if not self._same_view(cur, state):
+        if len(replay.cur.history) != len(state.history):  # (another game went on with it)
+            self.replay = None
+            self.sync(state)
+            return
+        seat, first = self.seat, replay.first
+        bit = 1 << seat  # (Program.seat_bit of a seat)
+        for step in replay.steps[self.at - first:]:
+            # Another seat's public decision constrains samples; a secret one cannot (this
+            # seat does not know what was chosen), nor can a blind pick (legal whichever
+            # cards lie where: it names a position), nor one legal whatever the cards; nor
+            # a choice of a card this seat never saw (a face-down discard).
+            if step.past is not None and step.player != seat and not step.unseen & bit:
+                record = _Record(step.past, seat, step.aid)
+                record.traffic = dict(self.traffic)
+                told = told_history(step.past, seat, self._told)
+                record.told = (told[0][:], dict(told[1]))
+                self.records.append(record)
+                self.alive.append(record)
+            self._observe(step)
+        self.at = len(replay.cur.history)
+        if not self._same_view(replay.cur, state):
             self._restart(state)
-
-    def _free(self, s: State, aid: str) -> bool:
-        """Whether action ``aid`` is legal whenever its seat makes the pending decision
-        (kept per decision, seat and action): its test, asked of a state that holds
-        nothing but the program and the pending decision, reads nothing else and passes
-        (a choice from ``bool`` or an enum without ``where``). Such a decision reveals
-        nothing of the cards, so it is no record (what :func:`_fixed` would find of it)."""
-        key = (s.pending, aid)
-        free = self._frees.get(key)
-        if free is None:
-            assert s.pending is not None  # (a decision is being replayed)
-            probe = State.__new__(State)  # (every other part unset: reading one fails)
-            probe.program, probe.pending, probe._legal = s.program, s.pending, None
-            act = next(a for a in s.legal_actions() if a.id == aid)
-            try:
-                free = bool(s.program.nodes[s.pending[1]].allows(probe, act))
-            except Exception:  # (a read of an unset part, or a fault: not free)
-                free = False
-            self._frees[key] = free
-        return free
 
     def _restart(self, state: State) -> None:
         """No usable past: follow the game from ``state`` on (cards seen now are not known
         once hidden; nothing revealed earlier constrains samples)."""
         cur = state.clone()
         cur.events = []
-        self._reset(cur)
+        self._reset(Replay(cur, new_game=False))
 
-    def _observe(self, s: State, before: list[list[int]]) -> None:
-        """Update what the seat knows from the moves since the last call (the replay's
-        events; ``before``: the zones then)."""
-        events = s.events
-        if not events:
-            return
-        self.knowledge.observe(s, events, before, self._card_index(s.program))
-        events.clear()
+    def _observe(self, step: Step) -> None:
+        """Update what the seat knows from the moves of ``step``."""
+        if step.events:
+            assert self.replay is not None
+            prog = self.replay.cur.program
+            self.knowledge.observe(prog, step.seers, step.top_seers, step.events, step.before,
+                                   self._card_index(prog))
 
     _index: dict[str, int] | None = None
 
@@ -632,13 +613,11 @@ class InfoSet:
             rec.keeps = _keeps(rec, frame)
         # The layout below places every hidden card and touches no other card, and checks
         # put back what they move: the last layout's copy is reused, unless concealing sets
-        # variables from the layout (defaults worked out in it), which a fresh copy of the
-        # true values must then get. Card variables reset on the cards the seat cannot see
-        # are reset on the same cards in every layout (``frame.unseen``), or to a constant.
+        # variables from the layout (``frame.steady``), which a fresh copy of the true
+        # values must then get.
         w = rec.work
         plan = frame.concealment
-        if w is None or plan is not None and (
-                any(kind != "c" for kind, _, _ in plan[2]) or plan[3] and frame.unseen is None):
+        if w is None or not frame.steady:
             w = _unplayed_copy(rec.state)
         kind_of = w.program.layout.kind_of
         placed = {c for _, acc in accounted for c in acc}
@@ -840,7 +819,8 @@ def _by_exclusions(rec: _Record, seat: int, dealt: set[int]) -> bool:
 def _keeps(rec: _Record, frame: _Frame) -> bool:
     """Whether the record's exclusions are the same in every layout of its working copy, so
     that they may be kept from one layout to the next: its decision tests each card alone
-    (``Decision.per_card``) and the concealment sets the same variables in every layout.
+    (``Decision.per_card``) and the concealment sets the same values in every layout
+    (``_Frame.steady``).
 
     Why: such a test, with the values that read no card's place fixed, is ``and`` of
     ``all(SOURCE, t)`` parts (``not any`` is one) whose ``t`` reads the card alone; it held
@@ -852,9 +832,25 @@ def _keeps(rec: _Record, frame: _Frame) -> bool:
     assert s.pending is not None  # a record's state waits for the decision it records
     if s.program.nodes[s.pending[1]].per_card is None:
         return False
-    plan = frame.concealment  # (the reuse test of InfoSet._prepare: no value from a layout)
-    return plan is None or not (any(kind != "c" for kind, _, _ in plan[2])
-                                or plan[3] and frame.spill is not None)
+    return frame.steady
+
+
+@functools.lru_cache(maxsize=1024)
+def _steady_default(prog: Program, kind: str, slot: int) -> bool:
+    """Whether the declared default of a variable (``kind`` ``"g"``, ``"p"`` or ``"c"``,
+    as :func:`~rulesplay.engine.observe.unseen_vars`) is the same in every state of the
+    game: a card variable's is a constant; another's, worked out of a state holding only
+    the program, reads nothing else (a constant expression)."""
+    if kind == "c":
+        return True
+    default = (prog.gvars if kind == "g" else prog.pvars)[slot][1]
+    probe = State.__new__(State)  # (every other part unset: reading one fails)
+    probe.program = prog
+    try:
+        default(probe, None)
+    except Exception:  # (a read of an unset part, or a fault: not steady)
+        return False
+    return True
 
 
 def _set_zone(w: State, z: int, cards: list[int], keep_top: bool) -> None:

@@ -33,9 +33,11 @@ the sampler's generator decide a sample, never the true order.
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from typing import Any
 
 from ..engine.observe import visible_to
+from ..engine.program import Program
 from ..engine.state import State
 from .draws import shuffle
 
@@ -62,17 +64,21 @@ class Knowledge:
         self.traffic: dict[int, int] = {}
         self._blocks = 0
 
-    def observe(self, s: State, events: list[dict[str, Any]], before: list[list[int]],
+    def observe(self, prog: Program, seers: list[int], tops: list[int],
+                events: list[dict[str, Any]], before: Mapping[int, list[int]],
                 index: dict[str, int]) -> None:
         """Update from ``events`` (what happened since ``before``, the zones then).
 
         Args:
-            s: the state after the events (its program and visibility).
+            prog: the game's program.
+            seers, tops: the zones' seers after the events, whole and of the top card
+                (bitmasks per zone, as ``State.seers`` and ``State.top_seers``).
             events: move and shuffle events in order (others are skipped).
-            before: each zone's cards, bottom to top, before the events.
+            before: the cards of each zone that cards left in ``events``, bottom to top,
+                before the events.
             index: card id -> card.
         """
-        lay, seat, prog = s.program.layout, self.seat, s.program
+        lay, seat = prog.layout, self.seat
         # The zones whose sight changes in ``events``: the seats that see each besides its
         # declared ones at the event being read (before the first change, what it says they
         # were); the other zones are as now.
@@ -82,9 +88,8 @@ class Knowledge:
                 sight_at.setdefault(lay.zone_id[e["zone"]["zone"]] + (e["zone"]["owner"] or 0),
                                     e["was"])
         bit = prog.seat_bit(seat)
-        tops = s.top_seers
-        now = ["all" if seers & bit else "top" if tops[z] & bit else "none"  # (visible_to)
-               for z, seers in enumerate(s.seers)]
+        now = ["all" if sees & bit else "top" if tops[z] & bit else "none"  # (visible_to)
+               for z, sees in enumerate(seers)]
 
         def visible(z: int) -> str:
             if z not in sight_at:
