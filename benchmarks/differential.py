@@ -2,7 +2,7 @@
 seeds: every shipped ruleset and variant at every player count, random games played side
 by side (the same check as ``tests/test_differential.py``, which runs two seeds each).
 
-    python benchmarks/differential.py [--seeds 1000] [--first 1] [--workers 2]
+    python benchmarks/differential.py [--seeds 1000] [--first 1] [--workers 2] [--match TEXT]
 
 Prints one line per ruleset and player count (games, decisions, CPU seconds) and the first
 difference found, if any; exits 1 when there is one.
@@ -45,10 +45,14 @@ def main() -> int:
     parser.add_argument("--seeds", type=int, default=1000, help="games per ruleset and count")
     parser.add_argument("--first", type=int, default=1, help="the first seed")
     parser.add_argument("--workers", type=int, default=2, help="processes")
+    parser.add_argument("--match", default="", metavar="TEXT",
+                        help="only the rulesets whose path under rulesets/ contains TEXT")
     args = parser.parse_args()
     seeds = range(args.first, args.first + args.seeds)
     jobs = []
     for path in RULESETS:
+        if args.match not in path.relative_to(ROOT / "rulesets").as_posix():
+            continue
         lo, hi = load(path).player_range
         jobs += [(str(path), n) for n in range(lo, hi + 1)]
     failed = False

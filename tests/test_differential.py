@@ -19,8 +19,8 @@ from rulesplay.engine.game import Game, load
 from rulesplay.engine.state import State
 
 ROOT = Path(__file__).resolve().parents[1]
-RULESETS = sorted((ROOT / "rulesets").glob("*.rules")) + \
-    sorted((ROOT / "rulesets" / "variants").glob("*.rules"))
+RULESETS = [path for folder in ("", "variants", "classics", "classics/variants")
+            for path in sorted((ROOT / "rulesets" / folder).glob("*.rules"))]
 SEEDS = (1, 2)
 
 

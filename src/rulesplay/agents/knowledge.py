@@ -244,6 +244,8 @@ class Scrambler:
             for z, i in group:
                 by_kind.setdefault(kind_of[zones[z][i]], []).append((z, i))
             for spots in by_kind.values():
+                if len(spots) < 2:  # (one place: its card stays, and no draw is made)
+                    continue
                 fixed = None if any(p in dealt for p in spots) else \
                     sorted(zones[z][i] for z, i in spots)
                 self.parts.append((spots, fixed))
