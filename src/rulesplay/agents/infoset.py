@@ -224,8 +224,8 @@ class _Frame:
         self.fill_kinds = [(z, kinds, kinds[0] if kinds and len(set(kinds)) == 1 else None)
                            for z, kinds in self.fill]
         self.last_of_kind: dict[str, int] = {}
-        for z, kinds in self.fill:
-            for k in kinds:
+        for z, kinds, one in self.fill_kinds:
+            for k in (one,) if one is not None else set(kinds):
                 self.last_of_kind[k] = z
         self.spill = None
         if not self.fill:  # no other unseen zone: put the rest on top of some other zone
@@ -242,10 +242,11 @@ class _Frame:
         self.steady = plan is None or (
             all(_steady_default(s.program, kind, slot) for kind, slot, _ in plan[2])
             and not (plan[3] and self.spill is not None))
-        by_kind: dict[str, list[int]] = {}
-        for c in sorted(rec.hidden):
-            by_kind.setdefault(kind_of[c], []).append(c)
-        self.hidden = list(by_kind.values())  # the hidden cards by kind, each in order
+        hidden = sorted(rec.hidden)
+        kinds_hidden = {kind_of[c] for c in hidden}
+        # the hidden cards by kind, each in order (the kinds as their first cards are)
+        self.hidden = [hidden] if len(kinds_hidden) == 1 else \
+            sorted([c for c in hidden if kind_of[c] == k] for k in kinds_hidden)
         # The cards the seat does not see in a layout, worked out from the first one: every
         # layout puts the same cards (the hidden ones) in unseen places, unless some spill
         # into a zone the seat sees.
