@@ -217,6 +217,22 @@ def test_fmt_keeps_an_authors_line_breaks_that_read_well() -> None:
         format_text(flat, "t.rules")
 
 
+def test_fmt_breaks_a_long_list_between_its_items() -> None:
+    """A trick's order of many parts broke inside a part ('it.colour == blue' / 'and it.rank
+    < 5'); it breaks after a comma at the list's level when one is past the middle."""
+    text = ('game "T"\nplayers 2\n\nenum colour: red, blue\n\ncard c:\n    colour: colour\n'
+            "    rank: 1..5\n\nzone deck: shared, hidden\nzone hand: per player, owner\n"
+            "zone table: shared, public\n\nphase p:\n    deal 2 from deck to hand starting with 0\n"
+            "    trick in table led by 0:\n        each player plays card from hand[player]\n"
+            "        won by highest (it.colour == red and it.rank > 1, it.colour == blue and "
+            "it.rank < 5, it.rank, it.rank == 3 or it.rank == 4)\n    next end\n\nscore: 0\n")
+    lines = format_text(text, "t.rules").split("\n")
+    at = next(i for i, line in enumerate(lines) if "won by highest" in line)
+    assert lines[at] == ("        won by highest (it.colour == red and it.rank > 1, "
+                         "it.colour == blue and it.rank < 5,")
+    assert lines[at + 1] == "                it.rank, it.rank == 3 or it.rank == 4)"
+
+
 @pytest.mark.parametrize("name", ["card_hunt", "classics/crazy_eights", "classics/euchre",
                                   "classics/oh_hell", "classics/spades"])
 def test_fmt_check_passes_on_shipped_rulesets_in_the_shipped_style(name: str) -> None:

@@ -296,8 +296,9 @@ def _wrapped(printed: list[str], mini: ir.Ruleset, first: int, file: str) -> lis
 def _break_at(line: str, least: int) -> int | None:
     """Where to break ``line``: a space before :data:`WIDTH`, outside strings, with more than
     ``least`` characters on its left that do not end in ``:`` or an opening bracket; the
-    least nested such space past the middle, before a word of :data:`_BEFORE` if one is,
-    else the last; None when there is none."""
+    least nested such space past the middle: the last one after a comma (between the items
+    of a list) if one is, else before a word of :data:`_BEFORE`, else the last; None when
+    there is none."""
     cuts: list[tuple[int, int]] = []  # (bracket depth, position)
     quoted, depth, k = False, 0, 0
     while k < min(len(line), WIDTH + 1):
@@ -320,8 +321,9 @@ def _break_at(line: str, least: int) -> int | None:
     late = [c for c in cuts if c[1] > WIDTH // 2] or cuts
     shallow = min(d for d, _ in late)
     level = [k for d, k in late if d == shallow]
+    items = [k for k in level if line[k - 1] == ","]
     words = [k for k in level if _BEFORE.match(line, k + 1)]
-    return max(words or level)
+    return max(items or words or level)
 
 
 def _code_part(line: str, note: Comment | None) -> str:
