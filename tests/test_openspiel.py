@@ -344,6 +344,22 @@ def test_the_seed_parameter_deals_as_run_does() -> None:
     assert str(clone) == str(first)
 
 
+def test_seed_minus_one_draws_a_seed_and_a_seed_out_of_range_is_refused_at_load() -> None:
+    """OpenSpiel's usual seed=-1 ("any seed") was refused, and only when the first state was
+    built; it now draws the game's first seed from the operating system."""
+    zones = set()
+    for _ in range(3):
+        game = _load("rulesplay_whist", seed=-1)
+        seed = game.seed
+        state = game.new_initial_state().core.state
+        assert state.zones == rulesplay.load("whist").new_state(4, seed=seed).zones
+        assert game.new_initial_state().core.state.seed == seed + 1
+        zones.add(str(state.zones))
+    assert len(zones) > 1  # (each game object its own seed)
+    with pytest.raises(ValueError, match=r"seed -2: give a whole number from 0 to .*or -1"):
+        pyspiel.load_game("rulesplay_whist", {"seed": -2})
+
+
 def test_bad_parameters_are_refused_in_words() -> None:
     with pytest.raises(ValueError, match="reward 'money': use 'win' or 'score'"):
         pyspiel.load_game("rulesplay_whist", {"reward": "money"})

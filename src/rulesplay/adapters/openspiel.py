@@ -23,7 +23,8 @@ one text):
   ``random.Random(seed)`` draws, the game is the one that seed plays). When false, chance
   is drawn inside the game from its seeded generator (``SAMPLED_STOCHASTIC``).
 - ``seed`` (default 0): without explicit chance, the first state the game object builds
-  plays what ``rulesplay run --seed SEED`` plays, the next ``SEED + 1``, and so on.
+  plays what ``rulesplay run --seed SEED`` plays, the next ``SEED + 1``, and so on; -1
+  draws the first seed from the operating system (OpenSpiel's usual meaning).
 - ``engine``: ``compiled`` (default) or ``interpret``; ``reward``: ``win`` (default) or
   ``score``.
 - ``recall_tokens`` (default 1024): the tokens of a seat's record of what it observed
@@ -55,7 +56,7 @@ from ..engine.game import Game, load
 from ..engine.lower import ENGINES
 from ..engine.state import State
 from ..errors import RulesError
-from ..limits import MAX_INT
+from ..limits import MAX_INT, MAX_SEED, SEED_RANGE
 from ..shipped import shipped_names
 from . import chance
 from .budget import spent
@@ -73,6 +74,20 @@ PARAMS: dict[str, Any] = {"players": 0, "options": "", "explicit_chance": False,
                           "seed": 0, "engine": ENGINES[0], "reward": "win",
                           "recall_tokens": 1024}
 MAX_RECALL_TOKENS = 1 << 20
+
+
+def _seed(value: Any) -> int:
+    """The game's first seed from its ``seed`` parameter: -1 (OpenSpiel's usual "any
+    seed") draws one from the operating system, each game object its own.
+
+    Raises:
+        ValueError: neither -1 nor a seed of the engine's range."""
+    seed = int(value)
+    if seed == -1:
+        return random.SystemRandom().randrange(1 << 62)  # (room for the seeds that follow)
+    if not 0 <= seed <= MAX_SEED:
+        raise ValueError(f"seed {seed}: give {SEED_RANGE}, or -1 for a random one")
+    return seed
 
 
 def parse_options(text: str) -> dict[str, str]:
@@ -160,7 +175,7 @@ class RulesplayGame(pyspiel.Game):  # type: ignore[misc]  # (pyspiel publishes n
         self.spaces = _spaces(self.rules, n)
         self.program = self.spaces.program
         self.explicit, self.reward = bool(p["explicit_chance"]), str(p["reward"])
-        self.seed, self._built = int(p["seed"]), 0
+        self.seed, self._built = _seed(p["seed"]), 0
         self._trackers: dict[int, Any] = {}
         prog = self.program
         sequenced = bool(self.spaces.actions.sequenced)
