@@ -154,3 +154,19 @@ def test_a_dead_address_is_refused_within_seconds() -> None:
     assert res.exit_code == 2 and "give the cluster's HOST:PORT" in res.output
     with pytest.raises(ConnectionError, match=f"answers at {address}"):
         sim_ray.check_address(address, timeout=2)
+
+
+def test_a_dead_ray_address_variable_is_refused_too(monkeypatch: pytest.MonkeyPatch) -> None:
+    """RAY_ADDRESS, which Ray joins when no --address is given, skipped the quick check: a
+    dead one had Ray retry for minutes. It is checked and named like --address."""
+    address = f"127.0.0.1:{_unused_port()}"
+    monkeypatch.setenv("RAY_ADDRESS", address)
+    res = CliRunner().invoke(main, ["simulate", BH, "-n", "2", "--backend", "ray"])
+    assert res.exit_code == 2, res.output
+    assert f"RAY_ADDRESS: no Ray cluster answers at {address}" in res.output
+    res = CliRunner().invoke(main, ["simulate", BH, "-n", "2", "--backend", "ray",
+                                    "--workers", "2"])
+    assert res.exit_code == 2 and "unset RAY_ADDRESS" in res.output
+    monkeypatch.setenv("RAY_ADDRESS", "head-node")
+    res = CliRunner().invoke(main, ["simulate", BH, "-n", "2", "--backend", "ray"])
+    assert res.exit_code == 2 and "RAY_ADDRESS 'head-node': give the cluster's" in res.output

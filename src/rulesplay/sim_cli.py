@@ -408,9 +408,17 @@ def check_backend(backend: str, address: str | None, workers: int | None) -> Non
         click.UsageError: ``--address`` without ``--backend ray``, ``--workers`` with
             ``--address`` (a cluster has the CPUs it has), or an address that is not
             ``HOST:PORT`` or at which nothing answers within a few seconds
-            (:func:`rulesplay.sim_ray.check_address`). click.ClickException: no Ray.
+            (:func:`rulesplay.sim_ray.check_address`); the same of the ``RAY_ADDRESS``
+            variable, which Ray joins without ``--address``. click.ClickException: no Ray.
     """
-    if address is not None and backend != "ray":
+    named = "--address"
+    if address is None and backend == "ray" and os.environ.get("RAY_ADDRESS"):
+        address, named = os.environ["RAY_ADDRESS"], "RAY_ADDRESS"  # (what Ray will join)
+        if workers is not None:
+            raise click.UsageError("--workers sets the CPUs of a local Ray instance, but "
+                                   f"RAY_ADDRESS={address} names a cluster, which uses the "
+                                   "CPUs it has (leave --workers out, or unset RAY_ADDRESS)")
+    elif address is not None and backend != "ray":
         raise click.UsageError("--address is for --backend ray")
     if address is not None and workers is not None:
         raise click.UsageError("--workers sets the CPUs of a local Ray instance; the cluster "
@@ -422,9 +430,9 @@ def check_backend(backend: str, address: str | None, workers: int | None) -> Non
         from .sim_ray import check_address
 
         try:
-            check_address(address)
+            check_address(address, name=named)
         except (ValueError, ConnectionError) as exc:
-            raise click.UsageError(f"--address: {exc}" if isinstance(exc, ConnectionError)
+            raise click.UsageError(f"{named}: {exc}" if isinstance(exc, ConnectionError)
                                    else str(exc)) from None
 
 

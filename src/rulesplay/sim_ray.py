@@ -35,7 +35,8 @@ _GAMES: dict[str, Game] = {}  # per worker process: each game loaded once
 _STARTED = False  # this process started the Ray instance it uses
 
 
-def check_address(address: str, timeout: float = CONNECT_TIMEOUT) -> None:
+def check_address(address: str, timeout: float = CONNECT_TIMEOUT,
+                  name: str = "--address") -> None:
     """Refuse, within ``timeout`` seconds, a cluster address nothing answers at (Ray
     itself would retry for minutes). ``auto`` (Ray finds the cluster of this machine, or
     says quickly that there is none) is not checked.
@@ -43,6 +44,7 @@ def check_address(address: str, timeout: float = CONNECT_TIMEOUT) -> None:
     Args:
         address: ``HOST:PORT``, ``ray://HOST:PORT`` or ``auto``.
         timeout: seconds to wait for the address to accept a connection.
+        name: where the address was given, for the message (``RAY_ADDRESS``).
 
     Raises:
         ValueError: ``address`` is not ``HOST:PORT`` or ``auto``.
@@ -53,7 +55,7 @@ def check_address(address: str, timeout: float = CONNECT_TIMEOUT) -> None:
         return
     host, sep, port = address.split("://", 1)[-1].rpartition(":")
     if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
-        raise ValueError(f"--address {address!r}: give the cluster's HOST:PORT "
+        raise ValueError(f"{name} {address!r}: give the cluster's HOST:PORT "
                          "(such as 10.0.0.5:6379) or 'auto'")
     try:
         socket.create_connection((host.strip("[]"), int(port)), timeout=timeout).close()
