@@ -88,8 +88,30 @@ def test_bots_think_on_the_server_s_own_bounded_pool(monkeypatch: pytest.MonkeyP
 # ---------------------------------------------------------------- 2. hosts
 @pytest.fixture
 def on_a_lan(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    monkeypatch.setattr(web_config, "lan_addresses", lambda: ["192.168.1.20"])
+    monkeypatch.setattr(web_config, "lan_addresses", lambda ipv6=False: [
+        "192.168.1.20", *(["2001:db8::20"] if ipv6 else [])])
     yield
+
+
+@pytest.mark.usefixtures("on_a_lan")
+def test_a_server_on_every_ipv6_address_gives_and_answers_its_ipv6_lan_address() -> None:
+    """LAN addresses were IPv4 only: a server on '::' (which takes IPv4 too) now names its
+    IPv6 ones, bracketed, and answers a Host header that names one."""
+    config = ServeConfig(host="::")
+    assert config.lan_urls() == ["http://192.168.1.20:8000/", "http://[2001:db8::20]:8000/"]
+    lan = TestClient(create_app(config), base_url="http://[2001:db8::20]:8000")
+    assert lan.get("/").status_code == 200
+    assert ServeConfig(host="0.0.0.0").lan_urls() == ["http://192.168.1.20:8000/"]
+
+
+def test_the_lan_addresses_found_are_addresses_of_this_machine_others_can_reach() -> None:
+    import ipaddress
+
+    for ipv6 in (False, True):
+        for address in web_config.lan_addresses(ipv6):
+            ip = ipaddress.ip_address(address)
+            assert not (ip.is_loopback or ip.is_link_local or ip.is_unspecified)
+            assert ip.version == 4 or ipv6
 
 
 @pytest.mark.usefixtures("on_a_lan")

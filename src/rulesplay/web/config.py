@@ -91,7 +91,8 @@ class ServeConfig:
             names.append(_bracketed(self.host))
         else:
             hostname = socket.gethostname()
-            names += [hostname, f"{hostname}.local", *lan_addresses()]
+            names += [hostname, f"{hostname}.local",
+                      *map(_bracketed, lan_addresses(self.host == "::"))]
         names += [_bracketed(h) for h in self.allow_hosts]
         return list(dict.fromkeys(n.lower() for n in names))
 
@@ -107,7 +108,8 @@ class ServeConfig:
         ``0.0.0.0``); empty otherwise."""
         if self.host not in EVERY_ADDRESS:
             return []
-        return [f"http://{_bracketed(a)}:{self.port}/" for a in lan_addresses()]
+        return [f"http://{_bracketed(a)}:{self.port}/"
+                for a in lan_addresses(self.host == "::")]
 
     def bot_params(self) -> dict[str, dict[str, Param]]:
         """What a page may give each bot: :data:`~rulesplay.agents.PARAMS` narrowed to
@@ -130,21 +132,29 @@ class ServeConfig:
         return None
 
 
-def lan_addresses() -> list[str]:
-    """This machine's IPv4 addresses on its networks (loopback left out): the one its
-    default route leaves by (found without sending anything) and those its name resolves
-    to. Empty when it has none (no network)."""
+# Where a probe of each family pretends to send (documentation addresses: nothing is sent).
+_PROBES = {socket.AF_INET: ("192.0.2.1", 9), socket.AF_INET6: ("2001:db8::1", 9)}
+
+
+def lan_addresses(ipv6: bool = False) -> list[str]:
+    """This machine's IPv4 addresses on its networks, and its IPv6 ones too when ``ipv6``
+    (a server listening on ``::``), loopback and link-local left out: the one the default
+    route of each family leaves by (found without sending anything) and those its name
+    resolves to. Empty when it has none (no network)."""
     found = []
-    try:
-        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
-            probe.connect(("192.0.2.1", 9))  # (UDP: connect only picks the route)
-            found.append(probe.getsockname()[0])
-    except OSError:
-        pass
-    try:
-        found += socket.gethostbyname_ex(socket.gethostname())[2]
-    except OSError:  # no resolver: the route's address (if any) remains
-        pass
+    families = [socket.AF_INET, socket.AF_INET6] if ipv6 else [socket.AF_INET]
+    for family in families:
+        try:
+            with socket.socket(family, socket.SOCK_DGRAM) as probe:
+                probe.connect(_PROBES[family])  # (UDP: connect only picks the route)
+                found.append(probe.getsockname()[0])
+        except OSError:  # (no route of that family)
+            pass
+        try:
+            found += [info[4][0] for info in socket.getaddrinfo(
+                socket.gethostname(), None, family, socket.SOCK_STREAM)]
+        except OSError:  # no resolver: the route's address (if any) remains
+            pass
     usable = []
     for address in found:
         try:
