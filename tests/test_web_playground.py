@@ -6,6 +6,7 @@ markup."""
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 from pathlib import Path
@@ -180,6 +181,12 @@ def test_the_page_starts_from_a_game_or_a_variant_of_it(client: TestClient) -> N
     assert load_pasted(html.unescape(text.group(1)), 100_000).ok
     unknown = client.get("/playground?from=nope").text
     assert "no shipped game is named" in unknown
+    # A name in right-to-left letters is isolated in the problem (it was left bare, so it
+    # could reorder the words around it).
+    rtl = client.get("/playground", params={"from": "\u05e9\u05dc\u05d5\u05dd"}).text
+    data = json.loads(re.search(r'id="pg-data"[^>]*>(.*?)</script>', rtl, re.S).group(1))
+    assert "\u2068" in data["problem"] and data["problem"].count("\u2068") == \
+        data["problem"].count("\u2069")
 
 
 def test_hostile_text_is_escaped_where_the_pages_show_it(tmp_path: Path) -> None:

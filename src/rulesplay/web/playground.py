@@ -183,8 +183,8 @@ def routes(server: Server) -> list[BaseRoute]:
         lang = server.config.lang
         words = page_words(lang)
         body = html(_BODY, starts=_starts(server), text=verbatim(text),
-                    data=json_script("pg-data", {"problem": problem, "limit": limit,
-                                                 "words": words}),
+                    data=json_script("pg-data", {"problem": isolate_texts(problem),
+                                                 "limit": limit, "words": words}),
                     **{f"w_{k}": words[k] for k in _WORDS})
         return HTMLResponse(page(words["nav_playground"], body, scripts=["playground.js"],
                                  lang=server.config.lang))
