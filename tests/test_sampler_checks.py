@@ -215,3 +215,34 @@ def test_which_decisions_test_each_card_alone() -> None:
     assert marked("card_hunt", 4)["play"] is False
     assert marked("classics/whist", 4)["play"] is True
     assert marked("classics/hearts", 4)["play"] is False  # (count(taken) reads a zone)
+
+
+def test_games_on_threads_that_share_replays_play_as_they_do_alone() -> None:
+    """Bots of games from the same seed on threads (a web server's pool) share replays
+    while the games agree; each game plays exactly as it does alone."""
+    import threading
+
+    from rulesplay.agents import make_agent
+
+    game = _game("bargain_hunter", {"rounds": 1})
+
+    def play(seed: int, out: dict[int, Any], key: int) -> None:
+        s = game.new_state(4, seed)
+        agents = [make_agent("greedy:samples=1" if p % 2 else "random", p, key)
+                  for p in range(4)]
+        while not s.is_terminal():
+            s.apply(agents[s.current_player()].step(s))
+        out[key] = s.history
+
+    alone: dict[int, Any] = {}
+    for key in range(4):
+        replay._shared.clear()
+        play(5 + key % 2, alone, key)
+    together: dict[int, Any] = {}
+    threads = [threading.Thread(target=play, args=(5 + key % 2, together, key))
+               for key in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert together == alone

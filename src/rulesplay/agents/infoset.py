@@ -323,22 +323,34 @@ class Tracker:
             self._reset(replay)
             if replay.opening is not None:
                 self._observe(replay.opening)
+        # (held throughout: the replay of another game on another thread that has gone the
+        # same way so far must not move on while this tracker reads it)
+        with replay.lock:
+            gone = not replay.follows(state)  # (that other game went on with it meanwhile)
+            if not gone:
+                same = self._follow(replay, state)
+        if gone:
+            self.replay = None
+            self.sync(state)
+        elif not same:  # (None: the history does not replay)
+            self._restart(state)
+
+    def _follow(self, replay: Replay, state: State) -> bool | None:
+        """Advance ``replay`` to ``state`` and read the decisions this tracker has not read
+        yet (with the replay's lock held); whether the seat's view of the replay is its view
+        of ``state`` then, or None when the history does not replay."""
         try:
             replay.advance(state.history)
         except RulesError:
-            self._restart(state)
-            return
-        if len(replay.cur.history) != len(state.history):  # (another game went on with it)
-            self.replay = None
-            self.sync(state)
-            return
+            return None
         seat, first = self.seat, replay.first
         bit = 1 << seat  # (Program.seat_bit of a seat)
         for step in replay.steps[self.at - first:]:
-            # Another seat's public decision constrains samples; a secret one cannot (this
-            # seat does not know what was chosen), nor can a blind pick (legal whichever
-            # cards lie where: it names a position), nor one legal whatever the cards; nor
-            # a choice of a card this seat never saw (a face-down discard).
+            # Another seat's public decision constrains samples; a secret one cannot
+            # (this seat does not know what was chosen), nor can a blind pick (legal
+            # whichever cards lie where: it names a position), nor one legal whatever
+            # the cards; nor a choice of a card this seat never saw (a face-down
+            # discard).
             if step.past is not None and step.player != seat and not step.unseen & bit:
                 record = _Record(step.past, seat, step.aid)
                 record.traffic = dict(self.traffic)
@@ -348,8 +360,7 @@ class Tracker:
                 self.alive.append(record)
             self._observe(step)
         self.at = len(replay.cur.history)
-        if not self._same_view(replay.cur, state):
-            self._restart(state)
+        return self._same_view(replay.cur, state)
 
     def _restart(self, state: State) -> None:
         """No usable past: follow the game from ``state`` on (cards seen now are not known

@@ -90,7 +90,8 @@ class Replay:
         self.steps: list[Step] = []
         self.opening: Step | None = None
         self._frees: dict[tuple[Any, str], bool] = {}
-        self._lock = threading.Lock()  # (bots of one game may run on threads: a web server)
+        # Held while a tracker reads it (bots may run on threads: a web server's pool).
+        self.lock = threading.RLock()
         if new_game:  # every card began in the first zone
             prog = state.program
             zones = [list(range(prog.num_cards))] + [[] for _ in range(prog.num_zones - 1)]
@@ -120,7 +121,7 @@ class Replay:
             RulesError: a decision does not replay (another seat's turn, an illegal action,
                 a rule failing): the history is not this game's.
         """
-        with self._lock:
+        with self.lock:
             cur = self.cur
             prog = cur.program
             zone_id = prog.layout.zone_id
