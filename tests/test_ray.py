@@ -18,7 +18,7 @@ from rulesplay.sweep import run_sweep
 
 ray = pytest.importorskip("ray", reason="the 'ray' extra is not installed "
                           "(pip install -e '.[ray]')")
-from rulesplay import sim_ray  # noqa: E402
+from rulesplay import sim_cli, sim_ray  # noqa: E402
 
 BH = str(BARGAIN_HUNTER)
 QUICK = str(RULESETS / "variants" / "bargain_hunter_quick.rules")
@@ -170,3 +170,6 @@ def test_a_dead_ray_address_variable_is_refused_too(monkeypatch: pytest.MonkeyPa
     monkeypatch.setenv("RAY_ADDRESS", "head-node")
     res = CliRunner().invoke(main, ["simulate", BH, "-n", "2", "--backend", "ray"])
     assert res.exit_code == 2 and "RAY_ADDRESS 'head-node': give the cluster's" in res.output
+    # 'local' asks Ray to start an instance here: no cluster to check, --workers sets it
+    monkeypatch.setenv("RAY_ADDRESS", "local")
+    sim_cli.check_backend("ray", None, 2)

@@ -246,3 +246,59 @@ def test_games_on_threads_that_share_replays_play_as_they_do_alone() -> None:
     for t in threads:
         t.join()
     assert together == alone
+
+
+# Seat 0 secretly names a suit, then must play that suit if it can.
+SECRET_SUIT = '''
+game "Secret suit"
+players 3
+enum suit: clubs, diamonds, hearts, spades
+card card:
+    suit: suit
+    rank: 1..6
+zone deck: shared, hidden
+zone hand: per player, owner
+zone table: shared, public
+phase play:
+    shuffle deck
+    deal 6 from deck to hand starting with 0
+    repeat 3 times:
+        for each player p:
+            p secretly chooses x from suit "name a suit"
+            p chooses c from hand[p] where c.suit == x or not any(hand[p], it.suit == x)
+                "play"
+            move c to table
+    next end
+score: 0
+'''
+
+
+@pytest.mark.parametrize("source", ["secret", "classics/hearts", "bargain_quest"])
+def test_a_tracker_that_joins_a_replay_others_have_moved_on_samples_as_alone(
+        source: str) -> None:
+    """A tracker made mid-game (a resumed game's bots, OpenSpiel's lazy trackers) joined a
+    shared replay other trackers had moved on, and its records were told of decisions made
+    after them: a secret choice's value leaked into its samples (a named suit never
+    sampled in the hand that did not follow it)."""
+    game = rulesplay.loads(SECRET_SUIT) if source == "secret" else _game(source, {})
+    players = 3
+    for seed in range(3):
+        state = game.new_state(players, seed)
+        rng = random.Random(seed)
+        if source == "secret":  # seat 0 names a suit it has none of, plays; seat 1 names
+            prog = state.program
+            hand = {prog.card_attrs[c]["suit"] for c in state.zones[state._zone("hand", 0)]}
+            legal = state.legal_actions()
+            state.apply(next((a for a in legal if a.id[2:] not in hand), legal[0]))
+            state.apply(state.legal_actions()[0])
+            state.apply(state.legal_actions()[0])
+        else:
+            for _ in range(4 + seed):
+                state.apply(rng.choice(state.legal_actions()))
+        replay._shared.clear()
+        alone = Tracker(1).infoset(state)
+        replay._shared.clear()
+        Tracker(0).infoset(state)  # (moves the shared replay on first)
+        joined = Tracker(1).infoset(state)
+        for k in range(20):
+            assert joined.sample(random.Random(k)).zones == alone.sample(random.Random(k)).zones

@@ -412,7 +412,8 @@ def check_backend(backend: str, address: str | None, workers: int | None) -> Non
             variable, which Ray joins without ``--address``. click.ClickException: no Ray.
     """
     named = "--address"
-    if address is None and backend == "ray" and os.environ.get("RAY_ADDRESS"):
+    if address is None and backend == "ray" and \
+            os.environ.get("RAY_ADDRESS", "local") not in ("", "local"):  # (local: start one)
         address, named = os.environ["RAY_ADDRESS"], "RAY_ADDRESS"  # (what Ray will join)
         if workers is not None:
             raise click.UsageError("--workers sets the CPUs of a local Ray instance, but "

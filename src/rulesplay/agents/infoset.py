@@ -110,8 +110,8 @@ by rule), is not inferred: those cards are sampled as unknown.
 
 from __future__ import annotations
 
-import functools
 import random
+import weakref
 from collections import Counter
 from itertools import islice
 from typing import Any
@@ -290,9 +290,11 @@ class Tracker:
         self.at = replay.first if replay is not None else 0  # decisions read so far
         self.records: list[_Record] = []
         # The replay's history as this seat knows it, extended at each decision (what a
-        # record's concealment needs, without going over the whole history for each).
+        # record's concealment needs, without going over the whole history for each): from
+        # the replay's start, never from where a shared replay has got to (that would tell
+        # the earlier records of decisions made after them).
         self._told: Told = told_history(replay.cur, self.seat) \
-            if replay is not None else ([], {})
+            if replay is not None and replay.first else ([], {})  # (a restart: fresh)
         self.alive: list[_Record] = []  # the records not yet over, in order
         self.knowledge = Knowledge(self.seat)
         self.known = self.knowledge.known  # card -> the unseen zone it is known to be in
@@ -397,12 +399,14 @@ class Tracker:
         """The information set of the tracker's seat at ``state`` (syncs first)."""
         self.sync(state)
         info = InfoSet(state, self.seat, self)
-        cur = self.cur
-        if cur is not None and len(cur.history) == len(state.history):
-            # The history as the seat knows it, for the samples' concealment: the replay's
-            # (it is the game's), now, as the tracker goes on extending its own.
-            told = told_history(cur, self.seat, self._told)
-            info._told = (told[0][:], dict(told[1]))
+        replay = self.replay
+        if replay is not None:
+            with replay.lock:  # (a shared replay may be moved on by another game)
+                if len(replay.cur.history) == len(state.history) and replay.follows(state):
+                    # The history as the seat knows it, for the samples' concealment: the
+                    # replay's (it is the game's), now, as the tracker goes on extending it.
+                    told = told_history(replay.cur, self.seat, self._told)
+                    info._told = (told[0][:], dict(told[1]))
         return info
 
 
@@ -847,7 +851,10 @@ def _keeps(rec: _Record, frame: _Frame) -> bool:
     return frame.steady
 
 
-@functools.lru_cache(maxsize=1024)
+_STEADY: weakref.WeakKeyDictionary[Program, dict[tuple[str, int], bool]] = \
+    weakref.WeakKeyDictionary()  # (a program's answers live as long as it does)
+
+
 def _steady_default(prog: Program, kind: str, slot: int) -> bool:
     """Whether the declared default of a variable (``kind`` ``"g"``, ``"p"`` or ``"c"``,
     as :func:`~rulesplay.engine.observe.unseen_vars`) is the same in every state of the
@@ -855,14 +862,19 @@ def _steady_default(prog: Program, kind: str, slot: int) -> bool:
     the program, reads nothing else (a constant expression)."""
     if kind == "c":
         return True
-    default = (prog.gvars if kind == "g" else prog.pvars)[slot][1]
-    probe = State.__new__(State)  # (every other part unset: reading one fails)
-    probe.program = prog
-    try:
-        default(probe, None)
-    except Exception:  # (a read of an unset part, or a fault: not steady)
-        return False
-    return True
+    known = _STEADY.setdefault(prog, {})
+    steady = known.get((kind, slot))
+    if steady is None:
+        default = (prog.gvars if kind == "g" else prog.pvars)[slot][1]
+        probe = State.__new__(State)  # (every other part unset: reading one fails)
+        probe.program = prog
+        try:
+            default(probe, None)
+            steady = True
+        except Exception:  # (a read of an unset part, or a fault: not steady)
+            steady = False
+        known[kind, slot] = steady
+    return steady
 
 
 def _set_zone(w: State, z: int, cards: list[int], keep_top: bool) -> None:
