@@ -16,6 +16,7 @@ ones are kept for sharing.
 
 from __future__ import annotations
 
+import random
 import threading
 from collections import OrderedDict
 from typing import Any
@@ -31,7 +32,7 @@ SHARED = 8  # replays kept for sharing (each game being played by bots in this p
 # The generator of the copies that are only asked for their legal actions (the states
 # before decisions): never drawn from, as the validator keeps chance out of what a choice
 # or a trick may list.
-NO_CHANCE = __import__("random").Random(0)
+NO_CHANCE = random.Random(0)
 
 
 class Step:
