@@ -3,6 +3,7 @@ seeds: every shipped ruleset and variant at every player count, random games pla
 by side (the same check as ``tests/test_differential.py``, which runs two seeds each).
 
     python benchmarks/differential.py [--seeds 1000] [--first 1] [--workers 2] [--match TEXT]
+                                      [--players N | --players LO-HI]
 
 Prints one line per ruleset and player count (games, decisions, CPU seconds) and the first
 difference found, if any; exits 1 when there is one.
@@ -40,6 +41,18 @@ def check(path: str, players: int, seeds: range) -> tuple[str, int, int, int, fl
     return path, players, games, decisions, time.process_time() - start, ""
 
 
+def _counts(text: str) -> range:
+    """``N`` or ``LO-HI`` as a range of player counts; argparse's error otherwise."""
+    lo, _, hi = text.partition("-")
+    try:
+        first, last = int(lo), int(hi or lo)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r}: a count (4) or a range (8-10)") from None
+    if not 1 <= first <= last:
+        raise argparse.ArgumentTypeError(f"{text!r}: counts from 1, the lower first")
+    return range(first, last + 1)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", type=int, default=1000, help="games per ruleset and count")
@@ -47,6 +60,8 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=2, help="processes")
     parser.add_argument("--match", default="", metavar="TEXT",
                         help="only the rulesets whose path under rulesets/ contains TEXT")
+    parser.add_argument("--players", type=_counts, default=None, metavar="N|LO-HI",
+                        help="only these player counts (within each ruleset's own range)")
     args = parser.parse_args()
     seeds = range(args.first, args.first + args.seeds)
     jobs = []
@@ -54,7 +69,8 @@ def main() -> int:
         if args.match not in path.relative_to(ROOT / "rulesets").as_posix():
             continue
         lo, hi = load(path).player_range
-        jobs += [(str(path), n) for n in range(lo, hi + 1)]
+        jobs += [(str(path), n) for n in range(lo, hi + 1)
+                 if args.players is None or n in args.players]
     failed = False
     total_games = total_decisions = 0
     with ProcessPoolExecutor(args.workers) as pool:
