@@ -69,6 +69,29 @@ def test_a_deal_from_a_zone_emptied_first_fails_when_the_game_starts() -> None:
     assert diag.span.line == 12
 
 
+def test_a_start_that_never_ends_is_tried_at_every_count_or_once_when_asked() -> None:
+    """A loop without a decision runs to the steps limit at each count it is started at: a
+    server checking pasted text (``stop_at_limit``) starts one count and names the rest as
+    not tried; ``validate`` tries them all. Other faults are looked for at every count."""
+    text = "limit steps 2000\n" + ruleset("repeat while true:\n    move top(deck) to aside\n"
+                                          "    move top(aside) to deck", "2..6")
+    game = loads(text, file="d.rules")
+    [every] = check_player_counts(game)
+    assert "with 2 to 6 players the game cannot start (with 2: " in every.message
+    assert "step limit reached" in every.message and "not tried" not in every.message
+    starts = []
+    start = game.new_state
+    game.new_state = lambda n, **kw: starts.append(n) or start(n, **kw)  # type: ignore
+    [once] = check_player_counts(game, stop_at_limit=True)
+    assert once.message.startswith("with 2 players the game cannot start: ")
+    assert once.message.endswith("; not tried with 3 to 6 players") and starts == [2]
+    assert once.span == every.span and once.span.line == 11  # (the loop)
+    emptied = ruleset("repeat 30 times:\n    move top(deck) to aside\ndeal 5 from deck to hand",
+                      players="2..4")
+    [diag] = check_player_counts(loads(emptied), stop_at_limit=True)
+    assert "with 3 or 4 players the game cannot start" in diag.message
+
+
 def test_a_deal_of_a_number_known_only_during_play_is_warned_about() -> None:
     text = ruleset("hand_size = count(deck) / 8\ndeal hand_size from deck to hand", "2..4")
     [diag] = check_player_counts(loads(text))

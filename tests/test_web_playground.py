@@ -149,6 +149,29 @@ def test_the_size_is_bounded() -> None:
     assert response.status_code == 413
 
 
+def test_pasted_text_that_never_starts_is_started_at_one_count() -> None:
+    """A loop without a decision runs to the steps limit at each count started (about a
+    second each, 70 s for a heavy loop over nine counts): the server starts one."""
+    loop = """game "Loop"
+players 2..10
+card card:
+    rank: 1..20
+zone deck: shared, hidden
+zone hand: per player, owner
+phase play:
+    repeat while true:
+        move top(deck) to hand[0]
+        move top(hand[0]) to deck
+    next end
+score: 0
+"""
+    pasted = load_pasted(loop, 10_000)
+    [diag] = pasted.diagnostics
+    assert not pasted.ok and diag.span.line == 8
+    assert diag.message.startswith("with 2 players the game cannot start: ")
+    assert diag.message.endswith("not tried with 3 to 10 players")
+
+
 def test_a_request_that_is_not_a_ruleset_gets_a_clear_message(client: TestClient) -> None:
     assert client.post("/playground/check", content=b"{not json",
                        headers={"content-type": "application/json"}).json() == {

@@ -156,6 +156,12 @@ class RulesRuntimeError(RulesError):
     """A ruleset failed while running: step limit, impossible move; names the phase and rule."""
 
 
+class LimitError(RulesRuntimeError):
+    """A game stopped by one of its limits (``steps``, ``work``, ``events``, ``total``,
+    ``entries`` or ``decisions``: :mod:`rulesplay.limits`), not by a fault of one rule: what
+    ran may be correct and only endless (or longer than the limits allow)."""
+
+
 class IllegalActionError(RulesError):
     """An action was applied that is not among the current legal actions."""
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, NoReturn
 
-from ..errors import RulesRuntimeError, Span
+from ..errors import LimitError, Span
 from ..limits import over_limit
 
 if TYPE_CHECKING:
@@ -24,7 +24,7 @@ def check_game(s: State) -> None:
     ``CHECK_EVERY`` times the ``steps`` limit).
 
     Raises:
-        RulesRuntimeError: a budget of the whole game is spent, at the phase.
+        LimitError: a budget of the whole game is spent, at the phase.
     """
     prog = s.program
     if s.decisions >= prog.max_decisions:
@@ -40,7 +40,7 @@ def too_long(s: State, limit: str, value: int) -> NoReturn:
     (``value``), at its phase."""
     prog = s.program
     phase = prog.phases[s.phase] if s.phase is not None else None
-    raise RulesRuntimeError(over_limit(limit, value, prog.phase_name(s)),
+    raise LimitError(over_limit(limit, value, prog.phase_name(s)),
                             phase.span if phase is not None else s.span or Span()
                             ).attach_source(prog.checked.sources)
 
@@ -52,7 +52,7 @@ def step_limit(s: State) -> NoReturn:
     nodes, stack = s.program.nodes, s.stack
     loops = [nodes[f[0]].span for f in stack if getattr(nodes[f[0]], "loop", False)]
     where = loops[-1] if loops else s.span or nodes[stack[-1][0]].span
-    raise RulesRuntimeError(over_limit("steps", s.program.max_steps), where)
+    raise LimitError(over_limit("steps", s.program.max_steps), where)
 
 
 def spend_steps(s: State, taken: int, where: Span) -> None:
@@ -60,12 +60,12 @@ def spend_steps(s: State, taken: int, where: Span) -> None:
     :data:`STEP_BATCH`): the last batch goes to the game's total.
 
     Raises:
-        RulesRuntimeError: ``taken`` is over the ``steps`` limit, at the loop ``where``; or
+        LimitError: ``taken`` is over the ``steps`` limit, at the loop ``where``; or
             the game is over its ``total``, at its phase.
     """
     s.steps += STEP_BATCH
     if taken > s.program.max_steps:
-        raise RulesRuntimeError(over_limit("steps", s.program.max_steps), where)
+        raise LimitError(over_limit("steps", s.program.max_steps), where)
     if s.steps + s.work > s.program.max_total:  # (with a raised 'steps': inside a decision)
         too_long(s, "total", s.program.max_total)
 
@@ -77,22 +77,22 @@ def spend_work(s: State, n: int) -> None:
     (a zone of 10,000 cards moved back and forth in one loop made 20 million events).
 
     Raises:
-        RulesRuntimeError: over the ``work`` or ``events`` budget (no place: the engine
+        LimitError: over the ``work`` or ``events`` budget (no place: the engine
             puts it at the statement running).
     """
     s.work += n
     if s.work > s.work_cap:
-        raise RulesRuntimeError(over_limit("work", s.program.max_work))
+        raise LimitError(over_limit("work", s.program.max_work))
     log = s.events
     if log is not None and log.__class__ is list and len(log) > s.events_cap:
         if len(log) > s.program.max_events:
-            raise RulesRuntimeError(over_limit("events", s.program.max_events))
+            raise LimitError(over_limit("events", s.program.max_events))
         # More moves since the last decision than the 'steps' limit: each card moved is a
         # step too, so a loop of moves that never ends stops as a loop, not as a game.
         loops = [s.program.nodes[f[0]].span for f in s.stack
                  if getattr(s.program.nodes[f[0]], "loop", False)]
         message = over_limit("steps", s.program.max_steps)
-        raise RulesRuntimeError(message, loops[-1]) if loops else RulesRuntimeError(message)
+        raise LimitError(message, loops[-1]) if loops else LimitError(message)
 
 
 def begin_phase(s: State, index: int) -> None:
@@ -100,11 +100,11 @@ def begin_phase(s: State, index: int) -> None:
     limit.
 
     Raises:
-        RulesRuntimeError: the phase has begun more often than the limit, at the phase.
+        LimitError: the phase has begun more often than the limit, at the phase.
     """
     s.phase = index
     s.entries[index] += 1
     if s.entries[index] > s.program.max_entries:
         phase = s.program.phases[index]
-        raise RulesRuntimeError(over_limit("entries", s.program.max_entries, phase.name),
+        raise LimitError(over_limit("entries", s.program.max_entries, phase.name),
                                 phase.span)

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import Any, get_args
 
 from .. import ir
-from ..errors import RulesRuntimeError, value_text
+from ..errors import LimitError, RulesRuntimeError, value_text
 from ..limits import MAX_INT, MAX_RANGE, out_of_range, over_limit
 from ..show import expr_text as ir_text
 from ..validate import Checked
@@ -72,7 +72,7 @@ def _charge(s: Any, coll: Any) -> Any:
     if s is not None:
         s.work += len(coll)
         if s.work > s.work_cap:
-            raise RulesRuntimeError(over_limit("work", s.program.max_work))
+            raise LimitError(over_limit("work", s.program.max_work))
     return coll
 
 

@@ -8,6 +8,10 @@ depends on the count. Two checks per count, both before anybody plays:
 * the game is started (run to its first decision, seed 0): a fault on the way, such as a
   deal from a zone emptied by an earlier move, is reported with the counts it happens at.
 
+A start that runs out of one of the game's limits (a loop that never ends) may take as long at
+every count; a caller that must answer quickly (a server checking pasted text) stops at the
+first such count.
+
 A ``deal N`` whose ``N`` is known only during play is warned about: no check can say that
 every count has cards enough (``deal up to`` deals what there is).
 """
@@ -17,7 +21,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .. import ir
-from ..errors import Diagnostic, RulesError, Span
+from ..errors import Diagnostic, LimitError, RulesError, Span
 from ..validate import value_before_play
 from ..validate.functions import UNKNOWN
 from ..visitor import nodes_of
@@ -33,11 +37,14 @@ def _counts(ns: list[int]) -> str:
     return (", ".join(map(str, ns[:-1])) + " or " if len(ns) > 1 else "") + f"{ns[-1]} players"
 
 
-def check_player_counts(game: Game) -> list[Diagnostic]:
+def check_player_counts(game: Game, stop_at_limit: bool = False) -> list[Diagnostic]:
     """Problems dealing or starting ``game`` at the player counts its ruleset allows.
 
     Args:
         game: a loaded game (its chosen options are used; the rest take their defaults).
+        stop_at_limit: start no more counts once a start has run out of a limit
+            (:class:`~rulesplay.errors.LimitError`): each start of an endless loop runs to
+            the limits, about a second or more; the error then names the counts not tried.
 
     Returns:
         Diagnostics with their sources attached: an error per ``deal`` that needs more cards
@@ -56,6 +63,7 @@ def check_player_counts(game: Game) -> list[Diagnostic]:
     dealt: dict[int, list[int]] = {}  # deal -> the counts it can be made at
     faults: dict[Span, list[tuple[int, str]]] = {}  # where -> (count, message)
     lo, hi = game.player_range
+    untried: list[int] = []  # counts not started after a start ran out of a limit
     for n in range(lo, hi + 1):
         prog = game.program(n)
         env = dict(prog.layout.options, players=n)
@@ -70,13 +78,17 @@ def check_player_counts(game: Game) -> list[Diagnostic]:
                 fits = False
             else:
                 dealt.setdefault(i, []).append(n)
-        if fits:  # a count whose deal cannot fit fails at that deal: said once, above
+        if untried:
+            untried.append(n)
+        elif fits:  # a count whose deal cannot fit fails at that deal: said once, above
             try:  # (recorded, and the first prompt shown: their texts are worked out too)
                 state = game.new_state(n, seed=0, record_events=True)
                 if not state.is_terminal():
                     state.prompt()
             except RulesError as exc:
                 faults.setdefault(exc.span, []).append((n, exc.message))
+                if stop_at_limit and isinstance(exc, LimitError):
+                    untried.append(n)  # (the fault's count: the ones after it are untried)
     found: list[Diagnostic] = []
     for i, rows in short.items():
         ns = [n for n, *_ in rows]
@@ -93,7 +105,9 @@ def check_player_counts(game: Game) -> list[Diagnostic]:
     for span, failed in faults.items():
         ns = [n for n, _ in failed]
         first = f" (with {ns[0]}: {failed[0][1]})" if len(ns) > 1 else f": {failed[0][1]}"
-        found.append(Diagnostic(f"with {_counts(ns)} the game cannot start{first}", span))
+        rest = f"; not tried with {_counts(untried[1:])}" \
+            if untried[1:] and failed[-1][0] == untried[0] else ""
+        found.append(Diagnostic(f"with {_counts(ns)} the game cannot start{first}{rest}", span))
     for i in sorted(unknown - short.keys()):
         found.append(Diagnostic(
             "the number this deals is known only during play, so no check can say that "

@@ -113,7 +113,7 @@ def load_pasted(text: str, max_bytes: int) -> Pasted:
         return Pasted(None, refused)
     try:
         game = load_bundle(_bundle(text))
-        counted = check_player_counts(game)
+        counted = check_player_counts(game, stop_at_limit=True)  # (a server answers soon)
     except RulesError as exc:
         return Pasted(None, exc.diagnostics)
     errors = [d for d in counted if d.severity == "error"]
