@@ -106,7 +106,7 @@ def test_the_generator_saves_and_logs_take_the_same_range(tmp_path: Path) -> Non
 # ---------------------------------------------------------------- length
 def test_the_length_measure_is_named_for_what_it_counts(tmp_path: Path) -> None:
     """A game that deals once and begins its play phase again for each of 5 tricks: the
-    measure is 5 (phase entries), and it is not called rounds."""
+    measure is 5 (phase entries), named for the phase it counts, and not called rounds."""
     path = tmp_path / "tiny.rules"
     path.write_text(TINY, encoding="utf-8")
     result = CliRunner().invoke(main, ["simulate", str(path), "-n", "4", "--workers", "1"],
@@ -115,7 +115,7 @@ def test_the_length_measure_is_named_for_what_it_counts(tmp_path: Path) -> None:
     rows = {line.split("│")[1].strip(): line.split("│")[2].strip()
             for line in result.output.splitlines() if line.count("│") >= 3}
     assert rows["Length: tricks"] == "5.0"
-    assert rows["Length: entries of the first phase to repeat"] == "5.0"
+    assert rows["Length: entries of phase 'play'"] == "5.0"
     assert not any("round" in name.lower() for name in rows)
 
 TINY = '''game "Tiny"

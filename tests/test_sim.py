@@ -16,10 +16,22 @@ from conftest import BARGAIN_HUNTER, RULESETS, load_game
 
 from rulesplay.errors import OptionError
 from rulesplay.events import Tally
+from rulesplay.sim import (
+    ROUNDS_WORDS,
+    GameRecord,
+    compare,
+    game_seed,
+    newcombe,
+    outcome,
+    rounds_words,
+    simulate,
+    welch,
+    wilson,
+)
 from rulesplay.sim import _t95 as t95
-from rulesplay.sim import compare, game_seed, newcombe, outcome, simulate, welch, wilson
 from rulesplay.sim_cli import compare as compare_cmd
 from rulesplay.sim_cli import simulate as simulate_cmd
+from rulesplay.sim_totals import Totals
 
 BH = str(BARGAIN_HUNTER)
 QUICK = str(RULESETS / "variants" / "bargain_hunter_quick.rules")
@@ -219,6 +231,20 @@ def test_simulate_rejects_bad_input() -> None:
         simulate(BH, 2, 4, bots={1: "oracle"})
 
 
+def test_the_rounds_measure_is_named_for_its_phase_when_the_games_agree_on_one() -> None:
+    def totals(*repeats: str) -> Totals:
+        t = Totals(2, [0, 1])
+        for i, name in enumerate(repeats):
+            t.add(GameRecord(i, i, [1, 0], [0], 10, 0, 2 if name else 1, 0, 0.0, repeats=name))
+        return t
+
+    assert rounds_words(totals("deal", "deal", "")) == "entries of phase 'deal'"
+    assert rounds_words(totals("deal"), totals("hand")) == ROUNDS_WORDS  # (two rulesets)
+    assert rounds_words(totals("", "")) == ROUNDS_WORDS  # nothing began twice: all 1
+    r = simulate(BH, 3, 4, seed=1, workers=1)
+    assert r.summary()["rounds_phase"] == "deal" and r.tally.repeats == {"deal": 3}
+
+
 # ------------------------------------------------------------ compare
 def test_compare_reports_a_clear_difference_in_plain_words() -> None:
     c = compare(BH, QUICK, 40, 4, seed=2, workers=1)
@@ -227,8 +253,7 @@ def test_compare_reports_a_clear_difference_in_plain_words() -> None:
     assert lines["decisions"].clear and lines["decisions"].diff < 0
     verdict = " ".join(c.verdict())
     assert "Games are clearly shorter in decisions" in verdict
-    assert "Games are clearly shorter in entries of the first phase to repeat: 2.00 vs " \
-        "4.00" in verdict
+    assert "Games are clearly shorter in entries of phase 'deal': 2.00 vs 4.00" in verdict
     assert json.loads(json.dumps(c.to_dict()))["verdict"] == c.verdict()
 
 
@@ -276,7 +301,7 @@ def test_compare_command_prints_the_verdict() -> None:
     run = CliRunner().invoke(_cli(), ["compare", BH, QUICK, "-n", "20", "--players", "4",
                                       "--workers", "1"])
     assert run.exit_code == 0, run.output
-    assert "Games are clearly shorter in entries of the first phase to repeat" in \
+    assert "Games are clearly shorter in entries of phase 'deal'" in \
         " ".join(run.output.split())
 
 

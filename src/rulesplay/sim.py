@@ -12,7 +12,8 @@ Measures per game: each seat's score; the winners (a win shared by ``k`` seats c
 choices); tricks (completed tricks, from the interpreter's ``trick`` events); ``rounds`` (how
 many times the game entered the first phase it enters more than once: a round when each round
 begins that phase, as a deal phase does, but a trick when a phase is begun again for each
-trick, so it is shown as :data:`ROUNDS_WORDS`, not as "rounds"; 1 when no phase repeats);
+trick, so it is shown by the phase's name (:func:`rounds_words`), not as "rounds"; 1 when no
+phase repeats);
 its :func:`outcome` (one winner, a win shared as the rules intend, a tie, or nobody); who
 made the first decision; wall time.
 
@@ -45,12 +46,23 @@ from .sim_totals import Moments, Totals
 
 Z95 = statistics.NormalDist().inv_cdf(0.975)
 
-__all__ = ["Comparison", "GameRecord", "Result", "compare", "game_seed", "outcome",
+__all__ = ["Comparison", "GameRecord", "Result", "compare", "game_seed", "outcome", "rounds_words",
            "simulate"]
 
-# What the ``rounds`` measure counts, as the tables and verdicts name it: the language has no
-# rounds, only phases, and a phase may be begun again for each round or for each trick.
+# What the ``rounds`` measure counts, as the tables and verdicts name it when the games do not
+# agree on one phase (see rounds_words): the language has no rounds, only phases, and a phase
+# may be begun again for each round or for each trick.
 ROUNDS_WORDS = "entries of the first phase to repeat"
+
+
+def rounds_words(*totals: Totals) -> str:
+    """What the ``rounds`` measure of these simulations counts, in words: ``entries of phase
+    'deal'`` when the phase first begun twice was the same in every game that began one twice
+    (the usual case: the phase that starts each round), else :data:`ROUNDS_WORDS`."""
+    names = set().union(*(t.repeats for t in totals))
+    if len(names) == 1:
+        return f"entries of phase '{names.pop()}'"
+    return ROUNDS_WORDS
 
 # Where the games run: processes of this machine, or Ray tasks (rulesplay.sim_ray).
 BACKENDS = ("local", "ray")
@@ -78,6 +90,7 @@ class GameRecord:
     first: int
     seconds: float
     outcome: str = ALONE  # see :func:`outcome`
+    repeats: str = ""  # the phase whose entries ``rounds`` counts ("": none began twice)
 
 
 def outcome(winners: Sequence[int], keys: Sequence[tuple[int, ...]],
@@ -135,7 +148,8 @@ def play_game(game: Any, players: int, bots: Mapping[int, str], seed: int,
         first = s.current_player()
         while not s.terminal:
             s.apply(agents[s.current_player()].step(s))
-        rounds = next((k for k in tally.phases.values() if k > 1), 1)
+        repeats, rounds = next(((name, k) for name, k in tally.phases.items() if k > 1),
+                               ("", 1))
         winners = s.winners()
     except RulesError as exc:  # which game of the run: it can be played again alone
         exc.message = f"game {index + 1} of the run (seed {seed}): {exc.message}"
@@ -143,7 +157,7 @@ def play_game(game: Any, players: int, bots: Mapping[int, str], seed: int,
         raise
     return GameRecord(index, seed, s.scores(), winners, s.decisions,
                       tally.counts.get("trick", 0), rounds, first, time.perf_counter() - t0,
-                      outcome(winners, s.rank_keys(), s.program.layout.team_of))
+                      outcome(winners, s.rank_keys(), s.program.layout.team_of), repeats)
 
 
 # ------------------------------------------------------------ workers
@@ -586,6 +600,8 @@ class Result:
             "decisions": _mean_sd(self.measure("decisions")),
             "tricks": _mean_sd(self.measure("tricks")),
             "rounds": _mean_sd(self.measure("rounds")),
+            "rounds_phase": next(iter(self.tally.repeats)) if len(self.tally.repeats) == 1
+            else None,
             "seconds_per_game": self.tally.seconds / n,
             "wall_seconds": self.wall, "games_per_second": n / self.wall if self.wall else 0.0,
         }
@@ -877,7 +893,8 @@ def _compared(a: Result, b: Result) -> Comparison:
             ("spread", "score spread (best - worst)", a.spreads(), b.spreads()),
             ("decisions", "decisions", a.measure("decisions"), b.measure("decisions")),
             ("tricks", "tricks", a.measure("tricks"), b.measure("tricks")),
-            ("rounds", ROUNDS_WORDS, a.measure("rounds"), b.measure("rounds"))):
+            ("rounds", rounds_words(a.tally, b.tally), a.measure("rounds"),
+             b.measure("rounds"))):
         if key == "tricks" and len(set(xa.counts) | set(xb.counts)) == 1:
             continue  # a game without tricks: nothing to compare
         lines.append(Line(key, label, xa.mean(), xb.mean(), *welch(xa, xb), False))

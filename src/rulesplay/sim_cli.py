@@ -49,7 +49,7 @@ from .cliargs import (
     parse_pairs,
 )
 from .compose import load_ruleset
-from .sim import BACKENDS, ROUNDS_WORDS, Comparison, Interrupted, Result
+from .sim import BACKENDS, Comparison, Interrupted, Result, rounds_words
 from .sim import compare as run_compare
 from .sim import simulate as run_simulate
 
@@ -185,7 +185,7 @@ def result_tables(r: Result) -> list[Table]:
     game.add_row("Score spread (best - worst)", f"{s['spread']['mean']:.2f}",
                  f"sd {s['spread']['sd']:.2f}")
     for key, words in (("decisions", "decisions"), ("tricks", "tricks"),
-                       ("rounds", ROUNDS_WORDS)):
+                       ("rounds", rounds_words(r.tally))):
         game.add_row(f"Length: {words}", f"{s[key]['mean']:.1f}", f"sd {s[key]['sd']:.1f}")
     game.add_row("Time per game", f"{s['seconds_per_game'] * 1000:.1f} ms",
                  f"{s['games_per_second']:.0f} games/s on {r.workers} worker(s)")

@@ -94,6 +94,7 @@ class Totals:
         self._wins: list[Counter[int]] = [Counter() for _ in range(max(sides, default=0) + 1)]
         self._first: Counter[int] = Counter()
         self.outcomes: Counter[str] = Counter()
+        self.repeats: Counter[str] = Counter()  # phase first begun twice -> games
 
     def add(self, g: GameRecord) -> None:
         """Count game ``g``."""
@@ -111,6 +112,8 @@ class Totals:
         if self.sides[g.first] in won:
             self._first[len(won)] += 1
         self.outcomes[g.outcome] += 1
+        if g.repeats:
+            self.repeats[g.repeats] += 1
 
     def wins(self, side: int) -> Fraction:
         """The games side ``side`` won, a win shared by ``k`` sides counting ``1/k``."""

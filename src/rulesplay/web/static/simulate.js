@@ -144,8 +144,12 @@ function showResult(r, heading) {
     ["First player's win rate", pct(fp.win_rate), `${pct(fp.low)}..${pct(fp.high)} (fair ${pct(fp.fair)})`],
     ["Ties (winners equal on score)", pct(ties.share), `${pct(ties.low)}..${pct(ties.high)}`],
     ["Score spread (best - worst)", num(r.spread.mean), "sd " + num(r.spread.sd)]];
-  for (const key of ["decisions", "tricks", "rounds"]) {
-    rows.push(["Length: " + key, num(r[key].mean, 1), "sd " + num(r[key].sd, 1)]);
+  // (the language has phases, not rounds: the measure is named for the phase it counts)
+  const lengths = {decisions: "decisions", tricks: "tricks",
+                   rounds: r.rounds_phase ? `entries of phase '${r.rounds_phase}'`
+                                          : "entries of the first phase to repeat"};
+  for (const [key, words] of Object.entries(lengths)) {
+    rows.push(["Length: " + words, num(r[key].mean, 1), "sd " + num(r[key].sd, 1)]);
   }
   rows.push(["Time per game", num(r.seconds_per_game * 1000, 1) + " ms", ""]);
   box.append(table(["Measure", "Value", "Spread / 95% CI"], rows));
