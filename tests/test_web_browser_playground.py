@@ -134,7 +134,15 @@ def test_a_simulation_from_the_page_draws_its_result(size: str, tmp_path: Path) 
         notes = [n.text for n in driver.find_elements(By.CSS_SELECTOR, ".sim-one .note")]
         assert notes[1].startswith("Card Hunt <img src=x onerror='window.pwned=1'> (the pasted")
         assert driver.execute_script("return window.pwned") is None
+        rows = [r.text for r in driver.find_elements(By.CSS_SELECTOR, ".sim-one tr")]
+        assert sum(r.startswith("Length: entries of phase 'deal' ") for r in rows) == 2, rows
         assert len(driver.find_elements(By.CSS_SELECTOR, "svg.chart")) == 2 * (1 + 2)
+        # No chart text cut off at the chart's edges (the "100%" tick was, at the left).
+        assert driver.execute_script("""return [...document.querySelectorAll('svg.chart')]
+            .flatMap((s) => [...s.querySelectorAll('text')].filter((t) => {
+                const b = t.getBBox();
+                return b.x < 0 || b.x + b.width > s.viewBox.baseVal.width + 0.5;
+            }).map((t) => t.textContent));""") == []
         assert horizontal_overflow(driver) == 0
         driver.save_screenshot(str(shots / f"simulate-{size}.png"))
         driver.execute_script("document.querySelector('.sim-one').scrollIntoView()")

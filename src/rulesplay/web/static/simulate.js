@@ -59,7 +59,7 @@ function wrap(node) {
 // as a dashed line.
 function winChart(summary, sides) {
   const rows = summary.teams || summary.seats;
-  const width = 360, height = 180, left = 34, bottom = 40, top = 10;
+  const width = 360, height = 180, left = 44, bottom = 40, top = 10;  // (room for "100%")
   const plot = svg("svg", {viewBox: `0 0 ${width} ${height}`, class: "chart",
                            role: "img", "aria-label": "win rate by seat, with 95% intervals"});
   const y = (v) => top + (1 - v) * (height - top - bottom);
