@@ -104,3 +104,18 @@ def test_syntax_hints_for_misspelt_statements_deep_indents_and_decimals() -> Non
         "phase p:\n    shuffle deck\n        shuffle deck\n")
     assert "decimal numbers are not supported" in _diagnostic(
         "var x: int = 1.5\nphase p:\n")
+
+
+def test_a_line_indented_between_a_statement_and_its_continuation_is_said_to_continue_it(
+        ) -> None:
+    """A statement continued on a deeper line (a choice's prompt), then a line indented a
+    little more than the statement but less than its continuation: it continues the
+    statement too, and the message says so, naming the statement's line."""
+    said = _diagnostic('phase p:\n    for each player q:\n        q chooses c from deck\n'
+                       '            "pick"\n          shuffle deck\n')
+    assert "indented more than the statement it follows (line 8)" in said, said
+    assert "indent it like line 8" in said
+    # Indented like the statement: no such hint (the statement ends there).
+    assert "indented more" not in _diagnostic(
+        'phase p:\n    for each player q:\n        q chooses c from deck\n'
+        '            "pick"\n        shufle deck\n')

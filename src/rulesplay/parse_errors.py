@@ -304,10 +304,17 @@ def syntax_error(exc: UnexpectedInput, text: str, file: str) -> RulesSyntaxError
             msg += ("; the next line is indented more than this one, so it reads as part "
                     "of it: indent it like this line, or end this line with ':' to open a "
                     "block")
-        elif tok.line and tok.column and _starts_deeper_line(text, tok.line, tok.column):
-            msg += ("; this line is indented more than the line above, so it reads as part "
-                    "of that line: indent it like the line above, or end the line above "
-                    "with ':' to open a block")
+        elif tok.line and tok.column and \
+                (start := _continued_statement(text, tok.line, tok.column)) is not None:
+            above = _previous_code_line(text, tok.line)
+            if above is not None and above[0] == start:
+                msg += ("; this line is indented more than the line above, so it reads as "
+                        "part of that line: indent it like the line above, or end the line "
+                        "above with ':' to open a block")
+            else:
+                msg += (f"; this line is indented more than the statement it follows (line "
+                        f"{start}), so it reads as part of it: indent it like line {start}, "
+                        "or end the line above with ':' to open a block")
         if tok.type == "INT" and str(text.split("\n")[tok.line - 1])[tok.column - 2:
                                                                      tok.column - 1] == ".":
             msg = "decimal numbers are not supported; the language counts in whole numbers"
@@ -376,20 +383,32 @@ def _line_before(text: str, tok: Token) -> str:
 
 
 def _starts_deeper_line(text: str, line: int, column: int) -> bool:
-    """Whether the token at ``line``:``column`` is the first word of a line indented deeper
-    than the code line above (which does not end with ':'): such a line continues the one
-    above."""
+    """Whether the token at ``line``:``column`` is the first word of a line that continues
+    the statement above it (:func:`_continued_statement`)."""
+    return _continued_statement(text, line, column) is not None
+
+
+def _continued_statement(text: str, line: int, column: int) -> int | None:
+    """The first line (1-based) of the statement that the line of the token at ``line``:
+    ``column`` continues, or None: the token is the first word of a line indented deeper
+    than that statement's first line, and the code line above does not end with ':'. (A
+    line deeper than the line above it, which does not open a block, continues it; so a
+    line between a statement's own indentation and its continuation lines' continues it
+    too.)"""
     lines = text.split("\n")
     here = lines[line - 1]
     if here[:column - 1].strip():
-        return False
+        return None
     prev = _previous_code_line(text, line)
-    if prev is None:
-        return False
-    above = lines[prev[0] - 1]
-    indent = len(here) - len(here.lstrip(" \t"))
-    return indent > len(above) - len(above.lstrip(" \t")) and \
-        not above.split("#")[0].rstrip().endswith(":")
+    if prev is None or strip_comment(lines[prev[0] - 1]).rstrip().endswith(":"):
+        return None
+    start = prev[0]
+    while (up := _previous_code_line(text, start)) is not None:
+        above = strip_comment(lines[up[0] - 1]).rstrip()
+        if indent_width(above) >= indent_width(lines[start - 1]) or above.endswith(":"):
+            break
+        start = up[0]
+    return start if indent_width(here) > indent_width(lines[start - 1]) else None
 
 
 def _enclosing_header(lines: list[str], line: int) -> str:
