@@ -404,7 +404,8 @@ def test_a_person_types_a_set_on_one_line() -> None:
     book = CardBook(s.program)
     hand = sorted(s.zone_cards("hand", 0), key=s.program.card_ids.index)
     shorts = [book.short(c) for c in hand[:3]]
-    typed = iter(["zz9", "3", " ".join(shorts[:2]), ", ".join(reversed(shorts))])
+    typed = iter(["zz9", "3", "1 2 3", "help", " ".join(shorts[:2]),
+                  ", ".join(reversed(shorts))])
     out = io.StringIO()
     seat = HumanSeat(Console(file=out, width=80, color_system=None), lambda _: next(typed),
                      lambda _: False, "x.json")
@@ -415,7 +416,12 @@ def test_a_person_types_a_set_on_one_line() -> None:
     assert "'zz9' names none of the cards you may choose from" in text
     assert f"'{' '.join(shorts[:2])}' is not a set you may choose now" in text
     assert "There are 20 sets, too many to number: type the cards instead" in text
+    assert "'1' is a number, not one card: type the cards by their short names, e.g. " in text
     assert all(book.short(c) in text for c in hand)
+    # help shows the cards and how to type a set, not every set (there are 20) in a row
+    helped = text[text.index("Help"):]
+    assert "You may choose" not in helped and "Commands: help" in helped
+    assert helped.count("Choose 3 cards at once") == 1
 
 
 def test_the_reference_example_ids_are_stable_across_player_counts() -> None:

@@ -579,6 +579,11 @@ def render_help(state: State, seat: int, book: CardBook) -> list[RenderableType]
         indent = min(len(ln) - len(ln.lstrip()) for ln in excerpt if ln.strip())
         out.append(literal("\n".join("  " + ln[indent:] for ln in excerpt), "green"))
     actions = choice_list(state, book)
+    if is_set_choice(actions):  # (hundreds of sets: the cards and how to type a set)
+        assert state.pending is not None
+        out += render_set_choice(actions, book, prog.nodes[state.pending[1]].sets)
+        out.append(Text(tr(lang, "help_commands", commands=COMMANDS), style="dim"))
+        return out
     many = many_numbers(actions)
     labels = [a.label for a in actions] if many is None else \
         [numbers_text(many, lang), *(a.label for a in actions if a.value is None)]

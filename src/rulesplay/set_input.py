@@ -66,10 +66,16 @@ def render_set_choice(actions: list[Action], book: CardBook,
                 word = a.id.split(":", 1)[-1]
                 out.append(Text.assemble((f"{word:>2} ", "bold"), a.label))
     count = str(sets.low) if sets.low == sets.high else f"{sets.low}..{sets.high}"
-    example = " ".join(book.short(ids[c]) for c in next(
-        a.value for a in actions if a.__class__ is SetAction))
-    out.append(literal(tr(lang, "set_hint", count=count, example=example), "dim"))
+    out.append(literal(tr(lang, "set_hint", count=count, example=_example(actions, book)),
+                       "dim"))
     return out
+
+
+def _example(actions: list[Action], book: CardBook) -> str:
+    """The first set of ``actions`` as it would be typed: its cards' short names."""
+    ids = book.program.card_ids
+    return " ".join(book.short(ids[c]) for c in next(
+        a.value for a in actions if a.__class__ is SetAction))
 
 
 def parse_set(text: str, actions: list[Action], book: CardBook) -> tuple[Action | None, str]:
@@ -94,6 +100,8 @@ def parse_set(text: str, actions: list[Action], book: CardBook) -> tuple[Action 
         labels = {book.program.card_labels[c] for c in found}
         free = [c for c in found if c not in chosen]
         if not found or len(labels) > 1 or not free:  # (copies of one card: any free one)
+            if part.isdigit():  # (a position in the hand, or a set's number, as elsewhere)
+                return None, tr(lang, "set_number", text=part, example=_example(actions, book))
             key = "set_unknown" if not found else "set_ambiguous"
             return None, tr(lang, key, text=part)
         chosen.add(free[0])

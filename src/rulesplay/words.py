@@ -87,6 +87,9 @@ PHRASES: dict[str, dict[str, str]] = {
         "set_ambiguous": "'{text}' names more than one card: type its short name.",
         "set_not_legal": "'{text}' is not a set you may choose now.",
         "set_no_number": "There are {n} sets, too many to number: type the cards instead.",
+        "help_commands": "Commands: {commands}.",
+        "set_number": "'{text}' is a number, not one card: type the cards by their short "
+                      "names, e.g. '{example}'.",
         "bad_number": "There is no choice {k}: type a number from 1 to {n} (or 'help').",
         "ambiguous": "'{text}' could mean {options}: type its number.",
         "not_legal": "'{text}' cannot be chosen now: pick one of the {n} choices listed "
@@ -198,6 +201,9 @@ PHRASES: dict[str, dict[str, str]] = {
         "set_ambiguous": "「{text}」は複数のカードに当たります: 略称で入力してください。",
         "set_not_legal": "「{text}」は今選べる組ではありません。",
         "set_no_number": "組は{n}通りあり番号では選べません: カードを入力してください。",
+        "help_commands": "コマンド: {commands}。",
+        "set_number": "「{text}」は数でカードではありません: 略称で入力してください"
+                      "（例: '{example}'）。",
         "bad_number": "選択肢{k}はありません: 1から{n}の番号を入力（または help）。",
         "bad_value": "「{text}」は選べません: {values} のどれかを入力。",
         "ambiguous": "「{text}」は {options} のどれか: 番号を入力。",
