@@ -186,7 +186,7 @@ def test_fmt_puts_each_comment_at_its_statement_and_check_write_agree(
              '        # inside\n        n = n+1\n  next end\nscore: n\n')
     tidy = format_text(messy, "t.rules")
     lines = tidy.splitlines()
-    assert lines[:3] == ["# top", 'game "T"', "players 2"]
+    assert lines[:3] == ["# top", 'game "T"', "players 2..2"]  # (the author's words kept)
     assert "var n: int = 0  # a counter" in lines
     assert lines[lines.index("    # before the move") + 1] == "    n += 1"
     assert "    if n < 3:  # trailing" in lines

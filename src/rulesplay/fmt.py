@@ -12,11 +12,14 @@ returned: it parses to the same IR as the input, spans aside (:func:`same_meanin
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
+from difflib import SequenceMatcher
 from functools import cache
 from typing import Any
 
 from lark import Lark, Token
+from lark.exceptions import LarkError
 
 from . import ir
 from .errors import RulesError, Span
@@ -36,9 +39,22 @@ class Comment:
     after_code: bool
 
 
+class _Recorder(_RulesIndenter):
+    """The indentation rule, noting each token the lexer hands it, as written."""
+
+    found: list[Token]
+
+    def process(self, stream: Iterator[Token]) -> Iterator[Token]:
+        def noted() -> Iterator[Token]:
+            for tok in stream:
+                self.found.append(tok)
+                yield tok
+        return super().process(noted())
+
+
 @cache
-def _comment_lexer() -> tuple[Lark, list[Token]]:
-    """The language's parser, with lexer callbacks that keep the comments it ignores (in
+def _token_lexer() -> tuple[Lark, list[Token]]:
+    """The language's parser, keeping every token it reads and the comments it ignores (in
     ``COMMENT`` tokens, and inside the newline tokens that swallow comment-only lines)."""
     found: list[Token] = []
 
@@ -46,11 +62,39 @@ def _comment_lexer() -> tuple[Lark, list[Token]]:
         found.append(tok)
         return tok
 
-    grammar = parser().source_grammar
-    lark = Lark(grammar, parser="lalr", postlex=_RulesIndenter(), propagate_positions=True,
-                maybe_placeholders=True, start=["start", "expr_only"],
-                lexer_callbacks={"COMMENT": keep, "_NL": keep})
+    recorder = _Recorder()
+    recorder.found = found
+    lark = Lark(parser().source_grammar, parser="lalr", postlex=recorder,
+                propagate_positions=True, maybe_placeholders=True,
+                start=["start", "expr_only"], lexer_callbacks={"COMMENT": keep})
     return lark, found
+
+
+def _lexed(text: str) -> list[Token]:
+    """Every token of ``text`` (a ruleset that parses) as the lexer read it, comments and
+    line ends included, in order.
+
+    Raises:
+        lark.exceptions.LarkError: the text does not parse.
+    """
+    lark, found = _token_lexer()
+    found.clear()
+    lark.parse(text, start="start")
+    return sorted(found, key=lambda t: t.start_pos or 0)
+
+
+def words(text: str) -> list[str]:
+    """The code tokens of ``text`` (a ruleset that parses) as written, comments and layout
+    aside, each with its inner blanks made one space (``may  choose``): what fmt keeps.
+
+    Raises:
+        lark.exceptions.LarkError: the text does not parse.
+    """
+    return [_word(t) for t in _lexed(text) if t.type not in ("COMMENT", "_NL")]
+
+
+def _word(tok: Token) -> str:
+    return re.sub(r"\s+", " ", str(tok))
 
 
 def comments(text: str) -> list[Comment]:
@@ -59,9 +103,7 @@ def comments(text: str) -> list[Comment]:
     Raises:
         lark.exceptions.LarkError: the text does not parse (call :func:`parse_text` first).
     """
-    lark, found = _comment_lexer()
-    found.clear()
-    lark.parse(text, start="start")
+    found = [t for t in _lexed(text) if t.type in ("COMMENT", "_NL")]
     lines = text.split("\n")
     out: dict[tuple[int, int], Comment] = {}
     for tok in found:
@@ -134,17 +176,8 @@ def format_text(text: str, file: str = "<input>") -> str:
                 raise
             pieces[k:k + 2] = [(first, pieces[k + 1][1])]
             continue
-        # A declaration with a block (lines one level in) stands between blank lines; lines
-        # two levels in only continue a long line.
-        block = any(line.startswith(INDENT) and line[len(INDENT)] not in ' "'
-                    for line in chunk)
-        if out and block and out[-1] != "" and not out[-1].startswith("#"):
-            out.append("")
         out += chunk
         nxt = pieces[k + 1][0] if k + 1 < len(pieces) else len(lines)
-        if k + 1 < len(pieces) and block and \
-                not any(not lines[i].strip() for i in range(last_code + 1, nxt)):
-            out.append("")  # a block is followed by a blank line
         _between(lines, notes, last_code + 1, nxt, out)
         k += 1
     while out and out[-1] == "":
@@ -191,7 +224,11 @@ def _chunk(lines: list[str], notes: dict[int, Comment], first: int, end: int,
             break
     source = "\n" * first + "\n".join(lines[first:last + 1]) + "\n"
     mini = parse_text(source, file)
-    printed = ruleset_text(mini).rstrip("\n").split("\n")  # one line per line of code
+    written = [t for t in _lexed(source) if t.type not in ("COMMENT", "_NL")]
+    printed = _reworded(ruleset_text(mini).rstrip("\n").split("\n"), written)
+    if printed is None:  # (not expected) the item as written, blank runs made one
+        kept = [line.rstrip() for line in lines[first:last + 1]]
+        return [x for k, x in enumerate(kept) if x or kept[k - 1]], last
     # Each line of code -> the printed line that reads the same (a statement written over
     # several lines: each of them), in order, when one does.
     at: dict[int, int] = {}
@@ -226,6 +263,8 @@ def _chunk(lines: list[str], notes: dict[int, Comment], first: int, end: int,
     groups = _wrapped(printed, mini, first, file)
     for j, kept in _kept_breaks(lines, code, at, notes, printed).items():
         groups[j] = kept
+    for j, row in _table_rows(lines, code, at, notes, printed).items():
+        groups[j] = [row]
     out: list[str] = []
     for j, group in enumerate(groups):
         indent = group[0][:len(group[0]) - len(group[0].lstrip())]
@@ -259,6 +298,27 @@ def _kept_breaks(lines: list[str], code: list[int], at: dict[int, int],
                                                                      strict=True)) and \
                 all(len(w) <= WIDTH for w in written):
             kept[j] = written
+    return kept
+
+
+def _table_rows(lines: list[str], code: list[int], at: dict[int, int],
+                notes: dict[int, Comment], printed: list[str]) -> dict[int, str]:
+    """The rows of a card table, each written on one line: printed line -> the row with the
+    author's blanks between its cells (columns lined up stay so), at the printed indent."""
+    rows: set[int] = set()
+    table = None  # the indent of the 'table:' line of the rows below it
+    for j, line in enumerate(printed):
+        indent = len(line) - len(line.lstrip())
+        if table is not None and indent > table:
+            rows.add(j)
+        else:
+            table = indent if line.strip() == "table:" else None
+    kept: dict[int, str] = {}
+    for i in code:
+        j = at.get(i)
+        if j in rows and list(at.values()).count(j) == 1:
+            indent = printed[j][:len(printed[j]) - len(printed[j].lstrip())]
+            kept[j] = indent + _code_part(lines[i], notes.get(i + 1)).strip()
     return kept
 
 
@@ -324,6 +384,84 @@ def _break_at(line: str, least: int) -> int | None:
     items = [k for k in level if line[k - 1] == ","]
     words = [k for k in level if _BEFORE.match(line, k + 1)]
     return max(items or words or level)
+
+
+_OPEN, _CLOSE = ("(", "[", "{"), (")", "]", "}")
+_VALUES = ("NAME", "INT", "STRING", "BOOL")
+
+
+def _gap(left: Token | None, right: Token | None, before: Token | None) -> str:
+    """The blank fmt puts between two tokens on a line (``before`` the token before
+    ``left``, which says whether a ``-`` is a sign), as the statement printer spaces them."""
+    if left is None or right is None:
+        return ""
+    a, b = str(left), str(right)
+    if a in _OPEN or a in (".", "..") or b in _CLOSE or b in (",", ":", ".", ".."):
+        return ""
+    if b in ("(", "[") and (left.type == "NAME" or a in _CLOSE):
+        return ""  # a call, an index
+    if a == "-" and not (before is not None and (before.type in _VALUES or str(before) in _CLOSE)):
+        return ""  # a sign
+    return " "
+
+
+def _reworded(printed: list[str], written: list[Token]) -> list[str] | None:
+    """``printed`` (an item as the statement printer writes it) with the author's tokens
+    (``written``, code only) where the printer spells them otherwise or leaves them out
+    (``yes``, ``top of``, a bracket that changes nothing); None when that cannot be done
+    line by line (the lines are then kept as written)."""
+    mine = [t for t in _lexed("\n".join(printed) + "\n") if t.type not in ("COMMENT", "_NL")]
+    # (False: common tokens of a long item are not set aside as noise)
+    ops = SequenceMatcher(None, [_word(t) for t in mine], [_word(t) for t in written],
+                          False).get_opcodes()
+    lines = list(printed)
+    edits: dict[int, list[tuple[int, int, str]]] = {}  # line -> (from, to, new text)
+    for tag, i1, i2, j1, j2 in ops:
+        if tag == "equal":
+            continue
+        left = mine[i1 - 1] if i1 > 0 else None
+        right = mine[i2] if i2 < len(mine) else None
+        rows = {(t.line or 1) - 1 for t in mine[i1:i2]}
+        if len(rows) > 1:
+            return None
+        if rows:
+            row = rows.pop()
+        elif left is not None and (right is None or left.line == right.line or
+                                   (j1 < len(written) and written[j1].line ==
+                                    written[j1 - 1].line)):
+            row = (left.line or 1) - 1  # at the end of the line before
+        elif right is not None:
+            row = (right.line or 1) - 1
+        else:
+            return None
+        left = left if left is not None and (left.line or 1) - 1 == row else None
+        right = right if right is not None and (right.line or 1) - 1 == row else None
+        line = lines[row]
+        lo = (left.end_column or 1) - 1 if left else len(line) - len(line.lstrip())
+        hi = (right.column or 1) - 1 if right else len(line)
+        new = written[j1:j2]
+        chain = [left, *new, right] if new else [left, right]
+        before = mine[i1 - 2] if i1 > 1 else None
+        text = ""
+        for k in range(1, len(chain)):
+            prev = chain[k - 2] if k > 1 else before
+            text += _gap(chain[k - 1], chain[k], prev)
+            if k < len(chain) - 1:
+                text += _word(chain[k])
+        edits.setdefault(row, []).append((lo, hi, text))
+    for row, changes in edits.items():
+        line = lines[row]
+        for lo, hi, text in sorted(changes, reverse=True):
+            line = line[:lo] + text + line[hi:]
+        if not line.strip():
+            return None
+        lines[row] = line
+    try:
+        again = [_word(t) for t in _lexed("\n".join(lines) + "\n")
+                 if t.type not in ("COMMENT", "_NL")]
+    except LarkError:
+        return None
+    return lines if again == [_word(t) for t in written] else None
 
 
 def _code_part(line: str, note: Comment | None) -> str:
