@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from difflib import SequenceMatcher
 from functools import cache
 from typing import Any
+from unicodedata import east_asian_width
 
 from lark import Lark, Token
 from lark.exceptions import LarkError
@@ -152,7 +153,8 @@ def format_text(text: str, file: str = "<input>") -> str:
 
     Raises:
         RulesError: the text does not parse (the parser's diagnostics), or, as a safeguard,
-            the layout would change what the ruleset means (nothing is written then).
+            the layout would change what the ruleset means or its words (nothing is
+            written then).
     """
     whole = parse_text(text, file)
     text = normalize_newlines(text.removeprefix("\ufeff"))
@@ -187,7 +189,8 @@ def format_text(text: str, file: str = "<input>") -> str:
         again = parse_text(result, file)
     except RulesError:
         again = None
-    if again is None or not same_meaning(whole, again):
+    if again is None or not same_meaning(whole, again) or \
+            words(result) != words(text if text.endswith("\n") else text + "\n"):
         raise RulesError("fmt would change what this ruleset means; it is left as it is "
                          "(please report this)", Span(file=file, line=1, col=1))
     return result
@@ -248,7 +251,9 @@ def _chunk(lines: list[str], notes: dict[int, Comment], first: int, end: int,
     after: dict[int, list[str]] = {}
     for i in range(first, last + 1):
         note = notes.get(i + 1)
-        if note is None:
+        if note is None and not lines[i].strip():  # a blank line: kept like a comment
+            note = Comment(i + 1, 1, "", False)
+        elif note is None:
             continue
         nxt = next((j for j in code if j > i or (j == i and note.after_code)), None)
         if nxt is not None and nxt in at:
@@ -268,11 +273,13 @@ def _chunk(lines: list[str], notes: dict[int, Comment], first: int, end: int,
     out: list[str] = []
     for j, group in enumerate(groups):
         indent = group[0][:len(group[0]) - len(group[0].lstrip())]
-        out += [indent + text for text in before.get(j, [])]
+        for text in before.get(j, []):
+            if text or out[-1:] != [""]:  # (a run of blank lines as one)
+                out.append(indent + text if text else "")
         out += group[:-1]
         out.append("  ".join([group[-1], *after.get(j, [])]))
     indent = out[-1][:len(out[-1]) - len(out[-1].lstrip())] if len(out) > 1 else INDENT
-    out += [indent + text for text in before.get(len(groups), [])]
+    out += [indent + text for text in before.get(len(groups), []) if text]
     return out, last
 
 
@@ -296,7 +303,7 @@ def _kept_breaks(lines: list[str], code: list[int], at: dict[int, int],
         if starts[0] == indent and printed[j].startswith(written[0]) and \
                 all(s > indent and "\t" not in w[:s] for s, w in zip(starts[1:], written[1:],
                                                                      strict=True)) and \
-                all(len(w) <= WIDTH for w in written):
+                all(width(w) <= WIDTH for w in written):
             kept[j] = written
     return kept
 
@@ -324,7 +331,14 @@ def _table_rows(lines: list[str], code: list[int], at: dict[int, int],
 
 # Words a long line is best broken before (a condition's parts, a prompt).
 _BEFORE = re.compile(r'(where|and|or|if|else|skip|from|to)\b|"|[-+*] ')
-WIDTH = 100  # a printed line longer than this is broken where the language allows
+_OPERATORS = ("==", "!=", "<=", ">=", "<", ">", "+", "-", "*", "/", "%", "=", "+=", "-=")
+WIDTH = 100  # a printed line wider than this is broken where the language allows
+
+
+def width(text: str) -> int:
+    """The columns ``text`` (one line) takes in a terminal: 2 for an East Asian wide or
+    full-width character (``赤``), 1 for any other."""
+    return sum(2 if east_asian_width(ch) in ("W", "F") else 1 for ch in text)
 
 
 def _wrapped(printed: list[str], mini: ir.Ruleset, first: int, file: str) -> list[list[str]]:
@@ -336,7 +350,7 @@ def _wrapped(printed: list[str], mini: ir.Ruleset, first: int, file: str) -> lis
     for line in printed:
         indent = line[:len(line) - len(line.lstrip())] + 2 * INDENT
         group = []
-        while len(line) > WIDTH:
+        while width(line) > WIDTH:
             cut = _break_at(line, len(indent))
             if cut is None:
                 break
@@ -356,12 +370,13 @@ def _wrapped(printed: list[str], mini: ir.Ruleset, first: int, file: str) -> lis
 def _break_at(line: str, least: int) -> int | None:
     """Where to break ``line``: a space before :data:`WIDTH`, outside strings, with more than
     ``least`` characters on its left that do not end in ``:`` or an opening bracket; the
-    least nested such space past the middle: the last one after a comma (between the items
-    of a list) if one is, else before a word of :data:`_BEFORE`, else the last; None when
-    there is none."""
+    least nested such space past the middle after a comma (between the items of a list), the
+    last one if one is; else, past the middle, the last before a word of :data:`_BEFORE` at
+    the least depth that has one; else the last least nested one past the middle, not right
+    after an operator when it can; None when there is none."""
     cuts: list[tuple[int, int]] = []  # (bracket depth, position)
     quoted, depth, k = False, 0, 0
-    while k < min(len(line), WIDTH + 1):
+    while k < len(line) and width(line[:k]) <= WIDTH:
         ch = line[k]
         if quoted and ch == "\\":
             k += 2
@@ -378,12 +393,15 @@ def _break_at(line: str, least: int) -> int | None:
         k += 1
     if not cuts:
         return None
-    late = [c for c in cuts if c[1] > WIDTH // 2] or cuts
+    late = [c for c in cuts if width(line[:c[1]]) > WIDTH // 2] or cuts
     shallow = min(d for d, _ in late)
     level = [k for d, k in late if d == shallow]
     items = [k for k in level if line[k - 1] == ","]
-    words = [k for k in level if _BEFORE.match(line, k + 1)]
-    return max(items or words or level)
+    starts = [(d, k) for d, k in late if _BEFORE.match(line, k + 1)]
+    starts = [k for d, k in starts if d == min(d for d, _ in starts)]
+    # (an operator stays with what it works on: no break right after one)
+    level = [k for k in level if line[:k].split()[-1] not in _OPERATORS] or level
+    return max(items or starts or level)
 
 
 _OPEN, _CLOSE = ("(", "[", "{"), (")", "]", "}")

@@ -371,11 +371,15 @@ class DeclPrinter(Stage):
     def visit_EnumDecl(self, d: ir.EnumDecl) -> list[str]:
         head = _words(f"enum {d.name}", labels_text(d.labels)) + ":"
         values = [_words(v.name, labels_text(v.labels)) for v in d.values]
-        one_line = f"{head} {', '.join(values)}"
-        if len(one_line) > 100 and any(v.labels.text is not None or v.labels.other
-                                       for v in d.values):
-            return [head, *(INDENT + v for v in values)]  # (labelled values, one a line)
-        return [one_line]
+        if not d.values or d.values[0].span.line <= d.span.line:
+            return [f"{head} {', '.join(values)}"]  # (a long line is the formatter's to break)
+        # Written as a block: its values keep the lines they were written on.
+        rows: list[list[str]] = []
+        for k, (v, text) in enumerate(zip(d.values, values, strict=True)):
+            if k == 0 or v.span.line != d.values[k - 1].span.line:
+                rows.append([])
+            rows[-1].append(text)
+        return [head, *(INDENT + ", ".join(row) for row in rows)]
 
     def visit_KindDecl(self, d: ir.KindDecl) -> list[str]:
         lines: dict[str, list[str]] = {a.name: [_attr_text(a)] for a in d.attrs}
