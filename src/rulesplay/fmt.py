@@ -1,12 +1,34 @@
-"""``rulesplay fmt``: a ruleset in canonical layout, its comments kept at their statements.
+"""``rulesplay fmt``: a ruleset in canonical layout, its words, clauses and comments kept.
+
+fmt changes layout only: the result has the input's tokens (words, numbers, strings,
+brackets) in the input's order, a token's inner blanks aside (``may  choose``); this is
+checked, with the IR (:func:`same_meaning`), before anything is returned.
 
 Each top-level line (a declaration with its indented block, or a line such as ``game`` or
 ``score:``) is printed by the statement printer of :mod:`rulesplay.show` in the order it was
-written; blank lines between them are kept (at most one). Comments are collected with their
-positions by the lexer (:func:`comments`) and put back: a comment on a line of its own goes
-before the printed line of the code that followed it, at that line's indentation; a comment
-after code goes at the end of that code's printed line. The result is checked before it is
-returned: it parses to the same IR as the input, spans aside (:func:`same_meaning`).
+written, which gives the spacing and the indentation (four spaces a level). Where the
+printer spells a token otherwise or leaves it out, the author's is put back
+(:func:`_reworded`): ``yes``/``no`` or ``true``/``false``, ``for each card x``, ``top of``,
+``clockwise``, ``players 2..2``, ``3..3 cards``, ``repeat until``, a zone's ``stack`` or
+``ordered``, a trailing comma, brackets that change nothing, a string's escapes, ``007``, a
+name's own characters, the order of flags or shape parts on a line. Clauses that may come in
+any order (a trick's, a card kind's lines, an ability's lines) are printed in the order
+written (the IR keeps it), and so are an enum's values over the lines of its block. An item
+that cannot be put back line by line (not expected) is kept as written.
+
+Blank lines: the author's are kept, at top level and inside blocks, a run of them as one;
+fmt adds none, and drops those at the start and the end of the file. Comments are collected
+with their positions by the lexer (:func:`comments`) and put back: a comment on a line of
+its own goes before the printed line of the code that followed it, at that line's
+indentation; a comment after code goes at the end of that code's printed line.
+
+Long lines: width is counted in terminal columns (:func:`width`: an East Asian wide or
+full-width character is 2). A statement the author wrote over several lines is kept so when
+each line fits in :data:`WIDTH` and the lines after the first are further in (continuation
+lines); card table rows keep the author's blanks between cells (aligned columns). Any other
+printed line wider than :data:`WIDTH` is broken at a space outside strings (see
+:func:`_break_at`) into continuation lines two levels further in (so a statement written
+over lines that do not all fit is printed anew, joined and then broken where needed).
 """
 
 from __future__ import annotations
@@ -313,16 +335,16 @@ def _table_rows(lines: list[str], code: list[int], at: dict[int, int],
     """The rows of a card table, each written on one line: printed line -> the row with the
     author's blanks between its cells (columns lined up stay so), at the printed indent."""
     rows: set[int] = set()
-    table = None  # the indent of the 'table:' line of the rows below it
+    table: int | None = None  # the indent of the 'table:' line of the rows below it
     for j, line in enumerate(printed):
-        indent = len(line) - len(line.lstrip())
-        if table is not None and indent > table:
+        depth = len(line) - len(line.lstrip())
+        if table is not None and depth > table:
             rows.add(j)
         else:
-            table = indent if line.strip() == "table:" else None
+            table = depth if line.strip() == "table:" else None
     kept: dict[int, str] = {}
     for i in code:
-        j = at.get(i)
+        j = at.get(i, -1)
         if j in rows and list(at.values()).count(j) == 1:
             indent = printed[j][:len(printed[j]) - len(printed[j].lstrip())]
             kept[j] = indent + _code_part(lines[i], notes.get(i + 1)).strip()
@@ -397,8 +419,8 @@ def _break_at(line: str, least: int) -> int | None:
     shallow = min(d for d, _ in late)
     level = [k for d, k in late if d == shallow]
     items = [k for k in level if line[k - 1] == ","]
-    starts = [(d, k) for d, k in late if _BEFORE.match(line, k + 1)]
-    starts = [k for d, k in starts if d == min(d for d, _ in starts)]
+    before = [(d, k) for d, k in late if _BEFORE.match(line, k + 1)]
+    starts = [k for d, k in before if d == min(d for d, _ in before)]
     # (an operator stays with what it works on: no break right after one)
     level = [k for k in level if line[:k].split()[-1] not in _OPERATORS] or level
     return max(items or starts or level)
@@ -457,15 +479,12 @@ def _reworded(printed: list[str], written: list[Token]) -> list[str] | None:
         line = lines[row]
         lo = (left.end_column or 1) - 1 if left else len(line) - len(line.lstrip())
         hi = (right.column or 1) - 1 if right else len(line)
-        new = written[j1:j2]
-        chain = [left, *new, right] if new else [left, right]
-        before = mine[i1 - 2] if i1 > 1 else None
-        text = ""
-        for k in range(1, len(chain)):
-            prev = chain[k - 2] if k > 1 else before
-            text += _gap(chain[k - 1], chain[k], prev)
-            if k < len(chain) - 1:
-                text += _word(chain[k])
+        # The written tokens, each after the blank it takes, then the blank before ``right``.
+        text, prev, last = "", mine[i1 - 2] if i1 > 1 else None, left
+        for tok in written[j1:j2]:
+            text += _gap(last, tok, prev) + _word(tok)
+            prev, last = last, tok
+        text += _gap(last, right, prev)
         edits.setdefault(row, []).append((lo, hi, text))
     for row, changes in edits.items():
         line = lines[row]

@@ -11,6 +11,7 @@ given twice, an extra table cell) is not printed.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from functools import partial
 from typing import Any
 
 from . import ir
@@ -321,7 +322,7 @@ class StmtPrinter(Stage):
         for word, body in (("before play", s.before_play), ("after play", s.after_play),
                            ("after trick", s.after_trick)):
             if body:
-                clauses[word] = lambda word=word, body=body: self.header(inner, word, body)
+                clauses[word] = partial(self.header, inner, word, body)
         if s.key is not None:
             clauses["won by"] = lambda: self.line(inner, f"won by highest {_src(s.key)}")
         for word in _in_order(s.order, ir.TRICK_CLAUSES):
