@@ -38,6 +38,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 from functools import cache
+from threading import Lock
 from typing import Any
 from unicodedata import east_asian_width
 
@@ -75,6 +76,9 @@ class _Recorder(_RulesIndenter):
         return super().process(noted())
 
 
+_LEXING = Lock()
+
+
 @cache
 def _token_lexer() -> tuple[Lark, list[Token]]:
     """The language's parser, keeping every token it reads and the comments it ignores (in
@@ -101,9 +105,10 @@ def _lexed(text: str) -> list[Token]:
         lark.exceptions.LarkError: the text does not parse.
     """
     lark, found = _token_lexer()
-    found.clear()
-    lark.parse(text, start="start")
-    return sorted(found, key=lambda t: t.start_pos or 0)
+    with _LEXING:  # (one list of tokens per process; a server formats on several threads)
+        found.clear()
+        lark.parse(text, start="start")
+        return sorted(found, key=lambda t: t.start_pos or 0)
 
 
 def words(text: str) -> list[str]:
