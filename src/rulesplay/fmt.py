@@ -69,6 +69,8 @@ class _Recorder(_RulesIndenter):
     found: list[Token]
 
     def process(self, stream: Iterator[Token]) -> Iterator[Token]:
+        """The indentation rule's tokens; each token of ``stream`` is noted in :attr:`found`
+        as it is read."""
         def noted() -> Iterator[Token]:
             for tok in stream:
                 self.found.append(tok)

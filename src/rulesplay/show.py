@@ -383,7 +383,9 @@ class DeclPrinter(Stage):
         return [head, *(INDENT + ", ".join(row) for row in rows)]
 
     def visit_KindDecl(self, d: ir.KindDecl) -> list[str]:
-        lines: dict[str, list[str]] = {a.name: [_attr_text(a)] for a in d.attrs}
+        lines: dict[str, list[str]] = {}
+        for a in d.attrs:  # (an attribute given twice is printed twice, for the validator)
+            lines.setdefault(a.name, []).append(_attr_text(a))
         if _given(d, "copies"):
             lines["copies"] = [f"copies: {_src(d.copies)}"]
         if _given(d, "card_label"):
@@ -393,8 +395,8 @@ class DeclPrinter(Stage):
         if d.rows is not None:
             printed = [a.name for a in d.attrs if a.value is None]
             lines["table"] = ["table:", *(INDENT + _row_text(row, printed) for row in d.rows)]
-        usual = [a.name for a in d.attrs] + ["copies", "label", "short", "table"]
-        items = [line for word in _in_order(d.order, usual) for line in lines.get(word, [])]
+        # (the usual order: attributes, copies, label, short, table, as added above)
+        items = [line for word in _in_order(d.order, lines) for line in lines.get(word, [])]
         head = _words(f"card {d.name}", labels_text(d.labels))
         return [head + ":", *(INDENT + item for item in items)] if items else [head]
 
