@@ -38,6 +38,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 from functools import cache
+from itertools import accumulate
 from threading import Lock
 from typing import Any
 from unicodedata import east_asian_width
@@ -314,10 +315,11 @@ def _chunk(lines: list[str], notes: dict[int, Comment], first: int, end: int,
 
 def _kept_breaks(lines: list[str], code: list[int], at: dict[int, int],
                  notes: dict[int, Comment], printed: list[str]) -> dict[int, list[str]]:
-    """The statements the file writes over several lines, each line at most :data:`WIDTH`
-    long, continued further in than the first, which starts where fmt prints it: printed
-    line -> those lines as written (fmt keeps an author's breaks, a prompt on its own line,
-    when they read well; it breaks only lines too long)."""
+    """The statements the file writes over several lines, each continued further in than
+    the first: printed line -> the printed statement broken where the file breaks it, each
+    line after the first as far in beyond the first as written (fmt keeps an author's
+    breaks, a prompt on its own line, when they read well: when every line fits in
+    :data:`WIDTH`; it breaks only lines too long)."""
     by_line: dict[int, list[int]] = {}
     for i in code:
         if i in at:
@@ -327,13 +329,25 @@ def _kept_breaks(lines: list[str], code: list[int], at: dict[int, int],
         if len(rows) < 2 or any(r + 1 in notes for r in rows):
             continue
         written = [lines[r].rstrip() for r in rows]
-        indent = len(printed[j]) - len(printed[j].lstrip())
         starts = [len(w) - len(w.lstrip()) for w in written]
-        if starts[0] == indent and printed[j].startswith(written[0]) and \
-                all(s > indent and "\t" not in w[:s] for s, w in zip(starts[1:], written[1:],
-                                                                     strict=True)) and \
-                all(width(w) <= WIDTH for w in written):
-            kept[j] = written
+        if any(s <= starts[0] or "\t" in w[:s] for s, w in zip(starts[1:], written[1:],
+                                                               strict=True)):
+            continue
+        # Cut the printed line where the written one is cut: after as many characters of
+        # code (blanks aside) as each written line holds.
+        marks = [k for k, ch in enumerate(printed[j]) if not ch.isspace()]
+        ends = list(accumulate(len(_norm(w)) for w in written))
+        if ends[-1] != len(marks) or 0 in ends[:1]:
+            continue
+        cuts = [marks[n - 1] + 1 for n in ends[:-1]]
+        indent = len(printed[j]) - len(printed[j].lstrip())
+        pieces = [printed[j][a:b].strip() for a, b in zip([0, *cuts], [*cuts, None],
+                                                          strict=True)]
+        broken = [printed[j][:cuts[0]].rstrip()] + [
+            " " * (indent + s - starts[0]) + piece for s, piece in zip(starts[1:], pieces[1:],
+                                                                       strict=True)]
+        if all(pieces) and all(width(line) <= WIDTH for line in broken):
+            kept[j] = broken
     return kept
 
 
