@@ -25,7 +25,9 @@ indentation; a comment after code goes at the end of that code's printed line.
 Long lines: width is counted in terminal columns (:func:`width`: an East Asian wide or
 full-width character is 2). A statement the author wrote over several lines is kept so when
 each line fits in :data:`WIDTH` and the lines after the first are further in (continuation
-lines); card table rows keep the author's blanks between cells (aligned columns). Any other
+lines): the blanks within each line are tidied, and each continuation line stays as far in
+beyond the first as written (:func:`_kept_breaks`). Card table rows keep the author's
+blanks between cells (aligned columns). Any other
 printed line wider than :data:`WIDTH` is broken at a space outside strings (see
 :func:`_break_at`) into continuation lines two levels further in (so a statement written
 over lines that do not all fit is printed anew, joined and then broken where needed).
