@@ -186,7 +186,7 @@ def test_fmt_puts_each_comment_at_its_statement_and_check_write_agree(
              '        # inside\n        n = n+1\n  next end\nscore: n\n')
     tidy = format_text(messy, "t.rules")
     lines = tidy.splitlines()
-    assert lines[:3] == ["# top", 'game "T"', "players 2"]
+    assert lines[:3] == ["# top", 'game "T"', "players 2..2"]  # (the author's words kept)
     assert "var n: int = 0  # a counter" in lines
     assert lines[lines.index("    # before the move") + 1] == "    n += 1"
     assert "    if n < 3:  # trailing" in lines
@@ -234,11 +234,14 @@ def test_fmt_breaks_a_long_list_between_its_items() -> None:
 
 
 @pytest.mark.parametrize("name", ["card_hunt", "classics/crazy_eights", "classics/euchre",
-                                  "classics/oh_hell", "classics/spades"])
+                                  "classics/oh_hell", "classics/spades", "bargain_bin",
+                                  "bargain_hunter", "bargain_quest", "classics/bridge",
+                                  "classics/hearts", "classics/president", "classics/whist",
+                                  "variants/bargain_quest_advanced_2p"])
 def test_fmt_check_passes_on_shipped_rulesets_in_the_shipped_style(name: str) -> None:
     """Every shipped ruleset was 'would reformat': fmt now keeps an author's breaks, one-line
-    enums with labels that fit, 'players 4'. (The others still differ, in how long
-    defines and blank lines are laid out; add each here as it becomes canonical.)"""
+    enums with labels that fit, 'players 4', the author's words ('yes', 'players 2..2'),
+    order of clauses and blank lines (tests/test_fmt_layout.py checks every file)."""
     assert invoke("fmt", "--check", str(ROOT / "rulesets" / f"{name}.rules")) == (0, "")
 
 

@@ -1,22 +1,52 @@
-"""``rulesplay fmt``: a ruleset in canonical layout, its comments kept at their statements.
+"""``rulesplay fmt``: a ruleset in canonical layout, its words, clauses and comments kept.
+
+fmt changes layout only: the result has the input's tokens (words, numbers, strings,
+brackets) in the input's order, a token's inner blanks aside (``may  choose``); this is
+checked, with the IR (:func:`same_meaning`), before anything is returned.
 
 Each top-level line (a declaration with its indented block, or a line such as ``game`` or
 ``score:``) is printed by the statement printer of :mod:`rulesplay.show` in the order it was
-written; blank lines between them are kept (at most one). Comments are collected with their
-positions by the lexer (:func:`comments`) and put back: a comment on a line of its own goes
-before the printed line of the code that followed it, at that line's indentation; a comment
-after code goes at the end of that code's printed line. The result is checked before it is
-returned: it parses to the same IR as the input, spans aside (:func:`same_meaning`).
+written, which gives the spacing and the indentation (four spaces a level). Where the
+printer spells a token otherwise or leaves it out, the author's is put back
+(:func:`_reworded`): ``yes``/``no`` or ``true``/``false``, ``for each card x``, ``top of``,
+``clockwise``, ``players 2..2``, ``3..3 cards``, ``repeat until``, a zone's ``stack`` or
+``ordered``, a trailing comma, brackets that change nothing, a string's escapes, ``007``, a
+name's own characters, the order of flags or shape parts on a line. Clauses that may come in
+any order (a trick's, a card kind's lines, an ability's lines) are printed in the order
+written (the IR keeps it), and so are an enum's values over the lines of its block. An item
+that cannot be put back line by line (not expected) is kept as written.
+
+Blank lines: the author's are kept, at top level and inside blocks, a run of them as one;
+fmt adds none, and drops those at the start and the end of the file. Comments are collected
+with their positions by the lexer (:func:`comments`) and put back: a comment on a line of
+its own goes before the printed line of the code that followed it, at that line's
+indentation; a comment after code goes at the end of that code's printed line.
+
+Long lines: width is counted in terminal columns (:func:`width`: an East Asian wide or
+full-width character is 2). A statement the author wrote over several lines is kept so when
+each line fits in :data:`WIDTH` and the lines after the first are further in (continuation
+lines): the blanks within each line are tidied, and each continuation line stays as far in
+beyond the first as written (:func:`_kept_breaks`). Card table rows keep the author's
+blanks between cells (aligned columns). Any other
+printed line wider than :data:`WIDTH` is broken at a space outside strings (see
+:func:`_break_at`) into continuation lines two levels further in (so a statement written
+over lines that do not all fit is printed anew, joined and then broken where needed).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
+from difflib import SequenceMatcher
 from functools import cache
+from itertools import accumulate
+from threading import Lock
 from typing import Any
+from unicodedata import east_asian_width
 
 from lark import Lark, Token
+from lark.exceptions import LarkError
 
 from . import ir
 from .errors import RulesError, Span
@@ -36,9 +66,27 @@ class Comment:
     after_code: bool
 
 
+class _Recorder(_RulesIndenter):
+    """The indentation rule, noting each token the lexer hands it, as written."""
+
+    found: list[Token]
+
+    def process(self, stream: Iterator[Token]) -> Iterator[Token]:
+        """The indentation rule's tokens; each token of ``stream`` is noted in :attr:`found`
+        as it is read."""
+        def noted() -> Iterator[Token]:
+            for tok in stream:
+                self.found.append(tok)
+                yield tok
+        return super().process(noted())
+
+
+_LEXING = Lock()
+
+
 @cache
-def _comment_lexer() -> tuple[Lark, list[Token]]:
-    """The language's parser, with lexer callbacks that keep the comments it ignores (in
+def _token_lexer() -> tuple[Lark, list[Token]]:
+    """The language's parser, keeping every token it reads and the comments it ignores (in
     ``COMMENT`` tokens, and inside the newline tokens that swallow comment-only lines)."""
     found: list[Token] = []
 
@@ -46,11 +94,40 @@ def _comment_lexer() -> tuple[Lark, list[Token]]:
         found.append(tok)
         return tok
 
-    grammar = parser().source_grammar
-    lark = Lark(grammar, parser="lalr", postlex=_RulesIndenter(), propagate_positions=True,
-                maybe_placeholders=True, start=["start", "expr_only"],
-                lexer_callbacks={"COMMENT": keep, "_NL": keep})
+    recorder = _Recorder()
+    recorder.found = found
+    lark = Lark(parser().source_grammar, parser="lalr", postlex=recorder,
+                propagate_positions=True, maybe_placeholders=True,
+                start=["start", "expr_only"], lexer_callbacks={"COMMENT": keep})
     return lark, found
+
+
+def _lexed(text: str) -> list[Token]:
+    """Every token of ``text`` (a ruleset that parses) as the lexer read it, comments and
+    line ends included, in order.
+
+    Raises:
+        lark.exceptions.LarkError: the text does not parse.
+    """
+    lark, found = _token_lexer()
+    with _LEXING:  # (one list of tokens per process; a server formats on several threads)
+        found.clear()
+        lark.parse(text, start="start")
+        return sorted(found, key=lambda t: t.start_pos or 0)
+
+
+def words(text: str) -> list[str]:
+    """The code tokens of ``text`` (a ruleset that parses) as written, comments and layout
+    aside, each with its inner blanks made one space (``may  choose``): what fmt keeps.
+
+    Raises:
+        lark.exceptions.LarkError: the text does not parse.
+    """
+    return [_word(t) for t in _lexed(text) if t.type not in ("COMMENT", "_NL")]
+
+
+def _word(tok: Token) -> str:
+    return re.sub(r"\s+", " ", str(tok))
 
 
 def comments(text: str) -> list[Comment]:
@@ -59,9 +136,7 @@ def comments(text: str) -> list[Comment]:
     Raises:
         lark.exceptions.LarkError: the text does not parse (call :func:`parse_text` first).
     """
-    lark, found = _comment_lexer()
-    found.clear()
-    lark.parse(text, start="start")
+    found = [t for t in _lexed(text) if t.type in ("COMMENT", "_NL")]
     lines = text.split("\n")
     out: dict[tuple[int, int], Comment] = {}
     for tok in found:
@@ -110,7 +185,8 @@ def format_text(text: str, file: str = "<input>") -> str:
 
     Raises:
         RulesError: the text does not parse (the parser's diagnostics), or, as a safeguard,
-            the layout would change what the ruleset means (nothing is written then).
+            the layout would change what the ruleset means or its words (nothing is
+            written then).
     """
     whole = parse_text(text, file)
     text = normalize_newlines(text.removeprefix("\ufeff"))
@@ -134,17 +210,8 @@ def format_text(text: str, file: str = "<input>") -> str:
                 raise
             pieces[k:k + 2] = [(first, pieces[k + 1][1])]
             continue
-        # A declaration with a block (lines one level in) stands between blank lines; lines
-        # two levels in only continue a long line.
-        block = any(line.startswith(INDENT) and line[len(INDENT)] not in ' "'
-                    for line in chunk)
-        if out and block and out[-1] != "" and not out[-1].startswith("#"):
-            out.append("")
         out += chunk
         nxt = pieces[k + 1][0] if k + 1 < len(pieces) else len(lines)
-        if k + 1 < len(pieces) and block and \
-                not any(not lines[i].strip() for i in range(last_code + 1, nxt)):
-            out.append("")  # a block is followed by a blank line
         _between(lines, notes, last_code + 1, nxt, out)
         k += 1
     while out and out[-1] == "":
@@ -154,7 +221,8 @@ def format_text(text: str, file: str = "<input>") -> str:
         again = parse_text(result, file)
     except RulesError:
         again = None
-    if again is None or not same_meaning(whole, again):
+    if again is None or not same_meaning(whole, again) or \
+            words(result) != words(text if text.endswith("\n") else text + "\n"):
         raise RulesError("fmt would change what this ruleset means; it is left as it is "
                          "(please report this)", Span(file=file, line=1, col=1))
     return result
@@ -191,7 +259,11 @@ def _chunk(lines: list[str], notes: dict[int, Comment], first: int, end: int,
             break
     source = "\n" * first + "\n".join(lines[first:last + 1]) + "\n"
     mini = parse_text(source, file)
-    printed = ruleset_text(mini).rstrip("\n").split("\n")  # one line per line of code
+    written = [t for t in _lexed(source) if t.type not in ("COMMENT", "_NL")]
+    printed = _reworded(ruleset_text(mini).rstrip("\n").split("\n"), written)
+    if printed is None:  # (not expected) the item as written, blank runs made one
+        kept = [line.rstrip() for line in lines[first:last + 1]]
+        return [x for k, x in enumerate(kept) if x or kept[k - 1]], last
     # Each line of code -> the printed line that reads the same (a statement written over
     # several lines: each of them), in order, when one does.
     at: dict[int, int] = {}
@@ -211,7 +283,9 @@ def _chunk(lines: list[str], notes: dict[int, Comment], first: int, end: int,
     after: dict[int, list[str]] = {}
     for i in range(first, last + 1):
         note = notes.get(i + 1)
-        if note is None:
+        if note is None and not lines[i].strip():  # a blank line: kept like a comment
+            note = Comment(i + 1, 1, "", False)
+        elif note is None:
             continue
         nxt = next((j for j in code if j > i or (j == i and note.after_code)), None)
         if nxt is not None and nxt in at:
@@ -226,23 +300,28 @@ def _chunk(lines: list[str], notes: dict[int, Comment], first: int, end: int,
     groups = _wrapped(printed, mini, first, file)
     for j, kept in _kept_breaks(lines, code, at, notes, printed).items():
         groups[j] = kept
+    for j, row in _table_rows(lines, code, at, notes, printed).items():
+        groups[j] = [row]
     out: list[str] = []
     for j, group in enumerate(groups):
         indent = group[0][:len(group[0]) - len(group[0].lstrip())]
-        out += [indent + text for text in before.get(j, [])]
+        for text in before.get(j, []):
+            if text or out[-1:] != [""]:  # (a run of blank lines as one)
+                out.append(indent + text if text else "")
         out += group[:-1]
         out.append("  ".join([group[-1], *after.get(j, [])]))
     indent = out[-1][:len(out[-1]) - len(out[-1].lstrip())] if len(out) > 1 else INDENT
-    out += [indent + text for text in before.get(len(groups), [])]
+    out += [indent + text for text in before.get(len(groups), []) if text]
     return out, last
 
 
 def _kept_breaks(lines: list[str], code: list[int], at: dict[int, int],
                  notes: dict[int, Comment], printed: list[str]) -> dict[int, list[str]]:
-    """The statements the file writes over several lines, each line at most :data:`WIDTH`
-    long, continued further in than the first, which starts where fmt prints it: printed
-    line -> those lines as written (fmt keeps an author's breaks, a prompt on its own line,
-    when they read well; it breaks only lines too long)."""
+    """The statements the file writes over several lines, each continued further in than
+    the first: printed line -> the printed statement broken where the file breaks it, each
+    line after the first as far in beyond the first as written (fmt keeps an author's
+    breaks, a prompt on its own line, when they read well: when every line fits in
+    :data:`WIDTH`; it breaks only lines too long)."""
     by_line: dict[int, list[int]] = {}
     for i in code:
         if i in at:
@@ -252,19 +331,59 @@ def _kept_breaks(lines: list[str], code: list[int], at: dict[int, int],
         if len(rows) < 2 or any(r + 1 in notes for r in rows):
             continue
         written = [lines[r].rstrip() for r in rows]
-        indent = len(printed[j]) - len(printed[j].lstrip())
         starts = [len(w) - len(w.lstrip()) for w in written]
-        if starts[0] == indent and printed[j].startswith(written[0]) and \
-                all(s > indent and "\t" not in w[:s] for s, w in zip(starts[1:], written[1:],
-                                                                     strict=True)) and \
-                all(len(w) <= WIDTH for w in written):
-            kept[j] = written
+        if any(s <= starts[0] or "\t" in w[:s] for s, w in zip(starts[1:], written[1:],
+                                                               strict=True)):
+            continue
+        # Cut the printed line where the written one is cut: after as many characters of
+        # code (blanks aside) as each written line holds.
+        marks = [k for k, ch in enumerate(printed[j]) if not ch.isspace()]
+        ends = list(accumulate(len(_norm(w)) for w in written))
+        if ends[-1] != len(marks) or 0 in ends[:1]:
+            continue
+        cuts = [marks[n - 1] + 1 for n in ends[:-1]]
+        indent = len(printed[j]) - len(printed[j].lstrip())
+        pieces = [printed[j][a:b].strip() for a, b in zip([0, *cuts], [*cuts, None],
+                                                          strict=True)]
+        broken = [printed[j][:cuts[0]].rstrip()] + [
+            " " * (indent + s - starts[0]) + piece for s, piece in zip(starts[1:], pieces[1:],
+                                                                       strict=True)]
+        if all(pieces) and all(width(line) <= WIDTH for line in broken):
+            kept[j] = broken
+    return kept
+
+
+def _table_rows(lines: list[str], code: list[int], at: dict[int, int],
+                notes: dict[int, Comment], printed: list[str]) -> dict[int, str]:
+    """The rows of a card table, each written on one line: printed line -> the row with the
+    author's blanks between its cells (columns lined up stay so), at the printed indent."""
+    rows: set[int] = set()
+    table: int | None = None  # the indent of the 'table:' line of the rows below it
+    for j, line in enumerate(printed):
+        depth = len(line) - len(line.lstrip())
+        if table is not None and depth > table:
+            rows.add(j)
+        else:
+            table = depth if line.strip() == "table:" else None
+    kept: dict[int, str] = {}
+    for i in code:
+        j = at.get(i, -1)
+        if j in rows and list(at.values()).count(j) == 1:
+            indent = printed[j][:len(printed[j]) - len(printed[j].lstrip())]
+            kept[j] = indent + _code_part(lines[i], notes.get(i + 1)).strip()
     return kept
 
 
 # Words a long line is best broken before (a condition's parts, a prompt).
 _BEFORE = re.compile(r'(where|and|or|if|else|skip|from|to)\b|"|[-+*] ')
-WIDTH = 100  # a printed line longer than this is broken where the language allows
+_OPERATORS = ("==", "!=", "<=", ">=", "<", ">", "+", "-", "*", "/", "%", "=", "+=", "-=")
+WIDTH = 100  # a printed line wider than this is broken where the language allows
+
+
+def width(text: str) -> int:
+    """The columns ``text`` (one line) takes in a terminal: 2 for an East Asian wide or
+    full-width character (``赤``), 1 for any other."""
+    return sum(2 if east_asian_width(ch) in ("W", "F") else 1 for ch in text)
 
 
 def _wrapped(printed: list[str], mini: ir.Ruleset, first: int, file: str) -> list[list[str]]:
@@ -276,7 +395,7 @@ def _wrapped(printed: list[str], mini: ir.Ruleset, first: int, file: str) -> lis
     for line in printed:
         indent = line[:len(line) - len(line.lstrip())] + 2 * INDENT
         group = []
-        while len(line) > WIDTH:
+        while width(line) > WIDTH:
             cut = _break_at(line, len(indent))
             if cut is None:
                 break
@@ -296,12 +415,13 @@ def _wrapped(printed: list[str], mini: ir.Ruleset, first: int, file: str) -> lis
 def _break_at(line: str, least: int) -> int | None:
     """Where to break ``line``: a space before :data:`WIDTH`, outside strings, with more than
     ``least`` characters on its left that do not end in ``:`` or an opening bracket; the
-    least nested such space past the middle: the last one after a comma (between the items
-    of a list) if one is, else before a word of :data:`_BEFORE`, else the last; None when
-    there is none."""
+    least nested such space past the middle after a comma (between the items of a list), the
+    last one if one is; else, past the middle, the last before a word of :data:`_BEFORE` at
+    the least depth that has one; else the last least nested one past the middle, not right
+    after an operator when it can; None when there is none."""
     cuts: list[tuple[int, int]] = []  # (bracket depth, position)
     quoted, depth, k = False, 0, 0
-    while k < min(len(line), WIDTH + 1):
+    while k < len(line) and width(line[:k]) <= WIDTH:
         ch = line[k]
         if quoted and ch == "\\":
             k += 2
@@ -318,12 +438,90 @@ def _break_at(line: str, least: int) -> int | None:
         k += 1
     if not cuts:
         return None
-    late = [c for c in cuts if c[1] > WIDTH // 2] or cuts
+    late = [c for c in cuts if width(line[:c[1]]) > WIDTH // 2] or cuts
     shallow = min(d for d, _ in late)
     level = [k for d, k in late if d == shallow]
     items = [k for k in level if line[k - 1] == ","]
-    words = [k for k in level if _BEFORE.match(line, k + 1)]
-    return max(items or words or level)
+    before = [(d, k) for d, k in late if _BEFORE.match(line, k + 1)]
+    starts = [k for d, k in before if d == min(d for d, _ in before)]
+    # (an operator stays with what it works on: no break right after one)
+    level = [k for k in level if line[:k].split()[-1] not in _OPERATORS] or level
+    return max(items or starts or level)
+
+
+_OPEN, _CLOSE = ("(", "[", "{"), (")", "]", "}")
+_VALUES = ("NAME", "INT", "STRING", "BOOL")
+
+
+def _gap(left: Token | None, right: Token | None, before: Token | None) -> str:
+    """The blank fmt puts between two tokens on a line (``before`` the token before
+    ``left``, which says whether a ``-`` is a sign), as the statement printer spaces them."""
+    if left is None or right is None:
+        return ""
+    a, b = str(left), str(right)
+    if a in _OPEN or a in (".", "..") or b in _CLOSE or b in (",", ":", ".", ".."):
+        return ""
+    if b in ("(", "[") and (left.type == "NAME" or a in _CLOSE):
+        return ""  # a call, an index
+    if a == "-" and not (before is not None and (before.type in _VALUES or str(before) in _CLOSE)):
+        return ""  # a sign
+    return " "
+
+
+def _reworded(printed: list[str], written: list[Token]) -> list[str] | None:
+    """``printed`` (an item as the statement printer writes it) with the author's tokens
+    (``written``, code only) where the printer spells them otherwise or leaves them out
+    (``yes``, ``top of``, a bracket that changes nothing); None when that cannot be done
+    line by line (the lines are then kept as written)."""
+    mine = [t for t in _lexed("\n".join(printed) + "\n") if t.type not in ("COMMENT", "_NL")]
+    # (False: common tokens of a long item are not set aside as noise)
+    ops = SequenceMatcher(None, [_word(t) for t in mine], [_word(t) for t in written],
+                          False).get_opcodes()
+    lines = list(printed)
+    edits: dict[int, list[tuple[int, int, str]]] = {}  # line -> (from, to, new text)
+    for tag, i1, i2, j1, j2 in ops:
+        if tag == "equal":
+            continue
+        left = mine[i1 - 1] if i1 > 0 else None
+        right = mine[i2] if i2 < len(mine) else None
+        rows = {(t.line or 1) - 1 for t in mine[i1:i2]}
+        if len(rows) > 1:
+            return None
+        if rows:
+            row = rows.pop()
+        elif left is not None and (right is None or left.line == right.line or
+                                   (j1 < len(written) and written[j1].line ==
+                                    written[j1 - 1].line)):
+            row = (left.line or 1) - 1  # at the end of the line before
+        elif right is not None:
+            row = (right.line or 1) - 1
+        else:
+            return None
+        left = left if left is not None and (left.line or 1) - 1 == row else None
+        right = right if right is not None and (right.line or 1) - 1 == row else None
+        line = lines[row]
+        lo = (left.end_column or 1) - 1 if left else len(line) - len(line.lstrip())
+        hi = (right.column or 1) - 1 if right else len(line)
+        # The written tokens, each after the blank it takes, then the blank before ``right``.
+        text, prev, last = "", mine[i1 - 2] if i1 > 1 else None, left
+        for tok in written[j1:j2]:
+            text += _gap(last, tok, prev) + _word(tok)
+            prev, last = last, tok
+        text += _gap(last, right, prev)
+        edits.setdefault(row, []).append((lo, hi, text))
+    for row, changes in edits.items():
+        line = lines[row]
+        for lo, hi, text in sorted(changes, reverse=True):
+            line = line[:lo] + text + line[hi:]
+        if not line.strip():
+            return None
+        lines[row] = line
+    try:
+        again = [_word(t) for t in _lexed("\n".join(lines) + "\n")
+                 if t.type not in ("COMMENT", "_NL")]
+    except LarkError:
+        return None
+    return lines if again == [_word(t) for t in written] else None
 
 
 def _code_part(line: str, note: Comment | None) -> str:

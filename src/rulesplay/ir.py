@@ -485,7 +485,8 @@ class Trick(StmtNode, Written):
     """
 
     written: ClassVar[tuple[str, ...]] = ("duplicates",)
-    sparse: ClassVar[tuple[str, ...]] = ("pass_turn_test", "pass_turn_unless", "before_play")
+    sparse: ClassVar[tuple[str, ...]] = ("pass_turn_test", "pass_turn_unless", "before_play",
+                                         "order")
 
     node: Literal["trick"] = "trick"
     zone: Expr
@@ -507,6 +508,15 @@ class Trick(StmtNode, Written):
     key: Expr | None = None
     after_trick: list[Stmt] = Field(default_factory=list)
     duplicates: list[Word] = Field(default_factory=list)
+    # The clauses as the file orders them, by their first words (``won by``), when not in
+    # the order of :data:`TRICK_CLAUSES`: for the printer only, play ignores it.
+    order: list[str] = Field(default_factory=list)
+
+
+# A trick's clauses, by their first words, in the order the printer writes them unless a
+# node's ``order`` says otherwise.
+TRICK_CLAUSES = ("pass", "sits out", "chosen by", "before play", "after play", "won by",
+                 "after trick")
 
 
 class ForEachIn(StmtNode):
@@ -634,9 +644,14 @@ class CardRow(Written):
     extra: list[Any] = Field(default_factory=list)
 
 
-class KindDecl(DeclNode):
-    """A kind of card: attributes, copies, and either every combination or listed rows."""
+class KindDecl(DeclNode, Sparse):
+    """A kind of card: attributes, copies, and either every combination or listed rows.
 
+    ``order``: the kind's lines as the file orders them (an attribute by its name, another
+    line by its word: ``copies``, ``label``, ``short``, ``table``) when not attributes first,
+    then those lines in that order; for the printer only."""
+
+    sparse: ClassVar[tuple[str, ...]] = ("order",)
     name: str
     attrs: list[AttrDecl] = Field(default_factory=list)
     copies: Expr = Field(default_factory=lambda: Num(value=1))
@@ -644,6 +659,7 @@ class KindDecl(DeclNode):
     labels: Labels = Field(default_factory=Labels)
     card_label: Labels = Field(default_factory=Labels)
     short: str | None = None
+    order: list[str] = Field(default_factory=list)
 
 
 # Every flag a zone may have: where it is (``shared`` or one ``per player``), who sees it
@@ -706,15 +722,19 @@ class AbilityDecl(DeclNode, Written):
     Cards name their ability in an attribute of type ``ability``; ``bonus(STAT, CARDS)`` sums
     the modifiers and ``trigger STEP for CARDS`` runs the blocks, with ``this`` the card.
     A stat or step given again is kept in ``duplicates`` (``modify STAT``, ``at STEP``) for
-    the validator to report; the first one counts.
+    the validator to report; the first one counts. ``order``: the lines as the file orders
+    them (``modify STAT``, ``at STEP``) when not every ``modify`` first; for the printer
+    only.
     """
 
     written: ClassVar[tuple[str, ...]] = ("duplicates",)
+    sparse: ClassVar[tuple[str, ...]] = ("order",)
     name: str
     labels: Labels = Field(default_factory=Labels)
     modifies: dict[str, Expr] = Field(default_factory=dict)
     steps: dict[str, list[Stmt]] = Field(default_factory=dict)
     duplicates: list[Word] = Field(default_factory=list)
+    order: list[str] = Field(default_factory=list)
 
 
 class RuleDecl(DeclNode):

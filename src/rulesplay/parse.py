@@ -239,6 +239,17 @@ class _KindPart:
     value: Any
 
 
+# The word that starts each line of a card kind other than an attribute, by its field.
+_KIND_WORDS = {"copies": "copies", "card_label": "label", "short": "short", "rows": "table"}
+
+
+def _as_written(words: list[str], printed: list[str]) -> list[str]:
+    """``words`` (the lines or clauses of a node as the file orders them, each once) when
+    the printer would write them otherwise (its order: ``printed``), else nothing."""
+    seen = list(dict.fromkeys(words))
+    return seen if seen != [w for w in printed if w in seen] else []
+
+
 @dataclass(frozen=True)
 class _Row:
     """A card table row: its cells as written."""
@@ -473,6 +484,12 @@ class ToIR(Transformer[Token, Any]):
                 kw[part.field] = part.value
         if "rows" in kw:
             kw["rows"] = self._rows(attrs, kw["rows"])
+        words = [p.name if isinstance(p, ir.AttrDecl) else _KIND_WORDS[p.field]
+                 for p in parts]
+        order = _as_written(words, [a.name for a in attrs]
+                            + [w for w in _KIND_WORDS.values() if w in words])
+        if order:
+            kw["order"] = order
         return _Decl("kinds", ir.KindDecl(span=self._tok_span(name), name=str(name),
                                           labels=labels, attrs=attrs, **kw))
 
@@ -760,9 +777,13 @@ class ToIR(Transformer[Token, Any]):
         name, labels, *parts = items
         tables: dict[str, dict[str, Any]] = {"modify": {}, "at": {}}
         duplicates = self._first_of_each(parts, tables)
+        words = [p.word for p in parts]
+        order = _as_written(words, [w for w in words if w.startswith("modify ")]
+                            + [w for w in words if not w.startswith("modify ")])
         return _Decl("abilities", ir.AbilityDecl(
             span=self._tok_span(name), name=str(name), labels=labels,
-            modifies=tables["modify"], steps=tables["at"], duplicates=duplicates))
+            modifies=tables["modify"], steps=tables["at"], duplicates=duplicates,
+            **({"order": order} if order else {})))
 
     def modify_item(self, meta: Any, items: list[Any]) -> _Part:
         return _Part("modify", str(items[0]), items[1], f"modify {items[0]}", self._span(meta))
@@ -802,6 +823,9 @@ class ToIR(Transformer[Token, Any]):
             parts["pass_label"], parts["pass_for_turn"], test, unless = parts["pass_label"]
             if test is not None:
                 parts["pass_turn_test"], parts["pass_turn_unless"] = test, unless
+        order = _as_written([c.word for c in clauses], list(ir.TRICK_CLAUSES))
+        if order:
+            parts["order"] = order
         return ir.Trick(span=self._span(meta), zone=zone, leader=leader,
                         climbing=climbing is not None, duplicates=duplicates, **play,
                         **parts)

@@ -10,7 +10,8 @@ given twice, an extra table cell) is not printed.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from functools import partial
 from typing import Any
 
 from . import ir
@@ -306,24 +307,33 @@ class StmtPrinter(Stage):
         count, shape = card_set_text(s.cards)
         self.line(inner, _words(f"each player plays {count}{s.card_var} from "
                                 f"{_src(s.source, OR)}{shape}{where}", labels_text(s.prompt)))
+        clauses: dict[str, Callable[[], None]] = {}
         if s.pass_label is not None:
             turn = "pass for this turn" if s.pass_for_turn else "pass"
             if s.pass_turn_test is not None:
                 word = "unless" if s.pass_turn_unless else "if"
                 turn += f" {word} {_src(s.pass_turn_test)}"
-            self.line(inner, _words(turn, labels_text(s.pass_label)))
+            text = _words(turn, labels_text(s.pass_label))
+            clauses["pass"] = lambda: self.line(inner, text)
         if s.sits_out is not None:
-            self.line(inner, f"sits out if {_src(s.sits_out)}")
+            clauses["sits out"] = lambda: self.line(inner, f"sits out if {_src(s.sits_out)}")
         if s.chosen_by is not None:
-            self.line(inner, f"chosen by {_src(s.chosen_by)}")
-        if s.before_play:
-            self.header(inner, "before play", s.before_play)
-        if s.after_play:
-            self.header(inner, "after play", s.after_play)
+            clauses["chosen by"] = lambda: self.line(inner, f"chosen by {_src(s.chosen_by)}")
+        for word, body in (("before play", s.before_play), ("after play", s.after_play),
+                           ("after trick", s.after_trick)):
+            if body:
+                clauses[word] = partial(self.header, inner, word, body)
         if s.key is not None:
-            self.line(inner, f"won by highest {_src(s.key)}")
-        if s.after_trick:
-            self.header(inner, "after trick", s.after_trick)
+            clauses["won by"] = lambda: self.line(inner, f"won by highest {_src(s.key)}")
+        for word in _in_order(s.order, ir.TRICK_CLAUSES):
+            if word in clauses:
+                clauses[word]()
+
+
+def _in_order(written: list[str], usual: Iterable[str]) -> list[str]:
+    """The order to print a node's clauses in: ``written`` (the file's, when the node keeps
+    it) then any others in the ``usual`` order."""
+    return [*written, *(w for w in usual if w not in written)]
 
 
 def card_set_text(c: ir.CardSet | None) -> tuple[str, str]:
@@ -362,24 +372,31 @@ class DeclPrinter(Stage):
     def visit_EnumDecl(self, d: ir.EnumDecl) -> list[str]:
         head = _words(f"enum {d.name}", labels_text(d.labels)) + ":"
         values = [_words(v.name, labels_text(v.labels)) for v in d.values]
-        one_line = f"{head} {', '.join(values)}"
-        if len(one_line) > 100 and any(v.labels.text is not None or v.labels.other
-                                       for v in d.values):
-            return [head, *(INDENT + v for v in values)]  # (labelled values, one a line)
-        return [one_line]
+        if not d.values or d.values[0].span.line <= d.span.line:
+            return [f"{head} {', '.join(values)}"]  # (a long line is the formatter's to break)
+        # Written as a block: its values keep the lines they were written on.
+        rows: list[list[str]] = []
+        for k, (v, text) in enumerate(zip(d.values, values, strict=True)):
+            if k == 0 or v.span.line != d.values[k - 1].span.line:
+                rows.append([])
+            rows[-1].append(text)
+        return [head, *(INDENT + ", ".join(row) for row in rows)]
 
     def visit_KindDecl(self, d: ir.KindDecl) -> list[str]:
-        items = [_attr_text(a) for a in d.attrs]
+        lines: dict[str, list[str]] = {}
+        for a in d.attrs:  # (an attribute given twice is printed twice, for the validator)
+            lines.setdefault(a.name, []).append(_attr_text(a))
         if _given(d, "copies"):
-            items.append(f"copies: {_src(d.copies)}")
+            lines["copies"] = [f"copies: {_src(d.copies)}"]
         if _given(d, "card_label"):
-            items.append(_words("label:", labels_text(d.card_label)))
+            lines["label"] = [_words("label:", labels_text(d.card_label))]
         if d.short is not None:
-            items.append(f"short: {quote(d.short)}")
+            lines["short"] = [f"short: {quote(d.short)}"]
         if d.rows is not None:
             printed = [a.name for a in d.attrs if a.value is None]
-            items.append("table:")
-            items += [INDENT + _row_text(row, printed) for row in d.rows]
+            lines["table"] = ["table:", *(INDENT + _row_text(row, printed) for row in d.rows)]
+        # (the usual order: attributes, copies, label, short, table, as added above)
+        items = [line for word in _in_order(d.order, lines) for line in lines.get(word, [])]
         head = _words(f"card {d.name}", labels_text(d.labels))
         return [head + ":", *(INDENT + item for item in items)] if items else [head]
 
@@ -400,12 +417,13 @@ class DeclPrinter(Stage):
                 + f": {d.type}{default}{' kept' if d.kept else ''}{sight}"]
 
     def visit_AbilityDecl(self, d: ir.AbilityDecl) -> list[str]:
-        lines = [_words(f"ability {d.name}", labels_text(d.labels)) + ":"]
-        lines += [f"{INDENT}modify {stat}: {_src(e)}" for stat, e in d.modifies.items()]
-        for step, body in d.steps.items():
-            lines.append(f"{INDENT}at {step}:")
-            lines += stmt_lines(body, 2)
-        return lines
+        parts = {f"modify {stat}": [f"{INDENT}modify {stat}: {_src(e)}"]
+                 for stat, e in d.modifies.items()}
+        parts.update({f"at {step}": [f"{INDENT}at {step}:", *stmt_lines(body, 2)]
+                      for step, body in d.steps.items()})
+        head = _words(f"ability {d.name}", labels_text(d.labels)) + ":"
+        return [head, *(line for word in _in_order(d.order, parts)
+                        for line in parts.get(word, []))]
 
     def visit_LimitDecl(self, d: ir.LimitDecl) -> list[str]:
         return [f"limit {d.name} {d.value}"]
