@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from rulesplay import ir
+from rulesplay import ir, show
 from rulesplay.errors import RulesSyntaxError, RulesValidationError, Span
 from rulesplay.parse import parse_text
 from rulesplay.templates import parse_expr, parse_template
@@ -65,7 +65,8 @@ def test_bargain_hunter_ir_shape() -> None:
     assert [o.name for o in r.options] == ["rounds", "trash_minimum", "hand_size", "offer_lead",
                                            "first_dealer", "final_cleanings"]
     first_dealer = r.options[4]
-    assert (first_dealer.type, first_dealer.lo, first_dealer.hi) == ("int", -1, 3)
+    assert (first_dealer.type, first_dealer.lo, first_dealer.hi) == ("int", -1, None)
+    assert show.expr_text(first_dealer.hi_at) == "players - 1"  # (a seat: one per player)
     assert r.options[3].choices == ["first_coloured", "no_lead"]
     assert [p.name for p in r.phases] == ["deal", "bargain", "hunt", "spring_cleaning"]
     assert [t.target for t in r.phases[-1].transitions] == ["deal", "end"]
@@ -124,7 +125,8 @@ def test_template_braces_and_errors() -> None:
 
 
 def test_numbers_and_signed_ranges() -> None:
-    text = (ROOT / HUNTER).read_text(encoding="utf-8")
+    text = (ROOT / HUNTER).read_text(encoding="utf-8").replace("int in -1..(players - 1)",
+                                                               "int in -1..3")
     r = parse_text(text.replace("int in -1..3 = -1", "int in -10..300 = -1"), HUNTER)
     assert (r.options[4].lo, r.options[4].hi) == (-10, 300)
     # The parser keeps a number as written; the validator limits it (to 18 digits).

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -48,10 +49,24 @@ def test_errors_without_a_place_do_not_pretend_to_have_one() -> None:
 
 
 def test_a_seat_that_does_not_exist_is_an_error_not_another_seat() -> None:
-    g = rulesplay.load("rulesets/bargain_hunter.rules", options={"first_dealer": 3})
+    # (the shipped range is -1..(players - 1): widened here so that play meets seat 3)
+    text = Path("rulesets/bargain_hunter.rules").read_text(encoding="utf-8")
+    wide = text.replace("int in -1..(players - 1) = -1", "int in -1..3 = -1")
+    assert wide != text
+    g = rulesplay.loads(wide, options={"first_dealer": 3})
     with pytest.raises(RulesError, match="seat 3 does not exist with 3 players"):
         g.new_state(3, seed=1)
     assert g.new_state(4, seed=1).var("dealer") == 3
+
+
+def test_an_option_naming_a_seat_is_refused_beyond_the_last_seat() -> None:
+    """BH10's first dealer is a seat: 3 is allowed with 4 players and refused with 3, when
+    the options are read (it was refused only when play reached the deal)."""
+    g = rulesplay.load("rulesets/bargain_hunter.rules", options={"first_dealer": 3})
+    assert g.new_state(4, seed=1).var("dealer") == 3
+    with pytest.raises(RulesError, match="first_dealer = 3 with 3 players is not allowed; "
+                                         "allowed: a whole number from -1 to 2"):
+        g.new_state(3, seed=1)
 
 
 def test_score_failures_point_at_the_score_line() -> None:
