@@ -433,3 +433,11 @@ def test_simulation_of_an_unknown_name_says_what_is_allowed(command: str) -> Non
     assert result.exit_code != 0
     assert "no shipped game is named 'no_such_game'" in result.output
     assert "Traceback" not in result.output
+
+
+def test_the_command_list_says_each_command_in_a_line_of_80_columns() -> None:
+    """click cut each command's first sentence off with '...' in 'rulesplay --help'."""
+    out = CliRunner().invoke(main, ["--help"], terminal_width=80).output
+    listed = out[out.index("Commands:"):].splitlines()[1:]
+    assert [line.split()[0] for line in listed] == sorted(main.commands)
+    assert all(len(line) <= 80 and not line.endswith("...") for line in listed), listed

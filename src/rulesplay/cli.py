@@ -705,4 +705,34 @@ def _register_simulation() -> None:
     main.add_command(serve)
 
 
+# The command list of 'rulesplay --help': one line each that fits 80 columns (click cut each
+# command's first sentence off with '...').
+SHORT_HELP = {
+    "cards": "List a ruleset's cards: labels, kinds, attributes, text.",
+    "compare": "Simulate a ruleset and a variant on the same seeds.",
+    "compile": "Print a ruleset's checked IR, generated code or summary.",
+    "diff": "Show what a variant changes, in the rules' words.",
+    "fmt": "Print or rewrite rulesets in canonical layout.",
+    "graph": "Print or draw a ruleset's phase graph.",
+    "list": "List rulesets: a folder's, or the shipped games.",
+    "lsp": "Run the language server for editors (stdio).",
+    "new": "Start a ruleset, or a variant of a game (--from).",
+    "options": "List a ruleset's options: values and defaults.",
+    "replay": "Re-run a game log and check it plays the same.",
+    "resume": "Continue a saved game.",
+    "run": "Play a complete game and print what happens.",
+    "serve": "Serve tables, playground and simulations in a browser.",
+    "simulate": "Play N games with bots; report win rates and scores.",
+    "spaces": "Print a ruleset's observation layout and action space.",
+    "sweep": "Simulate every combination of some options' values.",
+    "validate": "Check rulesets: 'FILE: ok' or each problem.",
+}
+
+
+def _short_help() -> None:
+    for name, command in main.commands.items():
+        command.short_help = SHORT_HELP[name]  # (a new command must be given one)
+
+
 _register_simulation()
+_short_help()
