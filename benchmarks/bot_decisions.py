@@ -116,9 +116,10 @@ def _cases(path: Path, quick: bool) -> dict[str, str]:
                 continue
             res = simulate(str(path), games, n, bots=dict.fromkeys(range(n), bot),
                            seed=5, workers=1)
-            # The outcome follows from the game already hashed (winners, rank keys).
-            recs = [{k: v for k, v in asdict(g).items() if k not in ("seconds", "outcome")}
-                    for g in res.games]
+            # The outcome and the phase the length counts follow from the game already
+            # hashed (winners, rank keys, rounds): only what the bots decided is held.
+            recs = [{k: v for k, v in asdict(g).items()
+                     if k not in ("seconds", "outcome", "repeats")} for g in res.games]
             out[f"{name}-simulate-{bot}"] = _digest(recs)
     return out
 
