@@ -256,3 +256,9 @@ def test_the_same_score_rule_gets_no_note(tmp_path: Path) -> None:
     base, variant = _variant(tmp_path, "option rounds = 2\n")
     c = compare(base, variant, 3, 3, seed=2, workers=1)
     assert c.ranking == [] and not any(s.startswith("Note:") for s in c.verdict())
+
+
+def test_one_core_is_said_in_the_singular(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("os.cpu_count", lambda: 1)
+    run = CliRunner().invoke(_cli(), ["simulate", BH, "-n", "2", "--workers", "2"])
+    assert run.exit_code == 2 and "this machine's 1 core (at most 1" in run.output

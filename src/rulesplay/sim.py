@@ -785,7 +785,8 @@ class Comparison:
         if weak:
             out.append(weak)
         out.append(f"(A difference is called clear when it holds at the 5% level after "
-                   f"Holm's correction for the {len(self.lines)} measures compared.)")
+                   f"Holm's correction for the {counted(len(self.lines), 'measure')} "
+                   "compared.)")
         return out
 
     def to_dict(self) -> dict[str, Any]:

@@ -506,8 +506,8 @@ def _check_workers(workers: int | None, force: bool) -> None:
     """
     cores = os.cpu_count() or 1
     if workers is not None and workers > cores and not force:
-        raise click.UsageError(f"--workers {workers} is more than this machine's {cores} "
-                               f"cores (at most {cores}, or give --force)")
+        raise click.UsageError(f"--workers {workers} is more than this machine's "
+                               f"{counted(cores, 'core')} (at most {cores}, or give --force)")
 
 
 @contextmanager
