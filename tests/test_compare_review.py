@@ -262,3 +262,12 @@ def test_one_core_is_said_in_the_singular(monkeypatch: pytest.MonkeyPatch) -> No
     monkeypatch.setattr("os.cpu_count", lambda: 1)
     run = CliRunner().invoke(_cli(), ["simulate", BH, "-n", "2", "--workers", "2"])
     assert run.exit_code == 2 and "this machine's 1 core (at most 1" in run.output
+
+
+def test_compare_names_the_variant_when_it_refuses_the_player_count(tmp_path: Path) -> None:
+    base, _ = _variant(tmp_path, "")
+    narrow = tmp_path / "narrow.rules"
+    narrow.write_text('extends "base.rules"\ngame "Narrow"\nplayers 4\n')
+    run = CliRunner().invoke(_cli(), ["compare", base, str(narrow), "-n", "1", "-p", "3"])
+    assert run.exit_code == 2, run.output
+    assert "--players: Narrow (the variant, narrow) is for" in run.output

@@ -97,6 +97,10 @@ def _table_bots(bot: str, seats: dict[int, str], players: int) -> dict[int, str]
     return {p: seats.get(p, bot) for p in range(players)}
 
 
+# How errors name the second ruleset of a comparison.
+VARIANT_ROLE = "the variant"
+
+
 def _players_of(path: str, options: dict[str, Any], players: int | None,
                 which: str = "") -> int:
     """``--players`` and ``--option``, checked against the ruleset before any seat is set
@@ -119,7 +123,9 @@ def _players_of(path: str, options: dict[str, Any], players: int | None,
         game = load(path, options)
         lo, hi = game.player_range
         if players is not None and not lo <= players <= hi:
-            title = f"{game.title} ({which}, {Path(path).stem})" if which else game.title
+            # (the count is the base's to set: only the variant is named as such)
+            title = f"{game.title} ({which}, {Path(path).stem})" \
+                if which == VARIANT_ROLE else game.title
             raise click.UsageError(f"--players: {title} is for {game.player_counts}, "
                                    f"not {players}")
         n = game.usual_players if players is None else players
@@ -399,7 +405,7 @@ def compare(base: str, variant: str, n: int, players: int | None, options: tuple
     budgets = parse_limits(limits)
     opts, nplayers, bots = _table(base, options, players, bot, seats, "the base")
     _warn(variant)
-    _players_of(variant, opts, nplayers, "the variant")
+    _players_of(variant, opts, nplayers, VARIANT_ROLE)
     err = terminal.console(stderr=True, highlight=True)
 
     def play() -> Comparison:
