@@ -1,7 +1,9 @@
 """The running totals of a simulation: what ``simulate`` reports, gathered game by game as
 the games finish, so that its memory does not grow with the number of games (``-n
 200000000`` kept a record of about 630 bytes a game). Sums are exact (whole numbers and
-fractions), so the totals do not depend on the order the workers finish in.
+fractions), so the totals do not depend on the order the workers finish in. ``compare``'s
+paired statistics come from :class:`Pairs`, the same kind of totals over the base's and
+the variant's games of each seed.
 """
 
 from __future__ import annotations
