@@ -21,8 +21,8 @@ Statistics: win rates with 95% Wilson score intervals; means with standard devia
 ``compare``, whose base and variant games of one seed are a pair (same deal, same bots'
 seeds), the differences are paired: of proportions with Newcombe's interval for paired
 data, of means with the paired t interval, both from running totals of the pairs
-(:class:`~rulesplay.sim_totals.Pairs`); a variant that plays the same games as its base gets
-no interval at all, only that. "Clear" means the 95% interval excludes zero after Holm's
+(:class:`~rulesplay.sim_totals.Pairs`); the verdict on a variant that plays the same games
+as its base on every seed says only that. "Clear" means the 95% interval excludes zero after Holm's
 correction over the lines compared.
 """
 
