@@ -271,3 +271,18 @@ def test_compare_names_the_variant_when_it_refuses_the_player_count(tmp_path: Pa
     run = CliRunner().invoke(_cli(), ["compare", base, str(narrow), "-n", "1", "-p", "3"])
     assert run.exit_code == 2, run.output
     assert "--players: Narrow (the variant, narrow) is for" in run.output
+
+
+def test_a_difference_the_same_in_a_few_pairs_is_not_a_certainty() -> None:
+    """Two seeds whose games differ by the same amount give a paired interval of no width;
+    it is called clear only when the sign test agrees (not after two games, after forty)."""
+    from rulesplay.sim import Line, holm
+    few = [Line("rounds", "r", 4.0, 2.0, -2.0, -2.0, -2.0, False, pairs=2)]
+    many = [Line("rounds", "r", 4.0, 2.0, -2.0, -2.0, -2.0, False, pairs=40)]
+    holm(few)
+    holm(many)
+    assert few[0].p_value == 0.5 and not few[0].clear
+    assert many[0].clear
+    c = compare(BH, QUICK, 2, 3, seed=1, workers=1)
+    rounds = next(line for line in c.lines if line.key == "rounds")
+    assert rounds.low == rounds.high == -4 and not rounds.clear  # (6 rounds: 3 players)

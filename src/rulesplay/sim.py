@@ -711,14 +711,19 @@ class Line:
     high: float
     percent: bool
     significant: bool = False  # set by :func:`holm` over all the lines of a comparison
+    pairs: int = 0  # the games paired, for a paired difference (0: not paired)
 
     @property
     def p_value(self) -> float:
         """Two-sided p-value of "no difference", from the 95% interval (normal approximation:
-        standard error = interval width / (2 x 1.96))."""
+        standard error = interval width / (2 x 1.96)). A paired difference that was the same
+        in every pair has no width: its p-value is the sign test's, ``2^(1 - pairs)`` (every
+        pair on the same side of zero), so two games alike are not a certainty."""
         se = (self.high - self.low) / (2 * Z95)
         if se <= 0:
-            return 0.0 if self.diff != 0 else 1.0
+            if self.diff == 0:
+                return 1.0
+            return min(1.0, 2.0 ** (1 - self.pairs)) if self.pairs else 0.0
         return math.erfc(abs(self.diff) / se / math.sqrt(2))
 
     @property
@@ -990,7 +995,7 @@ def _compared(a: Result, b: Result) -> Comparison:
 
     def mean(key: str, label: str, xa: Moments, xb: Moments, paired: str) -> None:
         lines.append(Line(key, label, xa.mean(), xb.mean(), *paired_t(pairs.measure(paired)),
-                          False))
+                          False, pairs=pairs.n))
 
     if teamed:  # a team's win is one win: one line per team
         for i, name in enumerate(a.team_names):
