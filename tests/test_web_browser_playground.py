@@ -130,7 +130,9 @@ def test_a_simulation_from_the_page_draws_its_result(size: str, tmp_path: Path) 
         _wait(driver, "return document.querySelector('.verdict') !== null", 30)
         assert driver.find_element(By.CSS_SELECTOR, ".progress .count").text == \
             "60 of 60 games (each ruleset)"
-        assert "No clear difference" in driver.find_element(By.CSS_SELECTOR, ".verdict").text
+        # (a variant that changes only the title plays the same games, and is said to)
+        assert "The variant played exactly the same games as the base on these 60 seeds" \
+            in driver.find_element(By.CSS_SELECTOR, ".verdict").text
         notes = [n.text for n in driver.find_elements(By.CSS_SELECTOR, ".sim-one .note")]
         assert notes[1].startswith("Card Hunt <img src=x onerror='window.pwned=1'> (the pasted")
         assert driver.execute_script("return window.pwned") is None

@@ -16,7 +16,7 @@ from .phasegraph import start_phase
 from .show import card_set_text, expr_text, option_type_text, players_text
 from .visitor import Stage
 
-__all__ = ["diff", "expr_text", "option_text"]
+__all__ = ["diff", "expr_text", "option_text", "ranking_changes"]
 
 def _plain(node: Any) -> object:
     """A node as plain data without spans (so equal rules compare equal wherever written)."""
@@ -259,6 +259,23 @@ def diff(base: ir.Ruleset, variant: ir.Ruleset) -> list[str]:
     out += _named_blocks("define", base.defines, variant.defines, labelled=False)
     if start_phase(base) != start_phase(variant):
         out.append(f"start phase {start_phase(base)} -> {start_phase(variant)}")
+    out += ranking_changes(base, variant)
+    if not _same(base.teams, variant.teams):
+        def sides(r: ir.Ruleset) -> str:
+            return expr_text(r.teams) if r.teams is not None else "none (every seat alone)"
+        out.append(f"teams: {sides(base)} -> {sides(variant)}")
+    return out
+
+
+def ranking_changes(base: ir.Ruleset, variant: ir.Ruleset) -> list[str]:
+    """The lines of :func:`diff` on how a game's end is judged: ``score: ...``,
+    ``tiebreak: ...``, ``winners: ...`` (each when that rule differs); empty when both
+    rank the seats by the same rules.
+
+    Args:
+        base, variant: the two rulesets, as for :func:`diff`.
+    """
+    out: list[str] = []
     if not _same(base.score, variant.score):
         out.append(f"score: {expr_text(base.score)} -> {expr_text(variant.score)}")
     if not _same(base.tiebreaks, variant.tiebreaks):
@@ -270,8 +287,4 @@ def diff(base: ir.Ruleset, variant: ir.Ruleset) -> list[str]:
             return expr_text(r.winners) if r.winners is not None else \
                 "best score and tiebreaks"
         out.append(f"winners: {wins(base)} -> {wins(variant)}")
-    if not _same(base.teams, variant.teams):
-        def sides(r: ir.Ruleset) -> str:
-            return expr_text(r.teams) if r.teams is not None else "none (every seat alone)"
-        out.append(f"teams: {sides(base)} -> {sides(variant)}")
     return out

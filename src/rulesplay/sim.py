@@ -17,10 +17,13 @@ phase repeats);
 its :func:`outcome` (one winner, a win shared as the rules intend, a tie, or nobody); who
 made the first decision; wall time.
 
-Statistics: win rates with 95% Wilson score intervals; means with standard deviations; for
-``compare``, differences of proportions with Newcombe's hybrid score interval and differences
-of means with Welch's interval. "Clear" means the 95% interval excludes zero (one test per
-line: with many lines, expect an occasional false alarm).
+Statistics: win rates with 95% Wilson score intervals; means with standard deviations. For
+``compare``, whose base and variant games of one seed are a pair (same deal, same bots'
+seeds), the differences are paired: of proportions with Newcombe's interval for paired
+data, of means with the paired t interval, both from running totals of the pairs
+(:class:`~rulesplay.sim_totals.Pairs`); the verdict on a variant that plays the same games
+as its base on every seed says only that. "Clear" means the 95% interval excludes zero after Holm's
+correction over the lines compared.
 """
 
 from __future__ import annotations
@@ -37,12 +40,21 @@ import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
+from fractions import Fraction
 from typing import Any
 
 from .errors import RulesError
 from .events import Tally
-from .sim_notes import VARIANT, Kinship, kinship, kinship_note, power_note
-from .sim_totals import Moments, Totals
+from .sim_notes import (
+    VARIANT,
+    Kinship,
+    counted,
+    kinship,
+    kinship_note,
+    power_note,
+    ranking_note,
+)
+from .sim_totals import Moments, Paired, Pairs, Totals
 
 Z95 = statistics.NormalDist().inv_cdf(0.975)
 
@@ -181,7 +193,7 @@ class Interrupted(Exception):
     """
 
     def __init__(self, partial: Result | Comparison | None, done: int, total: int) -> None:
-        super().__init__(f"interrupted after {done} of {total} games")
+        super().__init__(f"interrupted after {done} of {counted(total, 'game')}")
         self.partial, self.done, self.total = partial, done, total
 
 
@@ -451,12 +463,75 @@ def newcombe(x1: float, n1: int, x2: float, n2: int) -> tuple[float, float, floa
     return d, lo, hi
 
 
+def newcombe_paired(pairs: Paired) -> tuple[float, float, float]:
+    """Difference ``p2 - p1`` of two proportions measured on the same units (a base's and a
+    variant's game of one seed) with Newcombe's 95% interval for paired data (his method 10,
+    Statist. Med. 1998;17:2635): the hybrid score interval of :func:`newcombe`, narrowed by
+    the correlation of the pairs, ``phi = (AD - BC) / sqrt(EFGH)`` with AD - BC moved
+    ``n/2`` towards zero when positive (Newcombe's continuity correction).
+
+    Args:
+        pairs: per seed, the base's value ``x`` and the variant's ``y``, each 0 or 1 or a
+            share of a win (``1/k``); ``phi`` is then their correlation, which is
+            Newcombe's for 0/1 values.
+
+    Returns:
+        ``(difference, low, high)``; with no pair, ``(0, -1, 1)``.
+    """
+    n = pairs.n
+    if n == 0:
+        return 0.0, -1.0, 1.0
+    x1, x2 = float(pairs.sx), float(pairs.sy)
+    p1, p2 = x1 / n, x2 / n
+    l1, u1 = wilson(x1, n)
+    l2, u2 = wilson(x2, n)
+    cov, spread = pairs.cross()
+    if cov > n / 2:
+        cov -= Fraction(n, 2)
+    elif cov > 0:
+        cov = Fraction(0)
+    phi = float(cov) / math.sqrt(spread) if spread > 0 else 0.0
+    d = p2 - p1
+    below = (p2 - l2) ** 2 - 2 * phi * (p2 - l2) * (u1 - p1) + (u1 - p1) ** 2
+    above = (u2 - p2) ** 2 - 2 * phi * (u2 - p2) * (p1 - l1) + (p1 - l1) ** 2
+    return d, d - math.sqrt(max(below, 0.0)), d + math.sqrt(max(above, 0.0))
+
+
+def paired_t(pairs: Paired) -> tuple[float, float, float]:
+    """Difference ``mean(y) - mean(x)`` of a measure taken on the same units (a base's and a
+    variant's game of one seed) with the paired Student's t 95% interval: the mean of the
+    differences ``y - x`` +- t(n - 1) standard errors of it.
+
+    Args:
+        pairs: per seed, the base's value ``x`` and the variant's ``y``.
+
+    Returns:
+        ``(difference, low, high)``; with fewer than two pairs the spread of the differences
+        is unknown and the interval is unbounded (``-inf, +inf``); when every difference was
+        the same, the interval is that one value.
+    """
+    n, d = pairs.n, pairs.mean_difference()
+    if n < 2:
+        return d, -math.inf, math.inf
+    half = _t95(n - 1) * math.sqrt(pairs.difference_variance() / n)
+    return d, d - half, d + half
+
+
+# Two-sided 95% quantiles of Student's t for 1 to 4 degrees of freedom, where the expansion
+# of _t95 falls short (9.7 for 12.7 at one degree).
+_T95_FEW = (12.7062, 4.3027, 3.1824, 2.7764)
+
+
 def _t95(df: float) -> float:
-    """Two-sided 95% quantile of Student's t (Cornish-Fisher expansion, good for df >= 3)."""
+    """Two-sided 95% quantile of Student's t (Cornish-Fisher expansion from 5 degrees of
+    freedom; below, the table's value for the whole degrees under ``df``, which is larger:
+    the interval stays wide enough)."""
     if not math.isfinite(df) or df > 1e6:
         return Z95
     z = Z95
     df = max(df, 1.0)
+    if df < 5:
+        return _T95_FEW[int(df) - 1]
     return (z + (z ** 3 + z) / (4 * df) + (5 * z ** 5 + 16 * z ** 3 + 3 * z) / (96 * df ** 2)
             + (3 * z ** 7 + 19 * z ** 5 + 17 * z ** 3 - 15 * z) / (384 * df ** 3))
 
@@ -636,14 +711,19 @@ class Line:
     high: float
     percent: bool
     significant: bool = False  # set by :func:`holm` over all the lines of a comparison
+    pairs: int = 0  # the games paired, for a paired difference (0: not paired)
 
     @property
     def p_value(self) -> float:
         """Two-sided p-value of "no difference", from the 95% interval (normal approximation:
-        standard error = interval width / (2 x 1.96))."""
+        standard error = interval width / (2 x 1.96)). A paired difference that was the same
+        in every pair has no width: its p-value is the sign test's, ``2^(1 - pairs)`` (every
+        pair on the same side of zero), so two games alike are not a certainty."""
         se = (self.high - self.low) / (2 * Z95)
         if se <= 0:
-            return 0.0 if self.diff != 0 else 1.0
+            if self.diff == 0:
+                return 1.0
+            return min(1.0, 2.0 ** (1 - self.pairs)) if self.pairs else 0.0
         return math.erfc(abs(self.diff) / se / math.sqrt(2))
 
     @property
@@ -674,35 +754,58 @@ class Comparison:
     lines: list[Line]
     # How the variant is related to the base (:func:`rulesplay.sim_notes.kinship`).
     kin: Kinship = field(default_factory=lambda: Kinship(VARIANT))
+    # Every seed gave the same game under both rulesets (:meth:`Pairs.identical`).
+    identical: bool = False
+    # How the variant's score, tiebreak and winners rules differ from the base's
+    # (:func:`rulesplay.diff.ranking_changes`): its scores may be another formula.
+    ranking: list[str] = field(default_factory=list)
 
     def verdict(self) -> list[str]:
         """Plain-words findings: a note first when the variant is not a variant of the base;
+        when every seed gave the same game under both, that, and nothing else; otherwise
         one sentence per clear difference, or "no clear difference"; a note when the games
         are too few to show a difference of moderate size; how "clear" is decided."""
         sides = len(self.base.teams) if self.base.teamed else self.base.players
         kin = kinship_note(self.kin, f"{self.base.title} ({self.base.path})",
                            f"{self.variant.title} ({self.variant.path})")
+        ranked = ranking_note(self.ranking)
+        out = [note for note in (kin, ranked) if note]
+        if self.identical:  # (no interval needed: nothing differed on any seed)
+            seeds = counted(self.base.n, "seed")
+            return [*out, f"The variant played exactly the same games as the base on these "
+                          f"{seeds}: every game ended with the same scores and winners, "
+                          "after as many decisions, tricks and "
+                          f"{rounds_words(self.base.tally, self.variant.tally)}. With these "
+                          "bots and seeds, it changes nothing that was measured."]
         found = [_sentence(line, sides) for line in self.lines if line.clear]
         weak = power_note(self.lines, self.base.n) if len(found) < len(self.lines) else None
-        out = [kin] if kin else []
         out += found
         if found and len(found) < len(self.lines):
             out.append("No clear difference in the other measures.")
         if not found:
-            out.append(f"No clear difference: over {self.base.n} games each, " + (
+            out.append(f"No clear difference: over {counted(self.base.n, 'game')} each, " + (
                 "no measure differs clearly, which does not show that the variant changes "
                 "nothing." if weak else "the variant does not measurably change win rates, "
                 "scores, spread, length or ties."))
         if weak:
             out.append(weak)
         out.append(f"(A difference is called clear when it holds at the 5% level after "
-                   f"Holm's correction for the {len(self.lines)} measures compared.)")
+                   f"Holm's correction for the {counted(len(self.lines), 'measure')} "
+                   "compared.)")
         return out
 
     def to_dict(self) -> dict[str, Any]:
+        """Both summaries, the bots by seat, the relation, whether every game came out the
+        same, each measure's difference (an unbounded interval's end as None) and the
+        verdict."""
+        def finite(line: Line) -> dict[str, Any]:
+            return {k: None if isinstance(v, float) and not math.isfinite(v) else v
+                    for k, v in asdict(line).items()}
         return {"base": self.base.summary(), "variant": self.variant.summary(),
-                "relation": self.kin.relation,
-                "differences": [{**asdict(line), "clear": line.clear} for line in self.lines],
+                "bots": [self.base.bots[p] for p in range(self.base.players)],
+                "relation": self.kin.relation, "identical": self.identical,
+                "ranking_changes": self.ranking,
+                "differences": [{**finite(line), "clear": line.clear} for line in self.lines],
                 "verdict": self.verdict()}
 
 
@@ -775,8 +878,11 @@ def compare(base: str, variant: str, n: int, players: int | None = None,
     if n < 1:
         raise ValueError("the number of games must be at least 1")
     from .compose import load_ruleset
+    from .diff import ranking_changes
 
-    kin = kinship(list(load_ruleset(base)[1].sources), list(load_ruleset(variant)[1].sources))
+    (rb, cb), (rv, cv) = load_ruleset(base), load_ruleset(variant)
+    kin = kinship(list(cb.sources), list(cv.sources))
+    ranking = ranking_changes(rb, rv)
     try:
         if backend == "ray":  # (Ray plays one ruleset's games, then the other's)
             c = _compared_on_ray(base, variant, n, players, options, bots, seed, workers,
@@ -786,9 +892,9 @@ def compare(base: str, variant: str, n: int, players: int | None = None,
                                progress, engine, limits)
     except Interrupted as exc:
         if isinstance(exc.partial, Comparison):
-            exc.partial.kin = kin
+            exc.partial.kin, exc.partial.ranking = kin, ranking
         raise
-    c.kin = kin
+    c.kin, c.ranking = kin, ranking
     return c
 
 
@@ -864,31 +970,48 @@ def _compared_on_ray(base: str, variant: str, n: int, players: int | None,
     return _compared(a, b)
 
 
+def _pairs(a: Result, b: Result) -> Pairs:
+    """The running totals of the games of ``a`` (the base) and ``b`` (the variant) paired by
+    seed (both played the same indices)."""
+    pairs = Pairs(a.players, a.tally.sides, b.tally.sides)
+    theirs = {g.index: g for g in b.games}
+    for g in sorted(a.games, key=lambda g: g.index):
+        pairs.add(g, theirs[g.index])
+    return pairs
+
+
 def _compared(a: Result, b: Result) -> Comparison:
-    """The measures of ``b`` (the variant) against ``a`` (the base), same seeds."""
+    """The measures of ``b`` (the variant) against ``a`` (the base), same seeds: each
+    difference with its paired interval (:func:`newcombe_paired`, :func:`paired_t`), since
+    the two games of a seed share their deal and bots' seeds."""
+    pairs = _pairs(a, b)
+    assert pairs.n == a.n == b.n, "compare pairs the games of the same seeds"
     lines: list[Line] = []
     teamed = a.teamed and a.teams == b.teams
+
+    def rate(key: str, label: str, xa: float, xb: float, paired: str) -> None:
+        lines.append(Line(key, label, xa / a.n, xb / b.n,
+                          *newcombe_paired(pairs.measure(paired)), True))
+
+    def mean(key: str, label: str, xa: Moments, xb: Moments, paired: str) -> None:
+        lines.append(Line(key, label, xa.mean(), xb.mean(), *paired_t(pairs.measure(paired)),
+                          False, pairs=pairs.n))
+
     if teamed:  # a team's win is one win: one line per team
         for i, name in enumerate(a.team_names):
-            wa, wb = a.team_wins(i), b.team_wins(i)
-            lines.append(Line(f"team:{i}", f"team {name} win rate", wa / a.n, wb / b.n,
-                              *newcombe(wa, a.n, wb, b.n), True))
+            rate(f"team:{i}", f"team {name} win rate", a.team_wins(i), b.team_wins(i),
+                 f"win:{a.teams[i][0]}")
     for p in range(0 if teamed else a.players):
-        d, lo, hi = newcombe(a.wins(p), a.n, b.wins(p), b.n)
-        lines.append(Line(f"win:{p}", f"seat {p} win rate", a.wins(p) / a.n,
-                          b.wins(p) / b.n, d, lo, hi, True))
-    fa, fb = a.first_player_wins(), b.first_player_wins()
-    lines.append(Line("first", "first player's win rate", fa / a.n, fb / b.n,
-                      *newcombe(fa, a.n, fb, b.n), True))
+        rate(f"win:{p}", f"seat {p} win rate", a.wins(p), b.wins(p), f"win:{p}")
+    rate("first", "first player's win rate", a.first_player_wins(), b.first_player_wins(),
+         "first")
     # Teammates score the same (docs/language/teams.md): one score line per team.
     for i, name in enumerate(a.team_names if teamed else []):
-        sa, sb = a.scores(a.teams[i][0]), b.scores(b.teams[i][0])
-        lines.append(Line(f"tscore:{i}", f"team {name} mean score", sa.mean(), sb.mean(),
-                          *welch(sa, sb), False))
+        seat = a.teams[i][0]
+        mean(f"tscore:{i}", f"team {name} mean score", a.scores(seat), b.scores(seat),
+             f"score:{seat}")
     for p in range(0 if teamed else a.players):
-        sa, sb = a.scores(p), b.scores(p)
-        lines.append(Line(f"score:{p}", f"seat {p} mean score", sa.mean(), sb.mean(),
-                          *welch(sa, sb), False))
+        mean(f"score:{p}", f"seat {p} mean score", a.scores(p), b.scores(p), f"score:{p}")
     for key, label, xa, xb in (
             ("spread", "score spread (best - worst)", a.spreads(), b.spreads()),
             ("decisions", "decisions", a.measure("decisions"), b.measure("decisions")),
@@ -897,9 +1020,7 @@ def _compared(a: Result, b: Result) -> Comparison:
              b.measure("rounds"))):
         if key == "tricks" and len(set(xa.counts) | set(xb.counts)) == 1:
             continue  # a game without tricks: nothing to compare
-        lines.append(Line(key, label, xa.mean(), xb.mean(), *welch(xa, xb), False))
-    ta, tb = a.ties(), b.ties()
-    lines.append(Line("ties", "share of ties", ta / a.n, tb / b.n,
-                      *newcombe(ta, a.n, tb, b.n), True))
+        mean(key, label, xa, xb, key)
+    rate("ties", "share of ties", a.ties(), b.ties(), "ties")
     holm(lines)
-    return Comparison(a, b, lines)
+    return Comparison(a, b, lines, identical=pairs.identical())

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import math
 import os
 import signal
 import sys
@@ -49,9 +50,11 @@ from .cliargs import (
     parse_pairs,
 )
 from .compose import load_ruleset
+from .errors import OptionError
 from .sim import BACKENDS, Comparison, Interrupted, Result, rounds_words
 from .sim import compare as run_compare
 from .sim import simulate as run_simulate
+from .sim_notes import counted
 
 T = TypeVar("T")
 
@@ -94,33 +97,58 @@ def _table_bots(bot: str, seats: dict[int, str], players: int) -> dict[int, str]
     return {p: seats.get(p, bot) for p in range(players)}
 
 
-def _players_of(path: str, options: dict[str, Any], players: int | None) -> int:
-    """``--players``, checked against the ruleset's range before any seat is set up (a huge
-    count would otherwise be a huge table); default the ruleset's usual count."""
+# How errors name the second ruleset of a comparison.
+VARIANT_ROLE = "the variant"
+
+
+def _players_of(path: str, options: dict[str, Any], players: int | None,
+                which: str = "") -> int:
+    """``--players`` and ``--option``, checked against the ruleset before any seat is set
+    up (a huge count would otherwise be a huge table); default the ruleset's usual count.
+
+    Args:
+        path: the ruleset.
+        options: ``--option`` values by name.
+        players: ``--players``, or None.
+        which: how an error names the ruleset (``"the variant"``), when there are two.
+
+    Raises:
+        click.UsageError: a player count or option the ruleset does not allow (a bad
+            command-line value, not a fault of the file: exit 2, as ``run`` does).
+    """
     from .engine.game import load
 
-    game = load(path, options)
-    lo, hi = game.player_range
-    if players is not None and not lo <= players <= hi:
-        raise click.UsageError(f"--players: {game.title} is for {game.player_counts}, "
-                               f"not {players}")
-    return game.usual_players if players is None else players
+    named = f"{which} {Path(path).stem}: " if which else ""
+    try:
+        game = load(path, options)
+        lo, hi = game.player_range
+        if players is not None and not lo <= players <= hi:
+            # (the count is the base's to set: only the variant is named as such)
+            title = f"{game.title} ({which}, {Path(path).stem})" \
+                if which == VARIANT_ROLE else game.title
+            raise click.UsageError(f"--players: {title} is for {game.player_counts}, "
+                                   f"not {players}")
+        n = game.usual_players if players is None else players
+        game.program(n)  # (checks the options' values with this many players)
+    except OptionError as exc:
+        raise click.UsageError(f"{named}{exc.message}") from None
+    return n
 
 
 def _common(f: Any) -> Any:
     for deco in reversed([
         click.option("-n", "--games", "n", type=int, callback=at_least_one, default=1000,
                      show_default=True, help="Number of games."),
-        click.option("--players", type=int, default=None,
+        click.option("--players", "-p", type=int, default=None,
                      help="Number of players (default: the ruleset's usual count)."),
-        click.option("--option", "options", multiple=True, metavar="K=V",
+        click.option("--option", "-o", "options", multiple=True, metavar="K=V",
                      help="Set a ruleset option (repeatable)."),
         click.option("--bot", default="random", show_default=True,
                      help="Bot for every seat not set with --seat (random, greedy, mcts, "
                           "mcts:iterations=500, mcts:seconds=0.5...)."),
         click.option("--seat", "seats", multiple=True, metavar="I=SPEC",
                      help="Bot for one seat, e.g. --seat 0=mcts (repeatable)."),
-        click.option("--seed", type=SEED, default=0, show_default=True,
+        click.option("--seed", "-s", type=SEED, default=0, show_default=True,
                      help="Seed of the run; game i is seeded from (seed, i)."),
         click.option("--workers", type=int, callback=at_least_one, default=None,
                      help="Processes (default: all cores; more than the cores only with "
@@ -148,7 +176,8 @@ def _pct(v: float) -> str:
 def result_tables(r: Result) -> list[Table]:
     """Rich tables for a simulation: teams (with ``teams:``), seats, then game measures."""
     s = r.summary()
-    seats = Table(title=terminal.literal(f"{r.title}: {r.n} games, {r.players} players, "
+    seats = Table(title=terminal.literal(f"{r.title}: {counted(r.n, 'game')}, "
+                                         f"{counted(r.players, 'player')}, "
                                          f"seed {r.seed}"
                                          + (f", options {r.options}" if r.options else ""),
                                          "table.title"))
@@ -188,26 +217,48 @@ def result_tables(r: Result) -> list[Table]:
                        ("rounds", rounds_words(r.tally))):
         game.add_row(f"Length: {words}", f"{s[key]['mean']:.1f}", f"sd {s[key]['sd']:.1f}")
     game.add_row("Time per game", f"{s['seconds_per_game'] * 1000:.1f} ms",
-                 f"{s['games_per_second']:.0f} games/s on {r.workers} worker(s)")
+                 f"{s['games_per_second']:.0f} games/s on "
+                 f"{counted(r.workers, 'worker')}")
     return [*tables, game]
 
 
+def bots_text(bots: dict[int, str]) -> str:
+    """Who played which seat, in few words: ``random in every seat``, or each bot with its
+    seats, ``greedy (seats 0, 2, 3), mcts:iterations=5 (seat 1)``.
+
+    Args:
+        bots: seat -> bot spec, every seat of the table.
+    """
+    seats: dict[str, list[int]] = {}
+    for p in sorted(bots):
+        seats.setdefault(bots[p], []).append(p)
+    if len(seats) == 1:
+        return f"{next(iter(seats))} in every seat"
+    return ", ".join(f"{spec} (seat{'s' if len(ps) > 1 else ''} {', '.join(map(str, ps))})"
+                     for spec, ps in seats.items())
+
+
 def comparison_table(c: Comparison) -> Table:
-    """A rich table: each measure for base and variant, difference and 95% CI."""
+    """A rich table: each measure for base and variant, difference and 95% CI; its title
+    names the two rulesets, the games, players and bots (a last column marks the clear
+    differences, when there are any)."""
     t = Table(title=terminal.literal(
         f"{c.base.title} ({c.base.path}) vs {c.variant.title} ({c.variant.path}): "
-        f"{c.base.n} games each, {c.base.players} players", "table.title"))
-    for col in ("Measure", "Base", "Variant", "Difference", "95% CI", ""):
+        f"{counted(c.base.n, 'game')} each, {counted(c.base.players, 'player')}; bots: "
+        f"{bots_text(c.base.bots)}", "table.title"))
+    marked = any(line.clear for line in c.lines)  # (else the column would be empty)
+    for col in ("Measure", "Base", "Variant", "Difference", "95% CI", *([""] if marked else [])):
         t.add_column(col, justify="left" if col == "Measure" else "right")
     for line in c.lines:
         if line.percent:
             vals = (_pct(line.base), _pct(line.variant), f"{line.diff * 100:+.1f} pt",
                     f"{line.low * 100:+.1f}..{line.high * 100:+.1f}")
         else:
-            vals = (f"{line.base:.2f}", f"{line.variant:.2f}", f"{line.diff:+.2f}",
-                    f"{line.low:+.2f}..{line.high:+.2f}")
-        t.add_row(terminal.literal(line.label), *vals,
-                  Text("clear", style="bold") if line.clear else "")
+            ci = f"{line.low:+.2f}..{line.high:+.2f}" if math.isfinite(line.high - line.low) \
+                else "unknown"  # (one game: no spread to estimate it from)
+            vals = (f"{line.base:.2f}", f"{line.variant:.2f}", f"{line.diff:+.2f}", ci)
+        mark = [Text("clear", style="bold") if line.clear else ""] if marked else []
+        t.add_row(terminal.literal(line.label), *vals, *mark)
     return t
 
 
@@ -262,19 +313,21 @@ def _draw(r: Result, path: str) -> None:
     ax2.set_ylabel("win rate (%) with 95% CI")
     ax2.set_title("Win rate by team" if r.teamed else "Win rate by seat")
     ax2.legend()
-    fig.suptitle(f"{shown(r.title)}: {r.n} games, {r.players} players")
+    fig.suptitle(f"{shown(r.title)}: {counted(r.n, 'game')}, {counted(r.players, 'player')}")
     fig.tight_layout()
     fig.savefig(path, format=Path(path).suffix.lower()[1:])  # never a name of its own
     plt.close(fig)
 
 
 def _table(file: str, options: tuple[str, ...], players: int | None, bot: str,
-           seats: tuple[str, ...]) -> tuple[dict[str, Any], int, dict[int, str]]:
-    """Options, player count and the bot of every seat, from the command's arguments."""
+           seats: tuple[str, ...], which: str = ""
+           ) -> tuple[dict[str, Any], int, dict[int, str]]:
+    """Options, player count and the bot of every seat, from the command's arguments
+    (``which``: how errors name the ruleset, when there are two)."""
     opts = dict(parse_pairs(options, "--option"))
     per_seat = _bots(bot, seats)  # before the ruleset is read
     _warn(file)
-    nplayers = _players_of(file, opts, players)
+    nplayers = _players_of(file, opts, players, which)
     return opts, nplayers, _table_bots(bot, per_seat, nplayers)
 
 
@@ -350,8 +403,9 @@ def compare(base: str, variant: str, n: int, players: int | None, options: tuple
     _check_workers(workers, force)
     check_backend(backend, address, workers)
     budgets = parse_limits(limits)
-    opts, nplayers, bots = _table(base, options, players, bot, seats)
+    opts, nplayers, bots = _table(base, options, players, bot, seats, "the base")
     _warn(variant)
+    _players_of(variant, opts, nplayers, VARIANT_ROLE)
     err = terminal.console(stderr=True, highlight=True)
 
     def play() -> Comparison:
@@ -458,8 +512,8 @@ def _check_workers(workers: int | None, force: bool) -> None:
     """
     cores = os.cpu_count() or 1
     if workers is not None and workers > cores and not force:
-        raise click.UsageError(f"--workers {workers} is more than this machine's {cores} "
-                               f"cores (at most {cores}, or give --force)")
+        raise click.UsageError(f"--workers {workers} is more than this machine's "
+                               f"{counted(cores, 'core')} (at most {cores}, or give --force)")
 
 
 @contextmanager
@@ -479,7 +533,8 @@ def _term_as_interrupt() -> Iterator[None]:
 def _say_stopped(err: Console, exc: Interrupted) -> None:
     """Say that the run stopped, and what the results below cover."""
     if exc.partial is None:
-        err.print(f"Stopped after {exc.done} of {exc.total} games: nothing to report yet.")
+        err.print(f"Stopped after {exc.done} of {counted(exc.total, 'game')}: nothing to "
+                  "report yet.")
     else:
-        err.print(f"Stopped: the results below are of the {exc.done} games (of "
+        err.print(f"Stopped: the results below are of the {counted(exc.done, 'game')} (of "
                   f"{exc.total}) finished by then.")

@@ -13,15 +13,23 @@ as many games halve it.
 
 from __future__ import annotations
 
+import math
 import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
-__all__ = ["Kinship", "Threshold", "kinship", "kinship_note", "power_note", "smallest_clear"]
+__all__ = ["Kinship", "Threshold", "counted", "kinship", "kinship_note", "power_note",
+           "ranking_note", "smallest_clear"]
 
 Z95 = statistics.NormalDist().inv_cdf(0.975)
+
+def counted(n: int, noun: str, plural: str | None = None) -> str:
+    """``n`` and its noun, singular for one: ``1 game``, ``2 games`` (``plural``: when not
+    the noun with an ``s``)."""
+    return f"{n} {noun if n == 1 else plural or noun + 's'}"
+
 
 # Relations of a compared pair (:func:`kinship`).
 SAME, VARIANT, REVERSED, SIBLINGS, UNRELATED = "same", "variant", "reversed", "siblings", \
@@ -87,6 +95,26 @@ def kinship_note(kin: Kinship, base: str, variant: str) -> str | None:
     return None
 
 
+def ranking_note(changes: Sequence[str]) -> str | None:
+    """A sentence on what the measures mean when the variant judges a game's end by other
+    rules (None when it uses the base's).
+
+    Args:
+        changes: the lines of :func:`rulesplay.diff.ranking_changes` (``score: A -> B``,
+            ``tiebreak: ...``, ``winners: ...``).
+    """
+    if not changes:
+        return None
+    said = "; ".join(changes)
+    if any(c.startswith("score:") for c in changes):
+        return (f"Note: the variant computes scores by another rule ({said}), so the score "
+                "measures below (mean scores, spread) compare two different formulas, not "
+                "one score moving; win rates, ties and length remain comparable.")
+    return (f"Note: the variant decides the winners by other rules ({said}): win rates and "
+            "ties below compare who wins under each ruleset's own rules; scores are "
+            "computed alike.")
+
+
 class _Measured(Protocol):
     """A compared measure (:class:`rulesplay.sim.Line`), as far as this module reads it."""
 
@@ -128,7 +156,8 @@ def smallest_clear(lines: Sequence[_Measured], alpha: float = 0.05) -> Threshold
 
     def least(prefixes: tuple[str, ...]) -> float | None:
         bars = [z * (line.high - line.low) / (2 * Z95) for line in lines
-                if line.key.startswith(prefixes) and line.high > line.low]
+                if line.key.startswith(prefixes) and line.high > line.low
+                and math.isfinite(line.high - line.low)]  # (unbounded: no spread known)
         return min(bars) if bars else None
 
     return Threshold(least(("win:", "team:", "first")), least(("score:", "tscore:")))
@@ -156,8 +185,12 @@ def power_note(lines: Sequence[_Measured], n: int, alpha: float = 0.05) -> str |
     bar = smallest_clear(lines, alpha)
     if bar.win is None or bar.win * 100 <= LOW_POWER_POINTS:
         return None
+    each = f"{counted(n, 'game')} each"
+    if bar.win >= 1:  # (a win rate cannot change by more than 100 points)
+        return (f"Too few games to say anything about win rates: no change of a win rate, "
+                f"however large, could be called clear with {each}; run more.")
     score = f", nor a mean score change smaller than about {_about(bar.score)}" \
         if bar.score is not None else ""
-    return (f"Too few games to rule a difference out: {n} games each cannot show a win-rate "
+    return (f"Too few games to rule a difference out: {each} cannot show a win-rate "
             f"change smaller than about {bar.win * 100:.0f} points{score}; run more "
             f"(-n {4 * n} halves these).")

@@ -1,7 +1,9 @@
 """The running totals of a simulation: what ``simulate`` reports, gathered game by game as
 the games finish, so that its memory does not grow with the number of games (``-n
 200000000`` kept a record of about 630 bytes a game). Sums are exact (whole numbers and
-fractions), so the totals do not depend on the order the workers finish in.
+fractions), so the totals do not depend on the order the workers finish in. ``compare``'s
+paired statistics come from :class:`Pairs`, the same kind of totals over the base's and
+the variant's games of each seed.
 """
 
 from __future__ import annotations
@@ -69,10 +71,6 @@ def _sqrt_of_fraction(n: int, m: int) -> float:
         return (root_to_odd(n, m << 2 * q) << q) / 1
     return root_to_odd(n << -2 * q, m) / (1 << -q)
 
-    def distinct(self) -> int:
-        """How many different values came."""
-        return len(self.counts)
-
 
 class Totals:
     """The totals of the games of one simulation (see :class:`~rulesplay.sim.Result`).
@@ -127,3 +125,113 @@ class Totals:
         """``decisions``, ``tricks``, ``rounds`` or ``spread``."""
         found: Moments = getattr(self, name)
         return found
+
+
+class Paired:
+    """Exact running totals of pairs ``(x, y)`` (a base's and a variant's value of one
+    measure in the games of one seed): how many, the sums of ``x``, ``y``, their squares and
+    of ``x * y``. They give the mean and variance of the differences ``y - x`` and the
+    correlation of ``x`` and ``y``, however many pairs came."""
+
+    __slots__ = ("n", "sx", "sy", "sxx", "syy", "sxy")
+
+    def __init__(self) -> None:
+        self.n = 0
+        self.sx: Fraction = Fraction(0)
+        self.sy: Fraction = Fraction(0)
+        self.sxx: Fraction = Fraction(0)
+        self.syy: Fraction = Fraction(0)
+        self.sxy: Fraction = Fraction(0)
+
+    def add(self, x: Fraction | int, y: Fraction | int) -> None:
+        """Count one more pair: the base's value ``x``, the variant's ``y``."""
+        self.n += 1
+        self.sx += x
+        self.sy += y
+        self.sxx += x * x
+        self.syy += y * y
+        self.sxy += x * y
+
+    def mean_difference(self) -> float:
+        """The mean of ``y - x`` (0.0 with no pair)."""
+        return float((self.sy - self.sx) / self.n) if self.n else 0.0
+
+    def difference_variance(self) -> float:
+        """The sample variance of ``y - x`` (0.0 with fewer than two pairs), exact until
+        rounded to a float."""
+        n = self.n
+        if n < 2:
+            return 0.0
+        sdd = self.syy - 2 * self.sxy + self.sxx
+        sd = self.sy - self.sx
+        return float((n * sdd - sd * sd) / (n * (n - 1)))
+
+    def cross(self) -> tuple[Fraction, Fraction]:
+        """``(n * sum xy - sum x * sum y, (n * sum xx - (sum x)^2) * (n * sum yy - (sum y)^2))``:
+        the covariance and the product of the variances of ``x`` and ``y``, each times
+        ``n^2``; for 0/1 values, Newcombe's ``AD - BC`` and ``EFGH`` of the pairs' 2x2
+        table."""
+        n = self.n
+        return (n * self.sxy - self.sx * self.sy,
+                (n * self.sxx - self.sx * self.sx) * (n * self.syy - self.sy * self.sy))
+
+
+class Pairs:
+    """The running totals of a comparison's games paired by seed (see
+    :func:`rulesplay.sim.compare`): per measure, a :class:`Paired`, and how many seeds
+    gave the same game under both rulesets. Memory does not grow with the pairs.
+
+    Args:
+        players: seats.
+        sides: per seat, the index of its side in the base (as :class:`Totals`); a seat
+            wins ``1/k`` of a game that ``k`` sides won.
+        variant_sides: the same in the variant (its teams may differ).
+    """
+
+    def __init__(self, players: int, sides: list[int], variant_sides: list[int]) -> None:
+        self.players, self.sides, self.variant_sides = players, sides, variant_sides
+        self.n = self.same = 0
+        self.measures: dict[str, Paired] = {}
+
+    def _add(self, key: str, x: Fraction | int, y: Fraction | int) -> None:
+        self.measures.setdefault(key, Paired()).add(x, y)
+
+    def add(self, a: GameRecord, b: GameRecord) -> None:
+        """Count the games ``a`` (the base's) and ``b`` (the variant's) of one seed."""
+        self.n += 1
+        self.same += _played_alike(a, b)
+        wa, wb = _win_shares(a, self.sides), _win_shares(b, self.variant_sides)
+        for p in range(self.players):
+            self._add(f"win:{p}", wa[p], wb[p])
+            self._add(f"score:{p}", a.scores[p], b.scores[p])
+        self._add("first", wa[a.first], wb[b.first])
+        self._add("spread", max(a.scores) - min(a.scores), max(b.scores) - min(b.scores))
+        for name in ("decisions", "tricks", "rounds"):
+            self._add(name, getattr(a, name), getattr(b, name))
+        self._add("ties", int(a.outcome == "tie"), int(b.outcome == "tie"))
+
+    def measure(self, key: str) -> Paired:
+        """The pairs of one measure: ``win:P`` (seat ``P``'s share of the win: with teams,
+        its team's), ``score:P``, ``first`` (the first decider's share), ``spread``,
+        ``decisions``, ``tricks``, ``rounds`` or ``ties`` (1 for a tie)."""
+        return self.measures.setdefault(key, Paired())
+
+    def identical(self) -> bool:
+        """Whether every seed gave the same game under both rulesets (scores, winners,
+        who decided first, how it ended, decisions, tricks and rounds), with one seed at
+        least."""
+        return self.n > 0 and self.same == self.n
+
+
+def _win_shares(g: GameRecord, sides: list[int]) -> list[Fraction]:
+    """Per seat, its share of game ``g``'s win: ``1/k`` when its side is one of the ``k``
+    winning sides, else 0."""
+    won = {sides[w] for w in g.winners}
+    share = Fraction(1, len(won)) if won else Fraction(0)
+    return [share if side in won else Fraction(0) for side in sides]
+
+
+def _played_alike(a: GameRecord, b: GameRecord) -> bool:
+    """The two games of a seed measured the same in everything a comparison looks at."""
+    return (a.scores, a.winners, a.first, a.outcome, a.decisions, a.tricks, a.rounds) == \
+        (b.scores, b.winners, b.first, b.outcome, b.decisions, b.tricks, b.rounds)

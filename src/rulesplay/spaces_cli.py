@@ -14,15 +14,16 @@ from .encode.actions import ActionSpace, SpaceError
 from .encode.describe import describe
 from .encode.layout import Layout
 from .engine.game import load
+from .errors import OptionError
 
 __all__ = ["spaces"]
 
 
 @click.command()
 @click.argument("file", type=click.Path(dir_okay=False))
-@click.option("--players", type=int, default=None,
+@click.option("--players", "-p", type=int, default=None,
               help="Number of players (default: the ruleset's usual count).")
-@click.option("--option", "options", multiple=True, metavar="K=V",
+@click.option("--option", "-o", "options", multiple=True, metavar="K=V",
               help="Set a ruleset option (repeatable).")
 @click.option("--examples", type=click.IntRange(0, 100), default=3, show_default=True,
               help="Action ids shown per decision.")
@@ -34,13 +35,16 @@ def spaces(file: str, players: int | None, options: tuple[str, ...], examples: i
     action id the ruleset can produce; a large choice of several cards is chosen card by
     card, ending with 'done'. See docs/adapters.md.
     """
-    game = load(file, dict(parse_pairs(options, "--option")))
-    lo, hi = game.player_range
-    if players is not None and not lo <= players <= hi:
-        raise click.UsageError(f"--players: {game.title} is for {lo} to {hi} players, "
-                               f"not {players}")
-    n = game.usual_players if players is None else players
-    prog = game.program(n)
+    try:  # a bad --option is the command line's fault, not the file's: exit 2, as run
+        game = load(file, dict(parse_pairs(options, "--option")))
+        lo, hi = game.player_range
+        if players is not None and not lo <= players <= hi:
+            raise click.UsageError(f"--players: {game.title} is for {lo} to {hi} players, "
+                                   f"not {players}")
+        n = game.usual_players if players is None else players
+        prog = game.program(n)
+    except OptionError as exc:
+        raise click.UsageError(exc.message) from None
     try:
         actions = ActionSpace(prog)
     except SpaceError as exc:

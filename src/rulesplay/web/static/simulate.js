@@ -181,7 +181,9 @@ function showComparison(c) {
   box.append(table(["Measure", "Base", "Variant", "Difference", "95% CI", "", ""],
                    c.differences.map((d) => [d.label, fmt(d, d.base), fmt(d, d.variant),
                                              fmt(d, d.diff, true),
-                                             fmt(d, d.low, true) + ".." + fmt(d, d.high, true),
+                                             // (null ends: one game, no spread to bound it)
+                                             d.low === null ? "\u2013"
+                                               : fmt(d, d.low, true) + ".." + fmt(d, d.high, true),
                                              interval(d), d.clear ? "clear" : ""])));
   const both = el("div", "pair");
   both.append(showResult(c.base, `${w("base")}: ${c.base.ruleset}`),
