@@ -18,6 +18,7 @@ from rich.table import Table
 from . import terminal
 from .engine.game import Game, load
 from .errors import RulesError
+from .outfiles import OutputRefused, write_atomic
 from .shipped import is_name
 from .show import expr_text, quote
 
@@ -242,7 +243,10 @@ def fmt_(files: tuple[str, ...], check: bool, write: bool) -> None:
                 unformatted.append(path)
         elif write:
             if tidy != text:
-                Path(path).write_text(tidy, encoding="utf-8")
+                try:  # the same guard as every other file rulesplay writes: never a link
+                    write_atomic(path, tidy, "the formatted ruleset", ruleset=True)
+                except OutputRefused as exc:
+                    raise click.ClickException(str(exc)) from None
                 click.echo(terminal.clean(f"formatted {path}"), err=True)
         else:
             click.echo(tidy, nl=False)

@@ -31,6 +31,7 @@ from .cliargs import (
     ENGINE_OPTION,
     LIMIT_OPTION,
     SEED,
+    check_output,
     claim_output,
     echo_warnings,
     parse_limits,
@@ -543,6 +544,8 @@ def validate(files: tuple[str, ...]) -> None:
 def compile_(file: str, as_json: bool, as_python: bool, players: int | None) -> None:
     """Parse and check FILE; print its IR as JSON (--json), its compiled code (--python)
     or a short summary."""
+    if as_json and as_python:
+        raise click.UsageError("--json and --python: choose one")
     if players is not None and not as_python:  # it would change nothing: say so
         raise click.UsageError("--players goes with --python (the code compiled for that "
                                "many players)")
@@ -607,27 +610,66 @@ def list_(folder: str | None) -> None:
 
 
 # ---------------------------------------------------------------- graph / options
+# What graph writes, by the ending of an --output file.
+GRAPH_ENDINGS = {".mmd": "mermaid", ".mermaid": "mermaid", ".dot": "dot", ".gv": "dot",
+                 ".svg": "svg", ".png": "png"}
+
+
+def _graph_format(fmt: str | None, out: str | None) -> str:
+    """The format graph writes: --format, else the ending of --output, else Mermaid.
+
+    Raises:
+        click.UsageError: --output ends in no ending graph writes, or in another format's.
+    """
+    if out is None:
+        return fmt or "mermaid"
+    ending = Path(out).suffix.lower()
+    named = GRAPH_ENDINGS.get(ending)
+    allowed = ", ".join(GRAPH_ENDINGS)
+    if fmt is None and named is None:
+        raise click.UsageError(f"--output {out}: graph writes files ending in {allowed}; "
+                               "give one of them, or --format")
+    if fmt is not None and named is not None and named != fmt:
+        raise click.UsageError(f"--output {out} is a {named} file but --format is {fmt}; "
+                               "choose one")
+    return fmt or named or "mermaid"
+
+
 @main.command()
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--format", "fmt", type=click.Choice(["mermaid", "dot", "svg", "png"]),
-              default="mermaid", show_default=True,
+              default=None,
               help="Mermaid flowchart or Graphviz DOT (text), or an SVG/PNG picture drawn by "
-                   "Graphviz's 'dot' (installed separately).")
+                   "Graphviz's 'dot' (installed separately). Default: by the ending of "
+                   "--output (.mmd, .dot/.gv, .svg, .png), else mermaid.")
 @click.option("--output", "-o", "out", type=click.Path(dir_okay=False), default=None,
-              help="The picture's file (svg/png); default: FILE's name with the format's "
-                   "ending, in the current folder, numbered when taken.")
+              help="The file to write (text formats are printed without it); default for "
+                   "svg/png: FILE's name with the format's ending, in the current folder, "
+                   "numbered when taken.")
+@click.option("--force", is_flag=True,
+              help="Replace an existing --output file (a ruleset file or a symbolic link is "
+                   "never replaced).")
 @click.option("--lang", default=None, metavar="CODE", help="Language of the phase labels.")
-def graph(file: str, fmt: str, out: str | None, lang: str | None) -> None:
+def graph(file: str, fmt: str | None, out: str | None, force: bool, lang: str | None) -> None:
     """Print the phase graph of FILE: phases and the conditions of their 'next' steps; or
-    draw it (--format svg|png)."""
-    game = load(file)
+    write it to a file (--output), or draw it (--format svg|png)."""
+    if out is not None:  # before Graphviz is asked, and before the ending is looked at
+        check_output(out, "--output", "the graph", force)
+    fmt = _graph_format(fmt, out)
+    game = _load_game(file, {}, _lang(lang))
     if fmt in ("svg", "png"):
         target = Path(out) if out else fresh_name(Path(Path(file).name), f".{fmt}")
-        graphs.render_picture(graphs.to_dot(game.ruleset, _lang(lang)), fmt, target)
+        graphs.render_picture(graphs.to_dot(game.ruleset, game.lang), fmt, target)
         click.echo(terminal.clean(f"wrote {target}"))
         return
     render: Callable[..., str] = graphs.to_mermaid if fmt == "mermaid" else graphs.to_dot
-    click.echo(terminal.clean(render(game.ruleset, _lang(lang))), nl=False)
+    text = render(game.ruleset, game.lang)
+    if out is None:
+        click.echo(terminal.clean(text), nl=False)
+        return
+    with _open_output(out, "the graph", True) as fh:  # (checked above)
+        fh.write(text)
+    click.echo(terminal.clean(f"wrote {out}"))
 
 
 @main.command()

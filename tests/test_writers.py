@@ -1,0 +1,136 @@
+"""Every file rulesplay writes goes through one guard (:mod:`rulesplay.outfiles`): a ruleset,
+a symbolic link or an existing file is never replaced without --force (from a fresh user
+review: ``graph --format svg -o victim.rules`` overwrote a ruleset, ``-o link.svg`` wrote
+through the link, and graph had no --force)."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+from rulesplay.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+SRC = ROOT / "src" / "rulesplay"
+
+
+def _cli(cwd: Path, *args: str) -> Result:
+    old = os.getcwd()
+    os.chdir(cwd)
+    try:
+        return CliRunner().invoke(main, list(args))
+    finally:
+        os.chdir(old)
+
+
+@pytest.fixture
+def folder(tmp_path: Path) -> Path:
+    shutil.copy(ROOT / "rulesets" / "card_hunt.rules", tmp_path / "victim.rules")
+    (tmp_path / "existing.svg").write_text("keep\n", encoding="utf-8")
+    (tmp_path / "link.svg").symlink_to(tmp_path / "existing.svg")
+    (tmp_path / "existing.mmd").write_text("keep\n", encoding="utf-8")
+    return tmp_path
+
+
+@pytest.mark.parametrize("target, says", [
+    ("victim.rules", "will not write the graph to victim.rules: it is a ruleset file"),
+    ("link.svg", "will not write the graph to link.svg: it is a symbolic link"),
+    ("existing.svg", "existing.svg already exists; give --force"),
+    ("existing.mmd", "existing.mmd already exists; give --force"),
+])
+@pytest.mark.parametrize("fmt", [[], ["--format", "svg"]])
+def test_graph_never_loses_a_file(folder: Path, target: str, says: str,
+                                  fmt: list[str]) -> None:
+    if fmt and target.endswith(".mmd"):
+        return  # (another format than the file's: refused for that)
+    before = {p.name: p.read_bytes() for p in folder.iterdir()}
+    result = _cli(folder, "graph", "card_hunt", *fmt, "-o", target)
+    assert result.exit_code == 1, result.output
+    assert says in " ".join(result.output.split())
+    assert {p.name: p.read_bytes() for p in folder.iterdir()} == before
+    assert (folder / "link.svg").is_symlink()
+
+
+def test_graph_force_replaces_a_plain_file_only(folder: Path) -> None:
+    result = _cli(folder, "graph", "card_hunt", "-o", "existing.mmd", "--force")
+    assert result.exit_code == 0, result.output
+    assert (folder / "existing.mmd").read_text(encoding="utf-8").startswith("flowchart TD")
+    result = _cli(folder, "graph", "card_hunt", "-o", "victim.rules", "--format", "dot",
+                  "--force")
+    assert result.exit_code == 1 and "it is a ruleset file" in result.output
+    assert (folder / "victim.rules").read_text(encoding="utf-8").startswith("#") or \
+        "game" in (folder / "victim.rules").read_text(encoding="utf-8")
+
+
+def test_fmt_write_never_writes_through_a_link(tmp_path: Path) -> None:
+    real = tmp_path / "real.rules"
+    real.write_text(ROOT.joinpath("rulesets", "card_hunt.rules").read_text(encoding="utf-8")
+                    + "\n\n\n", encoding="utf-8")  # not in canonical layout
+    (tmp_path / "link.rules").symlink_to(real)
+    before = real.read_bytes()
+    result = _cli(tmp_path, "fmt", "--write", "link.rules")
+    assert result.exit_code == 1 and "it is a symbolic link" in result.output
+    assert real.read_bytes() == before
+    os.chmod(real, 0o644)
+    result = _cli(tmp_path, "fmt", "--write", "real.rules")  # its purpose: kept
+    assert result.exit_code == 0, result.output
+    assert real.read_bytes() != before and (real.stat().st_mode & 0o777) == 0o644
+
+
+# Every place in src/ that opens a file for writing, and the guard it goes through. A new
+# writer fails here until it is listed with its guard (so no command can write unchecked).
+WRITERS = {
+    ("cli.py", 'open(path, "w"'): "_open_output: claim_output",
+    ("authoring_cli.py", 'path.open("x"'): "new: never replaces (O_EXCL)",
+    ("outfiles.py", 'os.fdopen(fd, "w"'): "write_atomic: check_target",
+    ("sweep_cli.py", 'open(path, "w"'): "--out: check_output before any game",
+    ("sweep_cli.py", "fig.savefig("): "--plot: check_output before any game",
+    ("sim_cli.py", "fig.savefig("): "--plot: check_output before any game",
+    ("graph.py", '"-o", str(target)'): "graph: check_output or fresh_name",
+    ("web/simulation_page.py", ".write_text("): "a temporary folder of its own",
+}
+WRITES = re.compile(r'open\([^)]*"[wxa]b?"|\.write_text\(|\.write_bytes\(|savefig\(|'
+                    r'"-o", str\(')
+
+
+def test_every_writer_in_src_is_guarded() -> None:
+    found = set()
+    for path in SRC.rglob("*.py"):
+        if "engine" in path.parts:
+            continue
+        rel = path.relative_to(SRC).as_posix()
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if WRITES.search(line):
+                known = [k for k in WRITERS if k[0] == rel and k[1] in line]
+                assert known, f"{rel}: an unlisted writer: {line.strip()}"
+                found.update(known)
+    assert found == set(WRITERS)
+
+
+def test_graph_takes_its_format_from_the_output_file(tmp_path: Path) -> None:
+    result = _cli(tmp_path, "graph", "card_hunt", "-o", "g.dot")
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "g.dot").read_text(encoding="utf-8").startswith("digraph")
+    assert "digraph" not in result.output
+    result = _cli(tmp_path, "graph", "card_hunt", "-o", "g.txt")
+    assert result.exit_code == 2 and ".mmd, .mermaid, .dot, .gv, .svg, .png" in result.output
+    result = _cli(tmp_path, "graph", "card_hunt", "-o", "g.svg", "--format", "png")
+    assert result.exit_code == 2 and "choose one" in result.output
+    assert not (tmp_path / "g.svg").exists() and not (tmp_path / "g.txt").exists()
+
+
+def test_graph_refuses_a_language_the_game_has_not() -> None:
+    result = CliRunner().invoke(main, ["graph", "bargain_hunter", "--lang", "xx"])
+    assert result.exit_code == 2 and "no 'xx' labels; languages: en, ja" in result.output
+    result = CliRunner().invoke(main, ["graph", "bargain_hunter", "--lang", "ja"])
+    assert result.exit_code == 0 and "flowchart" in result.output
+
+
+def test_compile_json_and_python_choose_one() -> None:
+    result = CliRunner().invoke(main, ["compile", "card_hunt", "--json", "--python"])
+    assert result.exit_code == 2 and "--json and --python: choose one" in result.output
