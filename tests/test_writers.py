@@ -134,3 +134,28 @@ def test_graph_refuses_a_language_the_game_has_not() -> None:
 def test_compile_json_and_python_choose_one() -> None:
     result = CliRunner().invoke(main, ["compile", "card_hunt", "--json", "--python"])
     assert result.exit_code == 2 and "--json and --python: choose one" in result.output
+
+
+# ---------------------------------------------------------------- other faults of the review
+@pytest.mark.parametrize("given", [None, "rulesets", "./rulesets/", "sub/../rulesets"])
+def test_every_name_list_prints_runs(tmp_path: Path, given: str | None) -> None:
+    """`list` prints names `run` takes, whatever folder it read (./rulesets by default)."""
+    (tmp_path / "rulesets" / "house").mkdir(parents=True)
+    (tmp_path / "sub").mkdir()
+    shutil.copy(ROOT / "rulesets" / "card_hunt.rules", tmp_path / "rulesets" / "harsh.rules")
+    shutil.copy(ROOT / "rulesets" / "card_hunt.rules", tmp_path / "rulesets" / "house" / "x.rules")
+    listed = _cli(tmp_path, "list", *([given] if given else []))
+    assert listed.exit_code == 0, listed.output
+    names = [line.split(": ", 1)[0] for line in listed.output.splitlines()
+             if not line.startswith(" ")]
+    assert len(names) == 2
+    for name in names:
+        result = _cli(tmp_path, "run", name, "--seed", "1", "-q")
+        assert result.exit_code == 0, (name, result.output)
+
+
+def test_cards_prints_values_as_the_language_writes_them() -> None:
+    result = CliRunner().invoke(main, ["cards", "bargain_quest"])
+    assert result.exit_code == 0, result.output
+    assert "adventure false" in result.output and "adventure true" in result.output
+    assert not re.search(r"\b(True|False|None)\b", result.output)

@@ -18,6 +18,7 @@ from rich.table import Table
 from . import terminal
 from .engine.game import Game, load
 from .errors import RulesError
+from .option_table import value_shown
 from .outfiles import OutputRefused, write_atomic
 from .shipped import is_name
 from .show import expr_text, quote
@@ -190,12 +191,17 @@ def cards(file: str, players: int | None, as_json: bool) -> None:
     for col in ("card", "kind", "attributes", "copies", "ability")[:5 if abilities else 4]:
         table.add_column(col, overflow="fold", justify="right" if col == "copies" else "left")
     for r in rows:
-        attrs = ", ".join(f"{k} {'/'.join(map(str, v)) if isinstance(v, list) else v}"
-                          for k, v in r["attributes"].items() if v is not None)
+        attrs = ", ".join(f"{k} {_attribute_text(v)}" for k, v in r["attributes"].items()
+                          if v is not None)
         cells = [terminal.literal(r["label"]), r["kind"], terminal.literal(attrs),
                  str(r["copies"]), terminal.literal("\n".join(r["abilities"]))]
         table.add_row(*cells[:5 if abilities else 4])
     terminal.console(soft_wrap=False).print(table)
+
+
+def _attribute_text(value: Any) -> str:
+    """A card attribute as the language writes it (``true``/``false``, a set as a/b)."""
+    return "/".join(map(value_shown, value)) if isinstance(value, list) else value_shown(value)
 
 
 def deck_rows(game: Any, players: int) -> list[dict[str, Any]]:

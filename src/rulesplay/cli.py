@@ -573,7 +573,8 @@ def compile_(file: str, as_json: bool, as_python: bool, players: int | None) -> 
 def list_(folder: str | None) -> None:
     """List the rulesets in FOLDER and its subfolders: game, players, and what the game is
     about (a variant: the file it extends). Without FOLDER: ./rulesets, else the games that
-    come with rulesplay, by the names 'rulesplay run NAME' takes."""
+    come with rulesplay. Each is named as 'rulesplay run' takes it: a file's path, or a
+    shipped game's name."""
     if folder is None:
         here = Path("rulesets")
         root = here if here.is_dir() else shipped_root()
@@ -589,9 +590,9 @@ def list_(folder: str | None) -> None:
     if not paths:
         raise click.UsageError(f"no .rules files in {root}")
     failed = 0
-    for path in paths:
-        name = path.relative_to(root).as_posix()
-        name = name.removesuffix(".rules") if by_name else name
+    for path in paths:  # each name as 'run' takes it: a shipped name, or the file's path
+        name = path.relative_to(root).as_posix().removesuffix(".rules") if by_name \
+            else path.as_posix()
         try:
             game = load(str(path))
         except RulesError as exc:
