@@ -159,3 +159,23 @@ def test_cards_prints_values_as_the_language_writes_them() -> None:
     assert result.exit_code == 0, result.output
     assert "adventure false" in result.output and "adventure true" in result.output
     assert not re.search(r"\b(True|False|None)\b", result.output)
+
+
+@pytest.mark.parametrize("args, says", [
+    (["--seat", "0=humna"], "unknown bot 'humna' (did you mean 'human'?); available: "
+                            "random, greedy, mcts, human"),
+    (["--bot", "gredy"], "unknown bot 'gredy' (did you mean 'greedy'?)"),
+    (["--bot", "mcts:"], "bot 'mcts:': nothing follows ':'"),
+    (["--seat", "1=random:"], "'random' takes no parameters: leave the ':' out"),
+    (["--bot", "mcts:iterations=2,,c=1"], "an empty parameter between commas"),
+])
+def test_bot_specs_are_told_what_is_allowed(args: list[str], says: str) -> None:
+    result = CliRunner().invoke(main, ["run", "card_hunt", "-q", "--seed", "1", *args])
+    assert result.exit_code == 2 and says in " ".join(result.output.split()), result.output
+
+
+def test_a_bot_only_list_does_not_offer_human() -> None:
+    result = CliRunner().invoke(main, ["simulate", "card_hunt", "-n", "2", "--workers", "1",
+                                       "--bot", "humna"])
+    assert result.exit_code == 2 and "available: random, greedy, mcts" in result.output
+    assert "human" not in result.output.replace("humna", "")

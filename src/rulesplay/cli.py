@@ -25,7 +25,7 @@ from rich.table import Table
 
 from . import gamelog, terminal
 from . import graph as graphs
-from .agents import Agent, specs_help
+from .agents import Agent, parse_spec, specs_help
 from .agents import make_agent as agent_from_spec
 from .cliargs import (
     ENGINE_OPTION,
@@ -212,7 +212,12 @@ def run(file: str, players: int | None, seed: int | None, options: tuple[str, ..
     for key, name in parse_pairs(seats, "--seat"):
         if not (key.isascii() and key.isdigit() and len(key) < 6) or int(key) >= n:
             raise click.UsageError(f"--seat {key[:20]}={name}: seats are 0 to {n - 1}")
-        bots[int(key)] = HUMAN if name.lower() == HUMAN else name
+        if name.strip().lower() != HUMAN:
+            try:  # checked here so that the message offers 'human' too
+                parse_spec(name, others=(HUMAN,))
+            except ValueError as exc:
+                raise click.UsageError(f"--seat {key}={name}: {exc}") from None
+        bots[int(key)] = HUMAN if name.strip().lower() == HUMAN else name
     humans = sorted(s for s, name in bots.items() if name == HUMAN)
     for given, option in ((save_path is not None, "--save"), (ask_forced, "--ask-forced")):
         if given and not humans:  # (said, not silently ignored)
