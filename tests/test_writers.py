@@ -179,3 +179,25 @@ def test_a_bot_only_list_does_not_offer_human() -> None:
                                        "--bot", "humna"])
     assert result.exit_code == 2 and "available: random, greedy, mcts" in result.output
     assert "human" not in result.output.replace("humna", "")
+
+
+def test_save_at_the_prompt_says_what_the_player_can_do(tmp_path: Path) -> None:
+    """No '--force' mid-game: the in-game command to use instead."""
+    taken = tmp_path / "t.csv"
+    taken.write_text("keep\n", encoding="utf-8")
+    result = _cli_input(tmp_path, "save t.csv\nquit\nn\n")
+    said = " ".join(result.output.split())
+    assert "t.csv already exists and is kept: save under another name with 'save FILE'" \
+        in said, said
+    assert "--force" not in said
+    assert taken.read_text(encoding="utf-8") == "keep\n"
+
+
+def _cli_input(cwd: Path, answers: str) -> Result:
+    old = os.getcwd()
+    os.chdir(cwd)
+    try:
+        return CliRunner().invoke(main, ["run", "card_hunt", "--seed", "1", "--seat",
+                                         "0=human", "--save", "g.save.json"], input=answers)
+    finally:
+        os.chdir(old)

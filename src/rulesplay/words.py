@@ -107,6 +107,11 @@ PHRASES: dict[str, dict[str, str]] = {
         "last_tricks": "Last tricks",
         "won_by": "{seat} won with",
         "saved": "Saved to {path}. Continue later with: rulesplay resume {arg}",
+        "save_kept": "{path} already exists and is kept: save under another name with "
+                     "'save FILE'.",
+        "save_kept_ask": "{path} already exists and is kept: save under another name with "
+                         "'save FILE' (at a terminal, 'save {arg}' asks whether to replace "
+                         "it).",
         "quit_save": "Save the game to {path} before leaving? [Y/n] ",
         "quit_cancel": "Not quitting (answer y or n next time). Back to the game.",
         "pass_to": "{seat}'s turn. Pass the keyboard to {seat}, then press Enter.",
@@ -214,6 +219,9 @@ PHRASES: dict[str, dict[str, str]] = {
         "last_tricks": "最近のトリック",
         "won_by": "{seat}の勝ち:",
         "saved": "{path} に保存しました。続きは: rulesplay resume {arg}",
+        "save_kept": "{path} は既にあるので残しました。別の名前に保存するには 'save FILE'。",
+        "save_kept_ask": "{path} は既にあるので残しました。別の名前に保存するには 'save FILE'"
+                         "（端末からなら 'save {arg}' で置き換えるか確かめます）。",
         "quit_save": "やめる前に {path} に保存しますか？ [Y/n] ",
         "quit_cancel": "やめません（y か n で答えてください）。ゲームに戻ります。",
         "pass_to": "{seat}の番です。{seat}に交代して Enter を押してください。",
