@@ -201,3 +201,41 @@ def _cli_input(cwd: Path, answers: str) -> Result:
                                          "0=human", "--save", "g.save.json"], input=answers)
     finally:
         os.chdir(old)
+
+
+@pytest.fixture(scope="module")
+def three_kinds(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A ruleset, a save and a log, named as a person might (the save as play/mine.json)."""
+    here = tmp_path_factory.mktemp("kinds")
+    shutil.copy(ROOT / "rulesets" / "card_hunt.rules", here / "house.rules")
+    assert _cli(here, "run", "house.rules", "--seed", "3", "-q", "--log", "g.jsonl",
+                ).exit_code == 0
+    old = os.getcwd()
+    os.chdir(here)
+    try:
+        CliRunner().invoke(main, ["run", "house.rules", "--seed", "3", "--seat", "0=human",
+                                  "--save", "mine.json"], input="quit\ny\n")
+    finally:
+        os.chdir(old)
+    assert (here / "mine.json").exists()
+    return here
+
+
+@pytest.mark.parametrize("args, says", [
+    (["run", "mine.json"], "mine.json is a saved game, not a ruleset: continue it with: "
+                           "rulesplay resume mine.json"),
+    (["validate", "g.jsonl"], "g.jsonl is a game log, not a ruleset: check it with: "
+                              "rulesplay replay g.jsonl"),
+    (["simulate", "mine.json", "-n", "2"], "mine.json is a saved game, not a ruleset"),
+    (["replay", "house.rules"], "house.rules is a ruleset, not a game log: play it with: "
+                                "rulesplay run house.rules"),
+    (["replay", "mine.json"], "mine.json is a saved game, not a game log: continue it with: "
+                              "rulesplay resume mine.json"),
+    (["resume", "house.rules"], "it is a ruleset: play it with 'rulesplay run'"),
+    (["resume", "g.jsonl"], "it is a game log: replay it with 'rulesplay replay'"),
+])
+def test_each_reader_names_the_command_for_another_kind_of_file(
+        three_kinds: Path, args: list[str], says: str) -> None:
+    result = _cli(three_kinds, *args)
+    assert result.exit_code == 1 and says in " ".join(result.output.split()), result.output
+    assert "expected one of" not in result.output and "not an event" not in result.output

@@ -30,12 +30,13 @@ from .engine.game import load_bundle
 from .engine.state import State
 from .errors import IllegalActionError, RulesError, damage
 from .events import Event
+from .filekinds import SAVE_MARK
 from .human import CardBook, HumanSeat, QuitRequest, SaveRequest, SeatNarrator, SeatView
 from .narrate import score_table, winner_line
 from .outfiles import OutputRefused, claim, write_atomic
 from .words import tr
 
-SESSION_MARK = "rulesplay-session"
+SESSION_MARK = SAVE_MARK  # (one mark, which every command that reads files knows)
 SESSION_VERSION = 6  # 2: no log path or log size, events rebuilt by replay; 3: engine;
 # 4: the state's format 4 (phase entries, the run's limits); 5: the state's format 5;
 # 6: the state's format 6 (zones revealed, who each zone's 'seen by' adds)
