@@ -216,7 +216,7 @@ def run(file: str, players: int | None, seed: int | None, options: tuple[str, ..
             try:  # checked here so that the message offers 'human' too
                 parse_spec(name, others=(HUMAN,))
             except ValueError as exc:
-                raise click.UsageError(f"--seat {key}={name}: {exc}") from None
+                raise click.UsageError(f"--bot/--seat: {exc}") from None
         bots[int(key)] = HUMAN if name.strip().lower() == HUMAN else name
     humans = sorted(s for s, name in bots.items() if name == HUMAN)
     for given, option in ((save_path is not None, "--save"), (ask_forced, "--ask-forced")):
