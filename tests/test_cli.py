@@ -46,9 +46,9 @@ def test_run_is_repeatable_from_its_seed_and_default_seed_is_printed() -> None:
     a = cli("run", BH, "--seed", "11", *SHORT).output
     b = cli("run", BH, "--seed", "11", *SHORT).output
     assert a == b
-    free = cli("run", BH, "--quiet", *SHORT)
+    free = cli("run", BH, *SHORT)
     assert free.exit_code == 0
-    assert "repeat this game with --seed" in free.output
+    assert "repeat this game: rulesplay run" in free.output
 
 
 def test_run_defaults_to_the_minimum_player_count() -> None:

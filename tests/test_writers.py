@@ -239,3 +239,28 @@ def test_each_reader_names_the_command_for_another_kind_of_file(
     result = _cli(three_kinds, *args)
     assert result.exit_code == 1 and says in " ".join(result.output.split()), result.output
     assert "expected one of" not in result.output and "not an event" not in result.output
+
+
+def test_run_prints_a_whole_command_that_repeats_the_game() -> None:
+    import shlex
+    given = ["bargain_hunter", "-o", "rounds=1", "--lang", "ja", "-p", "3", "--bot", "greedy",
+             "--seat", "1=mcts:iterations=3"]
+    first = CliRunner().invoke(main, ["run", *given])
+    assert first.exit_code == 0, first.output
+    line = next(x for x in first.output.splitlines() if "rulesplay run" in x)
+    command = shlex.split(line.split(": ", 1)[1])
+    assert command[:2] == ["rulesplay", "run"]
+    again = CliRunner().invoke(main, command[1:])
+    assert again.exit_code == 0
+    # the same game: every line after the header (which the repeat does not need)
+    assert again.output.splitlines()[1:] == first.output.splitlines()[2:]
+    quiet = CliRunner().invoke(main, ["run", *given, "-q"])
+    assert quiet.exit_code == 0 and "rulesplay run" not in quiet.output  # -q: the table only
+    assert again.output.splitlines()[0] == first.output.splitlines()[0]
+
+
+def test_a_bot_on_the_clock_says_the_game_cannot_be_repeated() -> None:
+    result = CliRunner().invoke(main, ["run", "card_hunt", "--bot", "mcts:seconds=0.001"])
+    assert result.exit_code == 0, result.output
+    said = " ".join(result.output.split())
+    assert "cannot be repeated from its seed" in said and "rulesplay run" not in said

@@ -167,7 +167,8 @@ def _new_state(game: Game, players: int | None, seed: int) -> State:
               help="The --log holds only what seat N may know (no seed, others' hidden cards "
                    "as ?): a log to share during the game. Without it the log holds every "
                    "hand.")
-@click.option("--quiet", "-q", is_flag=True, help="Print only the final score table.")
+@click.option("--quiet", "-q", is_flag=True, help="Print only the final score table (give "
+              "--seed to be able to repeat the game).")
 @click.option("--lang", default=None, metavar="CODE",
               help="Language of the account: en (default) or ja.")
 @click.option("--bot", default="random", show_default=True, metavar="NAME",
@@ -194,8 +195,9 @@ def run(file: str, players: int | None, seed: int | None, options: tuple[str, ..
     """Play a complete game of FILE and print what happens.
 
     With bots only, the account shows each phase, every decision, trick winners and where
-    cards went, then the final score table. The same --seed (and options) always gives the
-    same game. With --seat N=human you play seat N at the terminal against the bots: each
+    cards went, then the final score table. The same --seed, options and bots always give
+    the same game (a game without --seed says how to repeat it), unless a bot moves by the
+    clock (mcts:seconds=...; iterations= repeats). With --seat N=human you play seat N at the terminal against the bots: each
     turn shows what your seat may see and the numbered choices; 'save' (or Ctrl-C) keeps the
     game for 'rulesplay resume'.
     """
@@ -251,10 +253,11 @@ def run(file: str, players: int | None, seed: int | None, options: tuple[str, ..
         teams = teams_line(state.program)
         if teams is not None:
             console.print(terminal.literal(teams))
-        if random_seed:
-            console.print(tr(lang, "repeat", seed=seed), style="dim")
-    elif random_seed:
-        click.echo(tr(lang, "repeat", seed=seed), err=True)
+        if any(getattr(a, "seconds", 0) for a in agents.values()):  # no seed repeats it
+            console.print(tr(lang, "unrepeatable"), style="dim")
+        elif random_seed:
+            console.print(terminal.literal(tr(lang, "repeat", command=_repeat_command(
+                click.get_current_context(), seed))), style="dim")
     log_header = gamelog.header(file, game.option_values, n, seed, lang, bots, game.bundle,
                                 game.limits)
     writer: gamelog.LogWriter | None = None
@@ -297,6 +300,20 @@ def run(file: str, players: int | None, seed: int | None, options: tuple[str, ..
         console.print()
     console.print(score_table(state))
     console.print(winner_line(state), style="bold")
+
+
+def _repeat_command(ctx: click.Context, seed: int) -> str:
+    """The command that plays this game again: ``rulesplay run`` with every value given on
+    the command line that changes the game (not -q, --log...), and ``--seed``."""
+    words = ["rulesplay", "run", ctx.params["file"]]
+    for option, key in (("--players", "players"), ("--lang", "lang"), ("--bot", "bot")):
+        source = ctx.get_parameter_source(key)
+        if source is not None and source.name == "COMMANDLINE":
+            words += [option, str(ctx.params[key])]
+    for option, key in (("--option", "options"), ("--seat", "seats"), ("--limit", "limits")):
+        for value in ctx.params[key]:
+            words += [option, value]
+    return shlex.join([*words, "--seed", str(seed)])
 
 
 def _play_humans(session: Session, console: Console) -> int:

@@ -16,7 +16,9 @@ PHRASES: dict[str, dict[str, str]] = {
         "header": "{title}: {n} players, seed {seed}",
         "header_private": "{title}: {n} players",
         "options": "options: {options}",
-        "repeat": "repeat this game with --seed {seed}",
+        "repeat": "repeat this game: {command}",
+        "unrepeatable": "a bot here moves by the clock (seconds=), so this game cannot be "
+                        "repeated from its seed; with iterations= it can",
         "dealt": "Dealt {k} {cards} to each of {n} players ({src} → {dst})",
         "dealt_uneven": "Dealt {total} cards ({src} → {dst}): {each}",
         "takes": "{seat} takes the trick with {card}",
@@ -139,7 +141,9 @@ PHRASES: dict[str, dict[str, str]] = {
         "header": "{title}: {n}人, シード {seed}",
         "header_private": "{title}: {n}人",
         "options": "オプション: {options}",
-        "repeat": "同じゲームは --seed {seed} で再現できます",
+        "repeat": "同じゲームの再現: {command}",
+        "unrepeatable": "時間で手を決めるボット（seconds=）がいるので、このゲームはシードから"
+                        "再現できません（iterations= なら再現できます）",
         "dealt": "{n}人に{k}枚ずつ配った（{src} → {dst}）",
         "dealt_uneven": "{total}枚を配った（{src} → {dst}）: {each}",
         "takes": "{seat}がトリックを取った（{card}）",
