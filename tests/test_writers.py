@@ -264,3 +264,20 @@ def test_a_bot_on_the_clock_says_the_game_cannot_be_repeated() -> None:
     assert result.exit_code == 0, result.output
     said = " ".join(result.output.split())
     assert "cannot be repeated from its seed" in said and "rulesplay run" not in said
+
+
+def test_new_points_to_documents_honestly(tmp_path: Path) -> None:
+    """A wheel installs no docs/: the template says where the documents it names are."""
+    for args in (["new", "g"], ["new", "h", "--from", "card_hunt"]):
+        assert _cli(tmp_path, *args).exit_code == 0
+        text = (tmp_path / f"{args[1]}.rules").read_text(encoding="utf-8")
+        named = re.findall(r"docs/[\w/]+\.md", text)
+        assert named and all((ROOT / n).is_file() for n in named)
+        assert "of rulesplay's source" in " ".join(text.replace("#", " ").split())
+        assert _cli(tmp_path, "validate", f"{args[1]}.rules").exit_code == 0
+
+
+def test_readme_says_when_run_warns_that_a_save_holds_every_hand() -> None:
+    text = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+    assert "(`run` says so)" not in text
+    assert "of the save when several people share the table" in text

@@ -24,7 +24,8 @@ from .shipped import is_name
 from .show import expr_text, quote
 
 TEMPLATE = '''\
-# {comment}: a new ruleset. The language: docs/language/README.md; files: docs/files.md.
+# {comment}: a new ruleset; 'rulesplay validate' checks it. The language is described in
+# docs/language/README.md of rulesplay's source (not installed with it), files in docs/files.md.
 game {title}
 players 2..4
 about "One line on what the game is about."
@@ -73,7 +74,7 @@ def variant_skeleton(game: Game, target: str, title: str) -> str:
         title: the variant's name, shown after the base's title.
     """
     lines = [f"# {comment_text(game.title)} with house rules. What a variant may say: "
-             "docs/files.md.",
+             "docs/files.md of rulesplay's source (not installed with it).",
              f"extends {quote(target)}", f"game {quote(f'{game.title} ({title})')}", "",
              "# Change an option's default by removing the '#':"]
     for o in game.ruleset.options:
@@ -162,7 +163,7 @@ def new(name: str, base: str | None) -> None:
             raise click.UsageError(f"a variant here cannot extend {base}: "
                                    f"{exc.diagnostics[0].message if exc.diagnostics else exc}"
                                    "; copy the base beside it or use a shipped game's name "
-                                   "(see docs/files.md)") from None
+                                   "(see docs/files.md of rulesplay's source)") from None
     click.echo(terminal.clean(f"wrote {path}; try: rulesplay run {shlex.quote(str(path))} "
                               "--seed 1"))
 
