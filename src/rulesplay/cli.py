@@ -197,9 +197,9 @@ def run(file: str, players: int | None, seed: int | None, options: tuple[str, ..
     With bots only, the account shows each phase, every decision, trick winners and where
     cards went, then the final score table. The same --seed, options and bots always give
     the same game (a game without --seed says how to repeat it), unless a bot moves by the
-    clock (mcts:seconds=...; iterations= repeats). With --seat N=human you play seat N at the terminal against the bots: each
-    turn shows what your seat may see and the numbered choices; 'save' (or Ctrl-C) keeps the
-    game for 'rulesplay resume'.
+    clock (mcts:seconds=...; iterations= repeats). With --seat N=human you play seat N at
+    the terminal against the bots: each turn shows what your seat may see and the numbered
+    choices; 'save' (or Ctrl-C) keeps the game for 'rulesplay resume'.
     """
     lang = _lang(lang)
     game = _load_game(file, dict(parse_pairs(options, "--option")), lang, engine,
