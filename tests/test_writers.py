@@ -255,7 +255,8 @@ def test_run_prints_a_whole_command_that_repeats_the_game() -> None:
     # the same game: every line after the header (which the repeat does not need)
     assert again.output.splitlines()[1:] == first.output.splitlines()[2:]
     quiet = CliRunner().invoke(main, ["run", *given, "-q"])
-    assert quiet.exit_code == 0 and "rulesplay run" not in quiet.output  # -q: the table only
+    assert quiet.exit_code == 0 and "rulesplay run" not in quiet.stdout  # -q: the table only
+    assert "rulesplay run bargain_hunter --players 3" in quiet.stderr
     assert again.output.splitlines()[0] == first.output.splitlines()[0]
 
 

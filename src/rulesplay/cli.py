@@ -167,8 +167,8 @@ def _new_state(game: Game, players: int | None, seed: int) -> State:
               help="The --log holds only what seat N may know (no seed, others' hidden cards "
                    "as ?): a log to share during the game. Without it the log holds every "
                    "hand.")
-@click.option("--quiet", "-q", is_flag=True, help="Print only the final score table (give "
-              "--seed to be able to repeat the game).")
+@click.option("--quiet", "-q", is_flag=True, help="Print only the final score table (and, "
+              "on standard error, how to repeat a game given no --seed).")
 @click.option("--lang", default=None, metavar="CODE",
               help="Language of the account: en (default) or ja.")
 @click.option("--bot", default="random", show_default=True, metavar="NAME",
@@ -215,7 +215,7 @@ def run(file: str, players: int | None, seed: int | None, options: tuple[str, ..
         if not (key.isascii() and key.isdigit() and len(key) < 6) or int(key) >= n:
             raise click.UsageError(f"--seat {key[:20]}={name}: seats are 0 to {n - 1}")
         if name.strip().lower() != HUMAN:
-            try:  # checked here so that the message offers 'human' too
+            try:  # checked here so that the message lists 'human' too
                 parse_spec(name, others=(HUMAN,))
             except ValueError as exc:
                 raise click.UsageError(f"--bot/--seat: {exc}") from None
@@ -248,16 +248,19 @@ def run(file: str, players: int | None, seed: int | None, options: tuple[str, ..
     if game.option_values:
         opts = ", ".join(f"{k}={value_shown(v)}" for k, v in game.option_values.items())
         header += "; " + tr(lang, "options", options=opts)
+    # How to play this game again (no seed repeats a bot that moves by the clock).
+    repeat = tr(lang, "unrepeatable") if any(getattr(a, "seconds", 0) for a in agents.values()) \
+        else tr(lang, "repeat", command=_repeat_command(click.get_current_context(), seed)) \
+        if random_seed else None
     if not quiet or humans:
         console.print(header, style="bold")
         teams = teams_line(state.program)
         if teams is not None:
             console.print(terminal.literal(teams))
-        if any(getattr(a, "seconds", 0) for a in agents.values()):  # no seed repeats it
-            console.print(tr(lang, "unrepeatable"), style="dim")
-        elif random_seed:
-            console.print(terminal.literal(tr(lang, "repeat", command=_repeat_command(
-                click.get_current_context(), seed))), style="dim")
+        if repeat is not None:
+            console.print(terminal.literal(repeat), style="dim")
+    elif repeat is not None:  # -q: standard output holds the table only
+        click.echo(terminal.clean(repeat), err=True)
     log_header = gamelog.header(file, game.option_values, n, seed, lang, bots, game.bundle,
                                 game.limits)
     writer: gamelog.LogWriter | None = None

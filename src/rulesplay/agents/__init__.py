@@ -110,7 +110,7 @@ def parse_spec(spec: str, allowed: dict[str, dict[str, Param]] | None = None,
     Args:
         spec: the bot spec as typed.
         allowed: the bots and parameters taken (default :data:`PARAMS`).
-        others: names the caller takes besides bots (``human`` for a seat), offered and
+        others: names the caller takes besides bots (``human`` for a seat), listed and
             suggested when the name is no bot's; the caller handles them before this.
 
     Raises:
