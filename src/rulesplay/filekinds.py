@@ -8,9 +8,10 @@ import json
 import shlex
 from pathlib import Path
 
+from .outfiles import RULESET_SUFFIXES
+
 SAVE_MARK = "rulesplay-session"  # the "type" of a save (session.SESSION_MARK)
 LOG_MARK = "header"  # the "type" of a log's first line
-RULESET_SUFFIXES = (".rules", ".part")
 
 WHAT = {"ruleset": "a ruleset", "save": "a saved game", "log": "a game log"}
 USE = {"ruleset": "play it with: rulesplay run {arg}",
