@@ -18,11 +18,14 @@ from rich.table import Table
 from . import terminal
 from .engine.game import Game, load
 from .errors import RulesError
+from .option_table import value_shown
+from .outfiles import OutputRefused, write_atomic
 from .shipped import is_name
 from .show import expr_text, quote
 
 TEMPLATE = '''\
-# {comment}: a new ruleset. The language: docs/language/README.md; files: docs/files.md.
+# {comment}: a new ruleset; 'rulesplay validate' checks it. The language is described in
+# docs/language/README.md of rulesplay's source (not installed with it), files in docs/files.md.
 game {title}
 players 2..4
 about "One line on what the game is about."
@@ -71,7 +74,7 @@ def variant_skeleton(game: Game, target: str, title: str) -> str:
         title: the variant's name, shown after the base's title.
     """
     lines = [f"# {comment_text(game.title)} with house rules. What a variant may say: "
-             "docs/files.md.",
+             "docs/files.md of rulesplay's source (not installed with it).",
              f"extends {quote(target)}", f"game {quote(f'{game.title} ({title})')}", "",
              "# Change an option's default by removing the '#':"]
     for o in game.ruleset.options:
@@ -160,7 +163,7 @@ def new(name: str, base: str | None) -> None:
             raise click.UsageError(f"a variant here cannot extend {base}: "
                                    f"{exc.diagnostics[0].message if exc.diagnostics else exc}"
                                    "; copy the base beside it or use a shipped game's name "
-                                   "(see docs/files.md)") from None
+                                   "(see docs/files.md of rulesplay's source)") from None
     click.echo(terminal.clean(f"wrote {path}; try: rulesplay run {shlex.quote(str(path))} "
                               "--seed 1"))
 
@@ -189,12 +192,17 @@ def cards(file: str, players: int | None, as_json: bool) -> None:
     for col in ("card", "kind", "attributes", "copies", "ability")[:5 if abilities else 4]:
         table.add_column(col, overflow="fold", justify="right" if col == "copies" else "left")
     for r in rows:
-        attrs = ", ".join(f"{k} {'/'.join(map(str, v)) if isinstance(v, list) else v}"
-                          for k, v in r["attributes"].items() if v is not None)
+        attrs = ", ".join(f"{k} {_attribute_text(v)}" for k, v in r["attributes"].items()
+                          if v is not None)
         cells = [terminal.literal(r["label"]), r["kind"], terminal.literal(attrs),
                  str(r["copies"]), terminal.literal("\n".join(r["abilities"]))]
         table.add_row(*cells[:5 if abilities else 4])
     terminal.console(soft_wrap=False).print(table)
+
+
+def _attribute_text(value: Any) -> str:
+    """A card attribute as the language writes it (``true``/``false``, a set as a/b)."""
+    return "/".join(map(value_shown, value)) if isinstance(value, list) else value_shown(value)
 
 
 def deck_rows(game: Any, players: int) -> list[dict[str, Any]]:
@@ -242,7 +250,10 @@ def fmt_(files: tuple[str, ...], check: bool, write: bool) -> None:
                 unformatted.append(path)
         elif write:
             if tidy != text:
-                Path(path).write_text(tidy, encoding="utf-8")
+                try:  # the same guard as every other file rulesplay writes: never a link
+                    write_atomic(path, tidy, "the formatted ruleset", ruleset=True)
+                except OutputRefused as exc:
+                    raise click.ClickException(str(exc)) from None
                 click.echo(terminal.clean(f"formatted {path}"), err=True)
         else:
             click.echo(tidy, nl=False)

@@ -25,12 +25,13 @@ from rich.table import Table
 
 from . import gamelog, terminal
 from . import graph as graphs
-from .agents import Agent, specs_help
+from .agents import Agent, parse_spec, specs_help
 from .agents import make_agent as agent_from_spec
 from .cliargs import (
     ENGINE_OPTION,
     LIMIT_OPTION,
     SEED,
+    check_output,
     claim_output,
     echo_warnings,
     parse_limits,
@@ -166,7 +167,8 @@ def _new_state(game: Game, players: int | None, seed: int) -> State:
               help="The --log holds only what seat N may know (no seed, others' hidden cards "
                    "as ?): a log to share during the game. Without it the log holds every "
                    "hand.")
-@click.option("--quiet", "-q", is_flag=True, help="Print only the final score table.")
+@click.option("--quiet", "-q", is_flag=True, help="Print only the final score table (and, "
+              "on standard error, how to repeat a game given no --seed).")
 @click.option("--lang", default=None, metavar="CODE",
               help="Language of the account: en (default) or ja.")
 @click.option("--bot", default="random", show_default=True, metavar="NAME",
@@ -193,10 +195,11 @@ def run(file: str, players: int | None, seed: int | None, options: tuple[str, ..
     """Play a complete game of FILE and print what happens.
 
     With bots only, the account shows each phase, every decision, trick winners and where
-    cards went, then the final score table. The same --seed (and options) always gives the
-    same game. With --seat N=human you play seat N at the terminal against the bots: each
-    turn shows what your seat may see and the numbered choices; 'save' (or Ctrl-C) keeps the
-    game for 'rulesplay resume'.
+    cards went, then the final score table. The same --seed, options and bots always give
+    the same game (a game without --seed says how to repeat it), unless a bot moves by the
+    clock (mcts:seconds=...; iterations= repeats). With --seat N=human you play seat N at
+    the terminal against the bots: each turn shows what your seat may see and the numbered
+    choices; 'save' (or Ctrl-C) keeps the game for 'rulesplay resume'.
     """
     lang = _lang(lang)
     game = _load_game(file, dict(parse_pairs(options, "--option")), lang, engine,
@@ -211,7 +214,12 @@ def run(file: str, players: int | None, seed: int | None, options: tuple[str, ..
     for key, name in parse_pairs(seats, "--seat"):
         if not (key.isascii() and key.isdigit() and len(key) < 6) or int(key) >= n:
             raise click.UsageError(f"--seat {key[:20]}={name}: seats are 0 to {n - 1}")
-        bots[int(key)] = HUMAN if name.lower() == HUMAN else name
+        if name.strip().lower() != HUMAN:
+            try:  # checked here so that the message lists 'human' too
+                parse_spec(name, others=(HUMAN,))
+            except ValueError as exc:
+                raise click.UsageError(f"--bot/--seat: {exc}") from None
+        bots[int(key)] = HUMAN if name.strip().lower() == HUMAN else name
     humans = sorted(s for s, name in bots.items() if name == HUMAN)
     for given, option in ((save_path is not None, "--save"), (ask_forced, "--ask-forced")):
         if given and not humans:  # (said, not silently ignored)
@@ -240,15 +248,19 @@ def run(file: str, players: int | None, seed: int | None, options: tuple[str, ..
     if game.option_values:
         opts = ", ".join(f"{k}={value_shown(v)}" for k, v in game.option_values.items())
         header += "; " + tr(lang, "options", options=opts)
+    # How to play this game again (no seed repeats a bot that moves by the clock).
+    repeat = tr(lang, "unrepeatable") if any(getattr(a, "seconds", 0) for a in agents.values()) \
+        else tr(lang, "repeat", command=_repeat_command(click.get_current_context(), seed)) \
+        if random_seed else None
     if not quiet or humans:
         console.print(header, style="bold")
         teams = teams_line(state.program)
         if teams is not None:
             console.print(terminal.literal(teams))
-        if random_seed:
-            console.print(tr(lang, "repeat", seed=seed), style="dim")
-    elif random_seed:
-        click.echo(tr(lang, "repeat", seed=seed), err=True)
+        if repeat is not None:
+            console.print(terminal.literal(repeat), style="dim")
+    elif repeat is not None:  # -q: standard output holds the table only
+        click.echo(terminal.clean(repeat), err=True)
     log_header = gamelog.header(file, game.option_values, n, seed, lang, bots, game.bundle,
                                 game.limits)
     writer: gamelog.LogWriter | None = None
@@ -291,6 +303,20 @@ def run(file: str, players: int | None, seed: int | None, options: tuple[str, ..
         console.print()
     console.print(score_table(state))
     console.print(winner_line(state), style="bold")
+
+
+def _repeat_command(ctx: click.Context, seed: int) -> str:
+    """The command that plays this game again: ``rulesplay run`` with every value given on
+    the command line that changes the game (not -q, --log...), and ``--seed``."""
+    words = ["rulesplay", "run", ctx.params["file"]]
+    for option, key in (("--players", "players"), ("--lang", "lang"), ("--bot", "bot")):
+        source = ctx.get_parameter_source(key)
+        if source is not None and source.name == "COMMANDLINE":
+            words += [option, str(ctx.params[key])]
+    for option, key in (("--option", "options"), ("--seat", "seats"), ("--limit", "limits")):
+        for value in ctx.params[key]:
+            words += [option, value]
+    return shlex.join([*words, "--seed", str(seed)])
 
 
 def _play_humans(session: Session, console: Console) -> int:
@@ -543,6 +569,8 @@ def validate(files: tuple[str, ...]) -> None:
 def compile_(file: str, as_json: bool, as_python: bool, players: int | None) -> None:
     """Parse and check FILE; print its IR as JSON (--json), its compiled code (--python)
     or a short summary."""
+    if as_json and as_python:
+        raise click.UsageError("--json and --python: choose one")
     if players is not None and not as_python:  # it would change nothing: say so
         raise click.UsageError("--players goes with --python (the code compiled for that "
                                "many players)")
@@ -570,7 +598,8 @@ def compile_(file: str, as_json: bool, as_python: bool, players: int | None) -> 
 def list_(folder: str | None) -> None:
     """List the rulesets in FOLDER and its subfolders: game, players, and what the game is
     about (a variant: the file it extends). Without FOLDER: ./rulesets, else the games that
-    come with rulesplay, by the names 'rulesplay run NAME' takes."""
+    come with rulesplay. Each is named as 'rulesplay run' takes it: a file's path, or a
+    shipped game's name."""
     if folder is None:
         here = Path("rulesets")
         root = here if here.is_dir() else shipped_root()
@@ -586,9 +615,9 @@ def list_(folder: str | None) -> None:
     if not paths:
         raise click.UsageError(f"no .rules files in {root}")
     failed = 0
-    for path in paths:
-        name = path.relative_to(root).as_posix()
-        name = name.removesuffix(".rules") if by_name else name
+    for path in paths:  # each name as 'run' takes it: a shipped name, or the file's path
+        name = path.relative_to(root).as_posix().removesuffix(".rules") if by_name \
+            else path.as_posix()
         try:
             game = load(str(path))
         except RulesError as exc:
@@ -607,27 +636,66 @@ def list_(folder: str | None) -> None:
 
 
 # ---------------------------------------------------------------- graph / options
+# What graph writes, by the ending of an --output file.
+GRAPH_ENDINGS = {".mmd": "mermaid", ".mermaid": "mermaid", ".dot": "dot", ".gv": "dot",
+                 ".svg": "svg", ".png": "png"}
+
+
+def _graph_format(fmt: str | None, out: str | None) -> str:
+    """The format graph writes: --format, else the ending of --output, else Mermaid.
+
+    Raises:
+        click.UsageError: --output ends in no ending graph writes, or in another format's.
+    """
+    if out is None:
+        return fmt or "mermaid"
+    ending = Path(out).suffix.lower()
+    named = GRAPH_ENDINGS.get(ending)
+    allowed = ", ".join(GRAPH_ENDINGS)
+    if fmt is None and named is None:
+        raise click.UsageError(f"--output {out}: graph writes files ending in {allowed}; "
+                               "give one of them, or --format")
+    if fmt is not None and named is not None and named != fmt:
+        raise click.UsageError(f"--output {out} is a {named} file but --format is {fmt}; "
+                               "choose one")
+    return fmt or named or "mermaid"
+
+
 @main.command()
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--format", "fmt", type=click.Choice(["mermaid", "dot", "svg", "png"]),
-              default="mermaid", show_default=True,
+              default=None,
               help="Mermaid flowchart or Graphviz DOT (text), or an SVG/PNG picture drawn by "
-                   "Graphviz's 'dot' (installed separately).")
+                   "Graphviz's 'dot' (installed separately). Default: by the ending of "
+                   "--output (.mmd, .dot/.gv, .svg, .png), else mermaid.")
 @click.option("--output", "-o", "out", type=click.Path(dir_okay=False), default=None,
-              help="The picture's file (svg/png); default: FILE's name with the format's "
-                   "ending, in the current folder, numbered when taken.")
+              help="The file to write (text formats are printed without it); default for "
+                   "svg/png: FILE's name with the format's ending, in the current folder, "
+                   "numbered when taken.")
+@click.option("--force", is_flag=True,
+              help="Replace an existing --output file (a ruleset file or a symbolic link is "
+                   "never replaced).")
 @click.option("--lang", default=None, metavar="CODE", help="Language of the phase labels.")
-def graph(file: str, fmt: str, out: str | None, lang: str | None) -> None:
+def graph(file: str, fmt: str | None, out: str | None, force: bool, lang: str | None) -> None:
     """Print the phase graph of FILE: phases and the conditions of their 'next' steps; or
-    draw it (--format svg|png)."""
-    game = load(file)
+    write it to a file (--output), or draw it (--format svg|png)."""
+    if out is not None:  # before Graphviz is asked, and before the ending is looked at
+        check_output(out, "--output", "the graph", force)
+    fmt = _graph_format(fmt, out)
+    game = _load_game(file, {}, _lang(lang))
     if fmt in ("svg", "png"):
         target = Path(out) if out else fresh_name(Path(Path(file).name), f".{fmt}")
-        graphs.render_picture(graphs.to_dot(game.ruleset, _lang(lang)), fmt, target)
+        graphs.render_picture(graphs.to_dot(game.ruleset, game.lang), fmt, target)
         click.echo(terminal.clean(f"wrote {target}"))
         return
     render: Callable[..., str] = graphs.to_mermaid if fmt == "mermaid" else graphs.to_dot
-    click.echo(terminal.clean(render(game.ruleset, _lang(lang))), nl=False)
+    text = render(game.ruleset, game.lang)
+    if out is None:
+        click.echo(terminal.clean(text), nl=False)
+        return
+    with _open_output(out, "the graph", True) as fh:  # (checked above)
+        fh.write(text)
+    click.echo(terminal.clean(f"wrote {out}"))
 
 
 @main.command()

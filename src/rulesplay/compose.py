@@ -50,6 +50,7 @@ from .errors import (
     did_you_mean,
     did_you_mean_file,
 )
+from .filekinds import kind_of, wrong_kind
 from .parse import MAX_SOURCE_CHARS, parse_text
 from .shipped import SUFFIX, find_shipped, is_name, locate, shipped_root
 from .validate import Checked, check
@@ -93,7 +94,7 @@ def read_source(path: str) -> str:
         raise Unreadable(f"the file '{_short(p.name)}' cannot be read ({os_error_words(exc)})",
                          Span(file=path, line=1, col=1)) from None
     try:
-        return data.decode("utf-8-sig")
+        text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         if b"\x00" in data:
             at = data.index(b"\x00")
@@ -106,6 +107,10 @@ def read_source(path: str) -> str:
         msg = f"not UTF-8 text (byte {exc.start} is 0x{data[exc.start]:02x}); save it as UTF-8"
         shown = data.decode("utf-8", "replace")  # the line and caret, bad bytes as U+FFFD
         raise RulesError(msg, span, [Diagnostic(msg, span, source=shown)]) from None
+    kind = kind_of(path, text)
+    if kind in ("save", "log"):  # another rulesplay file: say which command reads it
+        raise RulesError(wrong_kind(path, kind, "ruleset"))  # (no line of it to show)
+    return text
 
 
 class Unreadable(RulesError):

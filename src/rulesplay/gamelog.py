@@ -21,6 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, Validat
 from .compose import Bundle
 from .errors import RulesError, damage
 from .events import Event
+from .filekinds import kind_of, wrong_kind
 from .limits import MAX_STATE_SEED
 
 LOG_FORMAT = 3  # 2: the header holds the ruleset's text ("files") and this number;
@@ -112,6 +113,8 @@ def read(path: str) -> tuple[LogHeader, list[Event]]:
                 try:
                     row = json.loads(line)
                 except (ValueError, RecursionError) as exc:
+                    if number == 1:
+                        _another_kind(path, line)
                     raise RulesError(f"{path}:{number}: line {number} of the log is not "
                                      f"an event ({_json_words(exc)})") from None
                 if not isinstance(row, dict):
@@ -123,6 +126,7 @@ def read(path: str) -> tuple[LogHeader, list[Event]]:
         raise RulesError(f"{path}: cannot be read ({(exc.strerror or str(exc)).lower()})") \
             from None
     if not rows or rows[0].get("type") != "header":
+        _another_kind(path, json.dumps(rows[0]) if rows else "")
         raise RulesError(f"{path}: not a rulesplay log (no header line first)")
     fmt = rows[0].get("format", 1)
     if not isinstance(fmt, int) or fmt > LOG_FORMAT:
@@ -134,6 +138,17 @@ def read(path: str) -> tuple[LogHeader, list[Event]]:
         what = damage(list(exc.errors()), LogHeader.model_fields)  # type: ignore[arg-type]
         raise RulesError(f"{path}: the header is damaged: {what}") from None
     return head, rows[1:]
+
+
+def _another_kind(path: str, first: str) -> None:
+    """Raise when ``path`` (its first line ``first``) is a ruleset or a save, not a log.
+
+    Raises:
+        RulesError: it is; the message names the command that reads it.
+    """
+    kind = kind_of(path, first)
+    if kind in ("ruleset", "save"):
+        raise RulesError(wrong_kind(path, kind, "log"))
 
 
 def for_seat(head: Event, seat: int) -> Event:

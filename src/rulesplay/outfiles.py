@@ -50,13 +50,16 @@ def folder_problem(path: str | Path) -> str | None:
     return None
 
 
-def check_target(path: str | Path, what: str, *, overwrite: bool = False) -> None:
+def check_target(path: str | Path, what: str, *, overwrite: bool = False,
+                 ruleset: bool = False) -> None:
     """Refuse to write ``what`` (e.g. "the log") to ``path`` when it would lose something.
 
     Args:
         path: the file the person named.
         what: the kind of output, for the message.
         overwrite: an existing regular file may be replaced (``--force`` or confirmed).
+        ruleset: ``path`` is a ruleset rewritten in place (``fmt --write``): its ending is
+            allowed; a link or a special file is still refused.
 
     Raises:
         OutputRefused: ``path`` is a ruleset file, a symbolic link, a folder or a special file,
@@ -64,7 +67,7 @@ def check_target(path: str | Path, what: str, *, overwrite: bool = False) -> Non
             cannot be written (:func:`folder_problem`; then ``folder`` is set).
     """
     p = Path(path)
-    if p.suffix.lower() in RULESET_SUFFIXES:
+    if p.suffix.lower() in RULESET_SUFFIXES and not ruleset:
         raise OutputRefused(f"will not write {what} to {p}: it is a ruleset file")
     problem = folder_problem(p)
     if problem is not None:
@@ -121,19 +124,29 @@ def fresh_name(beside: str | Path, suffix: str) -> Path:
     raise OutputRefused(f"no free file name like {stem}{suffix} in {p.parent}")
 
 
-def write_atomic(path: str | Path, text: str) -> None:
+def write_atomic(path: str | Path, text: str, what: str = "the game",
+                 ruleset: bool = False) -> None:
     """Write ``text`` (UTF-8) to ``path`` whole or not at all: a fresh temporary file in the
-    same folder, flushed to disk, then renamed over ``path``.
+    same folder, flushed to disk, then renamed over ``path`` (a ruleset keeps its mode; a
+    save stays readable by its owner only: it holds every hand).
+
+    Args:
+        path: the file to write.
+        what: the kind of output, for a refusal's message.
+        ruleset: ``path`` is a ruleset rewritten in place (see :func:`check_target`).
 
     Raises:
-        OutputRefused: ``path`` is a ruleset, a link, a folder or a special file.
+        OutputRefused: ``path`` is a link, a folder or a special file, or a ruleset file
+            and ``ruleset`` is false.
         OSError: the folder cannot be written (the old file, if any, is untouched).
     """
     target = Path(path)
-    check_target(target, "the game", overwrite=True)
+    check_target(target, what, overwrite=True, ruleset=ruleset)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp",
                                dir=target.parent if str(target.parent) else ".")
     try:
+        if ruleset and target.exists():  # keeps who may read it (mkstemp makes 0600)
+            os.chmod(tmp, stat.S_IMODE(os.stat(target).st_mode))
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             fh.write(text)
             fh.flush()

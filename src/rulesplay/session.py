@@ -30,12 +30,13 @@ from .engine.game import load_bundle
 from .engine.state import State
 from .errors import IllegalActionError, RulesError, damage
 from .events import Event
+from .filekinds import SAVE_MARK
 from .human import CardBook, HumanSeat, QuitRequest, SaveRequest, SeatNarrator, SeatView
 from .narrate import score_table, winner_line
 from .outfiles import OutputRefused, claim, write_atomic
 from .words import tr
 
-SESSION_MARK = "rulesplay-session"
+SESSION_MARK = SAVE_MARK  # (one mark, which every command that reads files knows)
 SESSION_VERSION = 6  # 2: no log path or log size, events rebuilt by replay; 3: engine;
 # 4: the state's format 4 (phase entries, the run's limits); 5: the state's format 5;
 # 6: the state's format 6 (zones revealed, who each zone's 'seen by' adds)
@@ -575,6 +576,7 @@ def _save_and_say(session: Session, console: Console, lang: str | None,
     file is replaced only when the person answers yes to ``ask``."""
     if why:
         console.print(tr(lang, why), style="yellow")
+    confirm: Callable[[str], bool] | None = None  # (None: nobody can be asked)
     try:
         if path is not None and Path(path) not in session.own_files:
             # another file is replaced only when the person at a terminal says yes
@@ -584,8 +586,10 @@ def _save_and_say(session: Session, console: Console, lang: str | None,
         written = session.save(path)
         if path is not None:
             session.own_files.add(Path(path))
-    except OutputRefused as exc:
-        console.print(str(exc), style="red", markup=False)
+    except OutputRefused as exc:  # an existing file: in the prompt's words, not --force's
+        shown = tr(lang, "save_kept" if confirm is not None else "save_kept_ask", path=path,
+                   arg=shlex.quote(str(path))) if exc.replaceable else str(exc)
+        console.print(shown, style="red", markup=False)
         return False
     except OSError as exc:
         console.print(f"cannot save to {path or session.save_path}: {exc.strerror}",

@@ -16,7 +16,9 @@ PHRASES: dict[str, dict[str, str]] = {
         "header": "{title}: {n} players, seed {seed}",
         "header_private": "{title}: {n} players",
         "options": "options: {options}",
-        "repeat": "repeat this game with --seed {seed}",
+        "repeat": "repeat this game: {command}",
+        "unrepeatable": "a bot here moves by the clock (seconds=), so this game cannot be "
+                        "repeated from its seed; with iterations= it can",
         "dealt": "Dealt {k} {cards} to each of {n} players ({src} → {dst})",
         "dealt_uneven": "Dealt {total} cards ({src} → {dst}): {each}",
         "takes": "{seat} takes the trick with {card}",
@@ -110,6 +112,11 @@ PHRASES: dict[str, dict[str, str]] = {
         "last_tricks": "Last tricks",
         "won_by": "{seat} won with",
         "saved": "Saved to {path}. Continue later with: rulesplay resume {arg}",
+        "save_kept": "{path} already exists and is kept: save under another name with "
+                     "'save FILE'.",
+        "save_kept_ask": "{path} already exists and is kept: save under another name with "
+                         "'save FILE' (at a terminal, 'save {arg}' asks whether to replace "
+                         "it).",
         "quit_save": "Save the game to {path} before leaving? [Y/n] ",
         "quit_cancel": "Not quitting (answer y or n next time). Back to the game.",
         "pass_to": "{seat}'s turn. Pass the keyboard to {seat}, then press Enter.",
@@ -137,7 +144,9 @@ PHRASES: dict[str, dict[str, str]] = {
         "header": "{title}: {n}人, シード {seed}",
         "header_private": "{title}: {n}人",
         "options": "オプション: {options}",
-        "repeat": "同じゲームは --seed {seed} で再現できます",
+        "repeat": "同じゲームの再現: {command}",
+        "unrepeatable": "時間で手を決めるボット（seconds=）がいるので、このゲームはシードから"
+                        "再現できません（iterations= なら再現できます）",
         "dealt": "{n}人に{k}枚ずつ配った（{src} → {dst}）",
         "dealt_uneven": "{total}枚を配った（{src} → {dst}）: {each}",
         "takes": "{seat}がトリックを取った（{card}）",
@@ -220,6 +229,9 @@ PHRASES: dict[str, dict[str, str]] = {
         "last_tricks": "最近のトリック",
         "won_by": "{seat}の勝ち:",
         "saved": "{path} に保存しました。続きは: rulesplay resume {arg}",
+        "save_kept": "{path} は既にあるので残しました。別の名前に保存するには 'save FILE'。",
+        "save_kept_ask": "{path} は既にあるので残しました。別の名前に保存するには 'save FILE'"
+                         "（端末からなら 'save {arg}' で置き換えるか確かめます）。",
         "quit_save": "やめる前に {path} に保存しますか？ [Y/n] ",
         "quit_cancel": "やめません（y か n で答えてください）。ゲームに戻ります。",
         "pass_to": "{seat}の番です。{seat}に交代して Enter を押してください。",

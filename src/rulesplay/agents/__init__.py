@@ -101,29 +101,46 @@ def specs_help() -> str:
                      for name, params in PARAMS.items())
 
 
-def parse_spec(spec: str, allowed: dict[str, dict[str, Param]] | None = None
-               ) -> tuple[str, dict[str, Any]]:
+def parse_spec(spec: str, allowed: dict[str, dict[str, Param]] | None = None,
+               others: tuple[str, ...] = ()) -> tuple[str, dict[str, Any]]:
     """Split ``"name:key=value,key=value"`` into the name and typed parameters, each
     checked against ``allowed`` (:data:`PARAMS` by default, or narrower bounds such as a
     server's): its kind and allowed values. Numbers are written in ASCII digits.
 
+    Args:
+        spec: the bot spec as typed.
+        allowed: the bots and parameters taken (default :data:`PARAMS`).
+        others: names the caller takes besides bots (``human`` for a seat), listed and
+            suggested when the name is no bot's; the caller handles them before this.
+
     Raises:
-        ValueError: an unknown bot or parameter (the message lists the known ones), a
-            parameter without ``=`` or given twice, or a value the parameter does not allow
-            (the message says what it allows).
+        ValueError: an unknown bot (the message suggests a close name and lists the ones
+            taken) or parameter (the message lists the known ones), a ':' with no
+            parameters after it, an empty parameter, a parameter without ``=`` or given
+            twice, or a value the parameter does not allow (the message says what it
+            allows).
     """
-    name, _, rest = spec.strip().partition(":")
+    name, colon, rest = spec.strip().partition(":")
     name = name.strip().lower()
+    bots = [*AGENTS, *others]
     if name not in AGENTS:
-        raise ValueError(f"unknown bot '{name}'; available: {', '.join(AGENTS)}")
+        raise ValueError(f"unknown bot '{name}'{did_you_mean(name, bots)}; available: "
+                         f"{', '.join(bots)}")
     known = (PARAMS if allowed is None else allowed).get(name, {})
+    listed = ", ".join(f"{k} ({p.allowed()})" for k, p in known.items())
+    parts = [p.strip() for p in rest.split(",")] if colon else []
+    if colon and not any(parts):  # 'mcts:' is a spec cut short, not the default bot
+        raise ValueError(f"bot '{spec.strip()}': nothing follows ':'; "
+                         + (f"give key=value after it ({listed}) or leave the ':' out"
+                            if listed else f"'{name}' takes no parameters: leave the ':' out"))
     params: dict[str, Any] = {}
-    for part in filter(None, (p.strip() for p in rest.split(","))):
+    for part in parts:
         key, eq, text = (x.strip() for x in part.partition("="))
+        if not part:
+            raise ValueError(f"bot '{spec.strip()}': an empty parameter between commas")
         if not eq or not key:
             raise ValueError(f"bot '{spec}': parameters are key=value (got '{part}')")
         if key not in known:
-            listed = ", ".join(f"{k} ({p.allowed()})" for k, p in known.items())
             seed = "; a bot's generator is seeded from the game's seed and its seat" \
                 if key == "seed" else ""
             raise ValueError(f"bot '{name}' has no parameter '{key}'" + did_you_mean(key, known)
