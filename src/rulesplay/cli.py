@@ -242,7 +242,9 @@ def run(file: str, players: int | None, seed: int | None, options: tuple[str, ..
         save = save_path or str(fresh_name(f"{Path(file).stem}-{tag}", ".save.json"))
         _check_save_target(save, save_path is not None, force, log_path)
     log = _open_log(log_path, force)
-    console = _console()
+    # (a table with people at it wraps to the terminal, as resume's does; a bots-only game's
+    # account keeps its lines whole for logs and pipes)
+    console = _table_console() if humans else _console()
     header = tr(lang, "header_private" if secret_seed else "header", title=game.title, n=n,
                 seed=seed)
     if game.option_values:
