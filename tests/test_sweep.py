@@ -123,3 +123,21 @@ def test_an_out_file_in_a_missing_folder_is_refused_before_any_game(tmp_path: Pa
                                     "--out", str(out)])
     assert res.exit_code == 2 and "does not exist" in res.output
     assert "Traceback" not in res.output and not out.parent.exists()
+
+
+@pytest.mark.parametrize(("options", "columns", "players", "apart"), [
+    (["rounds=1..2"], 80, 3, True), (["rounds=1..2", "hand_size=6..7"], 80, 4, False),
+    (["rounds=1..2", "hand_size=6..7"], 120, 4, True)])
+def test_the_summary_gives_each_seat_a_column_when_the_table_fits(
+        options: list[str], columns: int, players: int, apart: bool) -> None:
+    """The seats' win rates stacked in one cell read as one number; a column each when the
+    table fits the terminal, and the options' names are never cut short."""
+    args = ["sweep", PATH, "-n", "2", "--workers", "1", "--players", str(players)]
+    for o in options:
+        args += ["--option", o]
+    out = CliRunner().invoke(main, args, env={"COLUMNS": str(columns)}).output
+    lines = out.splitlines()
+    assert all(len(line) <= columns for line in lines), out
+    head = " ".join(lines[1:5])
+    assert ("Seat 2" in head) is apart and ("Seats 0," in head) is not apart, out
+    assert all(o.split("=")[0] in head for o in options), out

@@ -103,7 +103,8 @@ def sweep(file: str, n: int, players: int | None, options: tuple[str, ...], bot:
     if as_json:
         click.echo(terminal.json_text(json.dumps(rows, indent=2, ensure_ascii=False)))
     else:
-        terminal.console(highlight=True).print(_summary(result))
+        out = terminal.console(highlight=True)
+        out.print(_summary(result, out.width))
     if out_path is not None:
         _write(out_path, result.names, rows)
         click.echo(f"table written to {out_path}", err=as_json)
@@ -114,24 +115,37 @@ def sweep(file: str, n: int, players: int | None, options: tuple[str, ...], bot:
         sys.exit(130)
 
 
-def _summary(result: Sweep) -> Table:
+def _summary(result: Sweep, width: int = 80) -> Table:
     """One line per combination: the options, each seat's win rate, the first player's,
-    ties and the mean length (decisions; entries of the first phase to repeat)."""
+    ties and the mean length (decisions; entries of the first phase to repeat). A seat's
+    win rate has a column of its own when the table then fits ``width`` (columns of the
+    terminal), else the rates share one cell in seat order."""
     title = result.runs[0][1].title if result.runs else result.path
     games = result.runs[0][1].n if result.runs else 0
     table = Table(title=terminal.literal(f"{title}: {games} games per combination, same "
-                                         "seeds", "table.title"))
-    for name in result.names:
-        table.add_column(terminal.literal(name))
-    for col in ("Win rate by seat", "First player", "Ties", "Decisions", "Phase entries"):
+                                         "seeds; each seat's win rate", "table.title"))
+    for name in result.names:  # (an option's name is never cut short: it says the row)
+        table.add_column(terminal.literal(name), min_width=min(len(name), 24))
+    players = result.runs[0][1].players if result.runs else 0
+    # (what the columns need: a name, 'Seat'/'50.0%' a seat, the longest word of the rest,
+    # three for borders and padding each)
+    needed = 1 + sum(min(len(n), 24) + 3 for n in result.names) + 8 * players + 9 + 8 + 12 \
+        + 10
+    apart = needed <= width
+    seats = [f"Seat {p}" for p in range(players)] if apart else ["Seats 0, 1, ..."]
+    for col in (*seats, "First player", "Ties", "Decisions", "Phase entries"):
         table.add_column(col, justify="right")
     for values, r in result.runs:
         s = r.summary()
+        rates = [_pct(x["win_rate"]) for x in s["seats"]]
         table.add_row(*(terminal.literal(str(v)) for v in values),
-                      " ".join(_pct(x["win_rate"]) for x in s["seats"]),
+                      *(rates if apart else [" ".join(rates)]),
                       _pct(s["first_player"]["win_rate"]), _pct(s["ties"]["share"]),
                       f"{s['decisions']['mean']:.1f}", f"{s['rounds']['mean']:.1f}")
     return table
+
+
+
 
 
 def _write(path: str, names: list[str], rows: list[dict[str, Any]]) -> None:
