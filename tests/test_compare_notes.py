@@ -193,7 +193,7 @@ def test_a_small_comparison_says_how_small_a_difference_it_could_show() -> None:
     big = smallest_clear(many.lines)
     assert big.win is not None and big.win * 100 < 10
     assert power_note(many.lines, 4000) is None
-    assert many.verdict()[0].startswith("No clear difference: over 4000 games each, the "
+    assert many.verdict()[0].startswith("No clear difference: over 4,000 games each, the "
                                         "variant does not measurably change")
 
 

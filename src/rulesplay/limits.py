@@ -15,6 +15,7 @@ in memory.
 from __future__ import annotations
 
 from .errors import did_you_mean
+from .words import counted
 
 # name -> (default, what it counts)
 LIMITS: dict[str, tuple[int, str]] = {
@@ -83,31 +84,26 @@ def limit_problem(name: str, value: object, in_ruleset: bool = False) -> str | N
     return None
 
 
-def _count(value: int, one: str, many: str) -> str:
-    """``1 step``, ``200,000 steps``: a count in a message."""
-    return f"1 {one}" if value == 1 else f"{value:,} {many}"
-
-
 def over_limit(name: str, value: int, phase: str = "") -> str:
     """The message of a game stopped by limit ``name`` (at ``value``), in phase ``phase``
     (the engine names the phase of the other two where it reports them)."""
     raise_it = f"('limit {name} N' in the ruleset or --limit {name}=N raises the limit)"
     phase = f" (in phase '{phase}')" if phase else ""  # (none: the message is located)
     if name == "steps":
-        return f"step limit reached: {_count(value, 'step', 'steps')} without a decision " \
+        return f"step limit reached: {counted(value, 'step', 'steps')} without a decision " \
                f"(a loop that never ends?) {raise_it}"
     if name == "work":
-        return f"{_count(value, 'card or number', 'cards and numbers')} gone over by " \
+        return f"{counted(value, 'card or number', 'cards and numbers')} gone over by " \
                f"expressions and moves without a decision (a filter or a move in a " \
                f"long loop, a sum inside a sum?) {raise_it}"
     if name == "events":
-        return f"the game has recorded {_count(value, 'event', 'events')} without " \
+        return f"the game has recorded {counted(value, 'event', 'events')} without " \
                f"ending{phase}: do its phases ever reach 'next end'? {raise_it}"
     if name == "total":
         return f"the game has taken {value:,} steps and work without ending{phase}: " \
                f"do its phases ever reach 'next end'? {raise_it}"
     if name == "entries":
-        return f"this phase has begun {_count(value, 'time', 'times')} in this game: do the " \
+        return f"this phase has begun {counted(value, 'time', 'times')} in this game: do the " \
                f"'next' lines ever lead to 'next end'? {raise_it}"
-    return f"the game has gone on for {_count(value, 'decision', 'decisions')} without " \
+    return f"the game has gone on for {counted(value, 'decision', 'decisions')} without " \
            f"ending{phase}: do its phases ever reach 'next end'? {raise_it}"

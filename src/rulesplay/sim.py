@@ -48,13 +48,13 @@ from .events import Tally
 from .sim_notes import (
     VARIANT,
     Kinship,
-    counted,
     kinship,
     kinship_note,
     power_note,
     ranking_note,
 )
 from .sim_totals import Moments, Paired, Pairs, Totals
+from .words import counted
 
 Z95 = statistics.NormalDist().inv_cdf(0.975)
 

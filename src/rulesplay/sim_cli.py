@@ -54,7 +54,7 @@ from .errors import OptionError
 from .sim import BACKENDS, Comparison, Interrupted, Result, rounds_words
 from .sim import compare as run_compare
 from .sim import simulate as run_simulate
-from .sim_notes import counted
+from .words import counted
 
 T = TypeVar("T")
 

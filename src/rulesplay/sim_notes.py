@@ -20,16 +20,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
-__all__ = ["Kinship", "Threshold", "counted", "kinship", "kinship_note", "power_note",
+from .words import counted
+
+__all__ = ["Kinship", "Threshold", "kinship", "kinship_note", "power_note",
            "ranking_note", "smallest_clear"]
 
 Z95 = statistics.NormalDist().inv_cdf(0.975)
-
-def counted(n: int, noun: str, plural: str | None = None) -> str:
-    """``n`` and its noun, singular for one: ``1 game``, ``2 games`` (``plural``: when not
-    the noun with an ``s``)."""
-    return f"{n} {noun if n == 1 else plural or noun + 's'}"
-
 
 # Relations of a compared pair (:func:`kinship`).
 SAME, VARIANT, REVERSED, SIBLINGS, UNRELATED = "same", "variant", "reversed", "siblings", \

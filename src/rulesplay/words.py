@@ -256,6 +256,12 @@ PHRASES: dict[str, dict[str, str]] = {
     },
 }
 
+def counted(n: int, one: str, many: str | None = None) -> str:
+    """``n`` and its noun, in English messages: ``1 game``, ``2,000 games`` (``many``: the
+    plural when it is not the noun with an ``s``)."""
+    return f"1 {one}" if n == 1 else f"{n:,} {many or one + 's'}"
+
+
 def tr(lang: str | None, key: str, **fields: Any) -> str:
     """A tool phrase in ``lang`` (falling back to English), with ``fields`` filled in.
 
