@@ -452,15 +452,18 @@ def wilson(successes: float, n: int) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def newcombe(x1: float, n1: int, x2: float, n2: int) -> tuple[float, float, float]:
-    """Difference ``p2 - p1`` of two proportions with Newcombe's 95% hybrid score interval."""
+def newcombe(x1: float, n1: int, x2: float, n2: int, phi: float = 0.0
+             ) -> tuple[float, float, float]:
+    """Difference ``p2 - p1`` of two proportions with Newcombe's 95% hybrid score interval:
+    the two Wilson intervals combined, narrowed by ``phi``, the correlation of paired
+    samples (0: independent ones; see :func:`newcombe_paired`)."""
     p1, p2 = x1 / n1, x2 / n2
     l1, u1 = wilson(x1, n1)
     l2, u2 = wilson(x2, n2)
     d = p2 - p1
-    lo = d - math.sqrt((p2 - l2) ** 2 + (u1 - p1) ** 2)
-    hi = d + math.sqrt((u2 - p2) ** 2 + (p1 - l1) ** 2)
-    return d, lo, hi
+    below = (p2 - l2) ** 2 - 2 * phi * (p2 - l2) * (u1 - p1) + (u1 - p1) ** 2
+    above = (u2 - p2) ** 2 - 2 * phi * (u2 - p2) * (p1 - l1) + (p1 - l1) ** 2
+    return d, d - math.sqrt(max(below, 0.0)), d + math.sqrt(max(above, 0.0))
 
 
 def newcombe_paired(pairs: Paired) -> tuple[float, float, float]:
@@ -481,20 +484,13 @@ def newcombe_paired(pairs: Paired) -> tuple[float, float, float]:
     n = pairs.n
     if n == 0:
         return 0.0, -1.0, 1.0
-    x1, x2 = float(pairs.sx), float(pairs.sy)
-    p1, p2 = x1 / n, x2 / n
-    l1, u1 = wilson(x1, n)
-    l2, u2 = wilson(x2, n)
     cov, spread = pairs.cross()
     if cov > n / 2:
         cov -= Fraction(n, 2)
     elif cov > 0:
         cov = Fraction(0)
     phi = float(cov) / math.sqrt(spread) if spread > 0 else 0.0
-    d = p2 - p1
-    below = (p2 - l2) ** 2 - 2 * phi * (p2 - l2) * (u1 - p1) + (u1 - p1) ** 2
-    above = (u2 - p2) ** 2 - 2 * phi * (u2 - p2) * (p1 - l1) + (p1 - l1) ** 2
-    return d, d - math.sqrt(max(below, 0.0)), d + math.sqrt(max(above, 0.0))
+    return newcombe(float(pairs.sx), n, float(pairs.sy), n, phi)
 
 
 def paired_t(pairs: Paired) -> tuple[float, float, float]:
@@ -534,30 +530,6 @@ def _t95(df: float) -> float:
         return _T95_FEW[int(df) - 1]
     return (z + (z ** 3 + z) / (4 * df) + (5 * z ** 5 + 16 * z ** 3 + 3 * z) / (96 * df ** 2)
             + (3 * z ** 7 + 19 * z ** 5 + 17 * z ** 3 - 15 * z) / (384 * df ** 3))
-
-
-def _stats(xs: Sequence[float] | Moments) -> tuple[float, float, int]:
-    """Mean, sample variance and count of a list of numbers or of their totals."""
-    if isinstance(xs, Moments):
-        return xs.mean(), xs.variance(), xs.n
-    return statistics.fmean(xs), statistics.variance(xs) if len(xs) > 1 else 0.0, len(xs)
-
-
-def welch(a: Sequence[float] | Moments, b: Sequence[float] | Moments
-          ) -> tuple[float, float, float]:
-    """Difference ``mean(b) - mean(a)`` with Welch's 95% interval (each side a list of
-    numbers or their :class:`~rulesplay.sim_totals.Moments`)."""
-    ma, va, na = _stats(a)
-    mb, vb, nb = _stats(b)
-    se2 = va / na + vb / nb
-    d = mb - ma
-    if se2 == 0:
-        return d, d, d
-    num = se2 ** 2
-    den = ((va / na) ** 2 / max(na - 1, 1)) + ((vb / nb) ** 2 / max(nb - 1, 1))
-    df = num / den if den > 0 else math.inf
-    half = _t95(df) * math.sqrt(se2)
-    return d, d - half, d + half
 
 
 def _mean_sd(xs: Moments) -> dict[str, float]:
