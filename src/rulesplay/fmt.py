@@ -43,10 +43,10 @@ from functools import cache
 from itertools import accumulate
 from threading import Lock
 from typing import Any
-from unicodedata import east_asian_width
 
 from lark import Lark, Token
 from lark.exceptions import LarkError
+from rich.cells import cell_len
 
 from . import ir
 from .errors import RulesError, Span
@@ -381,9 +381,10 @@ WIDTH = 100  # a printed line wider than this is broken where the language allow
 
 
 def width(text: str) -> int:
-    """The columns ``text`` (one line) takes in a terminal: 2 for an East Asian wide or
-    full-width character (``赤``), 1 for any other."""
-    return sum(2 if east_asian_width(ch) in ("W", "F") else 1 for ch in text)
+    """The columns ``text`` (one line) takes in a terminal, as rich counts them (the tables
+    and screens use the same count): 2 for an East Asian wide or full-width character
+    (``赤``), 0 for a combining mark, 1 for most others."""
+    return cell_len(text)
 
 
 def _wrapped(printed: list[str], mini: ir.Ruleset, first: int, file: str) -> list[list[str]]:
