@@ -127,7 +127,7 @@ def _file_for(name: str) -> Path:
     return path
 
 
-@click.command()
+@click.command(short_help="Start a ruleset, or a variant of a game (--from).")
 @click.argument("name")
 @click.option("--from", "base", default=None, metavar="GAME",
               help="Start a variant of this shipped game (a name, as 'rulesplay list' "
@@ -168,7 +168,7 @@ def new(name: str, base: str | None) -> None:
                               "--seed 1"))
 
 
-@click.command()
+@click.command(short_help="List a ruleset's cards: labels, kinds, attributes, text.")
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--players", "-p", type=int, default=None,
               help="Player count (copies may depend on it); default: the fewest allowed.")
@@ -226,7 +226,7 @@ def deck_rows(game: Any, players: int) -> list[dict[str, Any]]:
     return [{**row, "copies": counts[key]} for key, row in first.items()]
 
 
-@click.command(name="fmt")
+@click.command(name="fmt", short_help="Print or rewrite rulesets in canonical layout.")
 @click.argument("files", metavar="FILE...", nargs=-1, required=True)
 @click.option("--check", is_flag=True,
               help="Print nothing; list the files not in canonical layout and exit 1 if any.")

@@ -152,7 +152,7 @@ def _new_state(game: Game, players: int | None, seed: int) -> State:
 
 
 # ---------------------------------------------------------------- run
-@main.command()
+@main.command(short_help="Play a complete game and print what happens.")
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--players", "-p", type=int, default=None,
               help="Seats at the table (default: the ruleset's usual count, else its minimum).")
@@ -333,7 +333,7 @@ def _play_humans(session: Session, console: Console) -> int:
         session.close()
 
 
-@main.command()
+@main.command(short_help="Continue a saved game.")
 @click.argument("save_file", metavar="SAVE", type=click.Path(exists=True, dir_okay=False))
 @click.option("--log", "log_path", type=click.Path(dir_okay=False),
               help="Write the game's log here: the whole game so far, then the rest (an "
@@ -443,7 +443,7 @@ def _play(state: State, bots: dict[int, Agent], narrator: Narrator | None,
 
 
 # ---------------------------------------------------------------- replay
-@main.command()
+@main.command(short_help="Re-run a game log and check it plays the same.")
 @click.argument("log_file", metavar="LOG", type=click.Path(exists=True, dir_okay=False))
 @click.option("--ruleset", "ruleset_file", type=click.Path(dir_okay=False), default=None,
               help="The ruleset to replay with, for a log that does not hold its ruleset's "
@@ -527,7 +527,7 @@ def _report_difference(logged: list[dict[str, Any]], replayed: list[dict[str, An
 
 
 # ---------------------------------------------------------------- validate / compile
-@main.command()
+@main.command(short_help="Check rulesets: 'FILE: ok' or each problem.")
 @click.argument("files", metavar="FILE...", nargs=-1, required=True)
 def validate(files: tuple[str, ...]) -> None:
     """Check ruleset files; print 'FILE: ok' or each problem as path:line:col with a caret.
@@ -559,7 +559,7 @@ def validate(files: tuple[str, ...]) -> None:
         sys.exit(1)
 
 
-@main.command(name="compile")
+@main.command(name="compile", short_help="Print a ruleset's checked IR, generated code or summary.")
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--json", "as_json", is_flag=True,
               help="Print the whole IR as JSON (loadable with rulesplay.ir.Ruleset).")
@@ -595,7 +595,7 @@ def compile_(file: str, as_json: bool, as_python: bool, players: int | None) -> 
 
 
 # ---------------------------------------------------------------- list
-@main.command(name="list")
+@main.command(name="list", short_help="List rulesets: a folder's, or the shipped games.")
 @click.argument("folder", required=False, type=click.Path(file_okay=False))
 def list_(folder: str | None) -> None:
     """List the rulesets in FOLDER and its subfolders: game, players, and what the game is
@@ -663,7 +663,7 @@ def _graph_format(fmt: str | None, out: str | None) -> str:
     return fmt or named or "mermaid"
 
 
-@main.command()
+@main.command(short_help="Print or draw a ruleset's phase graph.")
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--format", "fmt", type=click.Choice(["mermaid", "dot", "svg", "png"]),
               default=None,
@@ -700,7 +700,7 @@ def graph(file: str, fmt: str | None, out: str | None, force: bool, lang: str | 
     click.echo(terminal.clean(f"wrote {out}"))
 
 
-@main.command()
+@main.command(short_help="List a ruleset's options: values and defaults.")
 @click.argument("file", type=click.Path(dir_okay=False))
 def options(file: str) -> None:
     """List the options of FILE: name, allowed values, default (per player count) and doc."""
@@ -720,7 +720,7 @@ def options(file: str) -> None:
     _console().print(table)
 
 
-@main.command(name="diff")
+@main.command(name="diff", short_help="Show what a variant changes, in the rules' words.")
 @click.argument("base", type=click.Path(dir_okay=False))
 @click.argument("variant", type=click.Path(dir_okay=False))
 def diff_(base: str, variant: str) -> None:
@@ -742,7 +742,7 @@ def diff_(base: str, variant: str) -> None:
                                   + line.strip()))
 
 
-@main.command()
+@main.command(short_help="Run the language server for editors (stdio).")
 @click.option("--stdio", is_flag=True, help="Talk over stdin/stdout (the only way; accepted "
               "because editors' clients pass it).")
 def lsp(stdio: bool) -> None:
@@ -775,34 +775,4 @@ def _register_simulation() -> None:
     main.add_command(serve)
 
 
-# The command list of 'rulesplay --help': one line each that fits 80 columns (click cut each
-# command's first sentence off with '...').
-SHORT_HELP = {
-    "cards": "List a ruleset's cards: labels, kinds, attributes, text.",
-    "compare": "Simulate a ruleset and a variant on the same seeds.",
-    "compile": "Print a ruleset's checked IR, generated code or summary.",
-    "diff": "Show what a variant changes, in the rules' words.",
-    "fmt": "Print or rewrite rulesets in canonical layout.",
-    "graph": "Print or draw a ruleset's phase graph.",
-    "list": "List rulesets: a folder's, or the shipped games.",
-    "lsp": "Run the language server for editors (stdio).",
-    "new": "Start a ruleset, or a variant of a game (--from).",
-    "options": "List a ruleset's options: values and defaults.",
-    "replay": "Re-run a game log and check it plays the same.",
-    "resume": "Continue a saved game.",
-    "run": "Play a complete game and print what happens.",
-    "serve": "Serve tables, playground and simulations in a browser.",
-    "simulate": "Play N games with bots; report win rates and scores.",
-    "spaces": "Print a ruleset's observation layout and action space.",
-    "sweep": "Simulate every combination of some options' values.",
-    "validate": "Check rulesets: 'FILE: ok' or each problem.",
-}
-
-
-def _short_help() -> None:
-    for name, command in main.commands.items():
-        command.short_help = SHORT_HELP[name]  # (a new command must be given one)
-
-
 _register_simulation()
-_short_help()

@@ -18,7 +18,7 @@ from .engine.game import load
 __all__ = ["serve"]
 
 
-@click.command()
+@click.command(short_help="Serve tables, playground and simulations in a browser.")
 @click.argument("files", nargs=-1, type=click.Path(dir_okay=False))
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="Address to listen on; 0.0.0.0 lets other devices on your network in.")

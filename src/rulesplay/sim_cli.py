@@ -336,7 +336,7 @@ def _warn(path: str) -> None:
     echo_warnings(load_ruleset(path)[1].warnings)
 
 
-@click.command()
+@click.command(short_help="Play N games with bots; report win rates and scores.")
 @click.argument("file", type=click.Path(dir_okay=False))
 @_common
 @click.option("--plot", "plot_path", metavar="FILE.png", default=None,
@@ -387,7 +387,7 @@ def simulate(file: str, n: int, players: int | None, options: tuple[str, ...], b
         sys.exit(130)
 
 
-@click.command()
+@click.command(short_help="Simulate a ruleset and a variant on the same seeds.")
 @click.argument("base", type=click.Path(dir_okay=False))
 @click.argument("variant", type=click.Path(dir_okay=False))
 @_common

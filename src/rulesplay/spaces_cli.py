@@ -19,7 +19,7 @@ from .errors import OptionError
 __all__ = ["spaces"]
 
 
-@click.command()
+@click.command(short_help="Print a ruleset's observation layout and action space.")
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--players", "-p", type=int, default=None,
               help="Number of players (default: the ruleset's usual count).")

@@ -42,7 +42,7 @@ __all__ = ["sweep"]
 TABLE_FORMATS = (".csv", ".json")
 
 
-@click.command()
+@click.command(short_help="Simulate every combination of some options' values.")
 @click.argument("file", type=click.Path(dir_okay=False))
 @_common
 @click.option("--out", "out_path", metavar="FILE.csv|FILE.json", default=None,
