@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import click
+from rich.console import Console
 from rich.table import Table
 
 from . import terminal
@@ -104,7 +105,7 @@ def sweep(file: str, n: int, players: int | None, options: tuple[str, ...], bot:
         click.echo(terminal.json_text(json.dumps(rows, indent=2, ensure_ascii=False)))
     else:
         out = terminal.console(highlight=True)
-        out.print(_summary(result, out.width))
+        out.print(_summary(result, out))
     if out_path is not None:
         _write(out_path, result.names, rows)
         click.echo(f"table written to {out_path}", err=as_json)
@@ -115,11 +116,19 @@ def sweep(file: str, n: int, players: int | None, options: tuple[str, ...], bot:
         sys.exit(130)
 
 
-def _summary(result: Sweep, width: int = 80) -> Table:
+def _summary(result: Sweep, console: Console) -> Table:
     """One line per combination: the options, each seat's win rate, the first player's,
     ties and the mean length (decisions; entries of the first phase to repeat). A seat's
-    win rate has a column of its own when the table then fits ``width`` (columns of the
-    terminal), else the rates share one cell in seat order."""
+    win rate has a column of its own when that table fits ``console`` with no word cut
+    (rich's measure of it), else the rates share one cell in seat order."""
+    apart = _summary_table(result, True)
+    # (measured unbounded: rich caps a measure at the width it is given)
+    least = console.measure(apart, options=console.options.update_width(10**6)).minimum
+    return apart if least <= console.width else _summary_table(result, False)
+
+
+def _summary_table(result: Sweep, apart: bool) -> Table:
+    """The summary (see :func:`_summary`), a column a seat when ``apart``."""
     title = result.runs[0][1].title if result.runs else result.path
     games = result.runs[0][1].n if result.runs else 0
     table = Table(title=terminal.literal(f"{title}: {games} games per combination, same "
@@ -127,11 +136,6 @@ def _summary(result: Sweep, width: int = 80) -> Table:
     for name in result.names:  # (an option's name is never cut short: it says the row)
         table.add_column(terminal.literal(name), min_width=min(len(name), 24))
     players = result.runs[0][1].players if result.runs else 0
-    # (what the columns need: a name, 'Seat'/'50.0%' a seat, the longest word of the rest,
-    # three for borders and padding each)
-    needed = 1 + sum(min(len(n), 24) + 3 for n in result.names) + 8 * players + 9 + 8 + 12 \
-        + 10
-    apart = needed <= width
     seats = [f"Seat {p}" for p in range(players)] if apart else ["Seats 0, 1, ..."]
     for col in (*seats, "First player", "Ties", "Decisions", "Phase entries"):
         table.add_column(col, justify="right")
@@ -143,9 +147,6 @@ def _summary(result: Sweep, width: int = 80) -> Table:
                       _pct(s["first_player"]["win_rate"]), _pct(s["ties"]["share"]),
                       f"{s['decisions']['mean']:.1f}", f"{s['rounds']['mean']:.1f}")
     return table
-
-
-
 
 
 def _write(path: str, names: list[str], rows: list[dict[str, Any]]) -> None:
